@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { systemClock, type Clock, type Deps } from './core/deps.ts';
+import { errorBody, installErrorHandler } from './core/errors.ts';
+import { RouteIndex } from './core/route-index.ts';
+import { registerOpenApi } from './core/openapi.ts';
+import { validatorCompiler } from './core/validation.ts';
+import { metaRoutes } from './modules/meta/meta.routes.ts';
+import { postsRoutes } from './modules/posts/posts.routes.ts';
+import { tagsRoutes } from './modules/tags/tags.routes.ts';
+import { poolsRoutes } from './modules/pools/pools.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface AppOptions {
+  /** An open database to use (tests share one); otherwise one is opened from config and closed with the app. */
+  database?: Database;
+  clock?: Clock;
+}
+
+export type App = FastifyInstance & { deps: Deps };
+
+function trustProxy(value: string): any {
+  if (value === '') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/** Builds the whole server. The same function serves production (server.ts) and every test. */
+export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const clock = opts.clock ?? systemClock;
+  const deps: Deps = { db: database.db, dialect: database.dialect, config, clock, startedAt: clock.now() };
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'reqId',
+    trustProxy: trustProxy(config.trustProxy),
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  app.decorate('deps', deps);
+  app.decorateRequest('viewer', null);
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandler(app);
+
+  const index = new RouteIndex();
+  index.attach(app);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+
+  await registerOpenApi(app);
+  metaRoutes(app, index);
+  postsRoutes(app, deps);
+  tagsRoutes(app, deps);
+  poolsRoutes(app, deps);
+  usersRoutes(app, deps);
+  statsRoutes(app, deps);
+
+  await app.register(fastifyStatic, {
+    root: path.join(config.dataDir, 'media'),
+    prefix: '/media/',
+    decorateReply: false,
+    immutable: true,
+    maxAge: '365d',
+    setHeaders: (reply) => reply.header('X-Content-Type-Options', 'nosniff'),
+  });
+  await app.register(fastifyStatic, {
+    root: path.join(ROOT, 'public', 'static'),
+    prefix: '/static/',
+    decorateReply: false,
+    maxAge: '1d',
+    setHeaders: (reply) => reply.header('X-Content-Type-Options', 'nosniff'),
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const allowed = index.allowedAt(req.url);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return reply.code(405).send(errorBody(405, `Method ${req.method} is not allowed on ${req.url.split('?')[0]}; use ${allowed.join(', ')}`));
+    }
+    return reply.code(404).send(errorBody(404, `No route for ${req.method} ${req.url.split('?')[0]}`));
+  });
+
+  if (!opts.database) app.addHook('onClose', async () => database.close());
+  return app;
+}

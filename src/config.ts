@@ -1,0 +1,86 @@
+import path from 'node:path';
+
+/** Every setting the server reads, in one place. See the settings table in README.md. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Empty: SQLite at DATA_DIR/imageboard.db. Otherwise postgres://... */
+  databaseUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trustProxy: string;
+  redisUrl: string;
+  rateLimits: boolean;
+  /** How long SIGTERM waits for in-flight requests before closing anyway. */
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly setting: string, message: string) {
+    super(`Invalid setting ${setting}: ${message}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `"${raw}" is not a whole number`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `${n} is outside ${min}..${max}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `"${env[name]}" is not one of true, false, 1, 0, yes, no, on, off`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `"${raw}" is not one of ${allowed.join(', ')}`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '') return '';
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `"${raw}" is not a URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `the scheme must be ${protocols.join(' or ')}`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST?.trim() || '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    trustProxy: env.TRUST_PROXY?.trim() ?? '',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    rateLimits: bool(env, 'RATE_LIMITS', true),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+}
+
+/** A config for tests and tools: defaults plus overrides, no environment. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), logLevel: 'silent', ...overrides };
+}

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/types.ts';
+import type { DialectName } from '../db/dialect.ts';
+
+export interface Clock {
+  /** Epoch milliseconds. Tests move it instead of sleeping. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** What every service function gets: built once in buildApp. */
+export interface Deps {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  config: Config;
+  clock: Clock;
+  startedAt: number;
+}
+
+/** The signed-in user behind a request (session or API key), or null for anonymous. */
+export interface Viewer {
+  id: number;
+  username: string;
+  role: 'user' | 'moderator' | 'admin';
+  tier: 'free' | 'basic' | 'pro' | 'enterprise';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewer: Viewer | null;
+  }
+}

@@ -1,0 +1,135 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { isUniqueViolation } from '../db/dialect.ts';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An error a client can act on; mapped to `{ error, status, ...extra }` by the one error handler. */
+export class AppError extends Error {
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, details?: FieldError[]): never => {
+  throw new AppError(400, message, details ? { details } : {});
+};
+export const notFound = (what: string, id?: string): never => {
+  throw new AppError(404, id === undefined ? `${what} not found` : `${what} '${id}' not found`);
+};
+export const unauthorized = (message = 'Authentication required'): never => {
+  throw new AppError(401, message);
+};
+export const forbidden = (message: string): never => {
+  throw new AppError(403, message);
+};
+export const conflict = (message: string, extra: Record<string, unknown> = {}): never => {
+  throw new AppError(409, message, extra);
+};
+
+const PART_NAMES: Record<string, string> = {
+  querystring: 'query parameter',
+  body: 'field',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, any>;
+  parentSchema?: Record<string, any>;
+}
+
+function range(s: Record<string, any>): string {
+  const what = s.type === 'integer' ? 'a whole number' : 'a number';
+  if (s.minimum !== undefined && s.maximum !== undefined) return `${what} from ${s.minimum} to ${s.maximum}`;
+  if (s.minimum !== undefined) return `${what} of at least ${s.minimum}`;
+  return `${what} of at most ${s.maximum}`;
+}
+
+function lengthRange(s: Record<string, any>): string {
+  if (s.minLength !== undefined && s.maxLength !== undefined) return `${s.minLength} to ${s.maxLength} characters long`;
+  if (s.minLength !== undefined) return `at least ${s.minLength} characters long`;
+  return `at most ${s.maxLength} characters long`;
+}
+
+/** Turns one Ajv issue into `{ field, message }` naming the field and what it accepts. */
+export function describeIssue(issue: AjvIssue, part: string): FieldError {
+  const path = issue.instancePath.replace(/^\//, '').replace(/\/\d+$/, '').replace(/\//g, '.');
+  const p = issue.params;
+  const kind = PART_NAMES[part] ?? part;
+  switch (issue.keyword) {
+    case 'additionalProperties':
+      return { field: p.additionalProperty, message: `unknown ${kind} '${p.additionalProperty}'` };
+    case 'required':
+      return { field: p.missingProperty, message: `${kind} '${p.missingProperty}' is required` };
+    case 'enum':
+      return { field: path, message: `${kind} '${path}' must be one of: ${p.allowedValues.join(', ')}` };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { field: path, message: `${kind} '${path}' must be ${range(issue.parentSchema ?? {})}` };
+    case 'minLength':
+    case 'maxLength':
+      return { field: path, message: `${kind} '${path}' must be ${lengthRange(issue.parentSchema ?? {})}` };
+    case 'type':
+      return { field: path, message: `${kind} '${path}' must be ${article(p.type)}` };
+    default:
+      return { field: path, message: `${kind} '${path}' ${issue.message ?? 'is invalid'}` };
+  }
+}
+
+function article(type: string): string {
+  if (type === 'integer') return 'a whole number';
+  if (type === 'number') return 'a number';
+  if (type === 'string') return 'a string';
+  if (type === 'boolean') return 'true or false';
+  if (type === 'array') return 'a list';
+  if (type === 'object') return 'an object';
+  return type;
+}
+
+export function errorBody(status: number, error: string, extra: Record<string, unknown> = {}) {
+  return { error, status, ...extra };
+}
+
+/** The one mapping from thrown things to HTTP responses. Internals never reach the client. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.status).send(errorBody(err.status, err.message, err.extra));
+    }
+    if (err.validation) {
+      const part = err.validationContext ?? 'body';
+      const details = err.validation.map((v) => describeIssue(v as AjvIssue, part));
+      return reply.code(400).send(errorBody(400, details.map((d) => d.message).join('; '), { details }));
+    }
+    if (isUniqueViolation(err)) {
+      return reply.code(409).send(errorBody(409, 'That already exists'));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to show.
+      return reply.code(status).send(errorBody(status, clientMessage(err)));
+    }
+    req.log.error({ err, reqId: req.id }, 'unhandled error');
+    return reply.code(500).send(errorBody(500, 'Internal server error', { requestId: req.id }));
+  });
+}
+
+function clientMessage(err: FastifyError): string {
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'Unsupported Content-Type';
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'Request body is too large';
+  if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'Body cannot be empty when Content-Type is application/json';
+  if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError') return 'Body is not valid JSON';
+  return err.message;
+}

@@ -1,0 +1,45 @@
+import { Type, type TSchema } from 'typebox';
+
+/** A string enum that validates with `enum` so errors can list the allowed values. */
+export function StringEnum<T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts });
+}
+
+export const Id = Type.String({ description: 'Opaque identifier (digits today; treat as a string)' });
+export const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds', examples: ['2026-11-22T10:15:30.123Z'] });
+export const RelativePath = Type.String({ description: 'Relative path served by this server' });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String(),
+    status: Type.Integer(),
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    retryAfter: Type.Optional(Type.Integer()),
+    postId: Type.Optional(Type.String()),
+    requestId: Type.Optional(Type.String()),
+  },
+  { description: 'Every error: `{ error, status }`, plus details for validation errors' },
+);
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad input; `details` names each field',
+  401: 'Not authenticated, or an invalid API key',
+  403: 'Authenticated but not allowed',
+  404: 'Not found',
+  405: 'Wrong method for this path (see the Allow header)',
+  409: 'Conflict',
+  413: 'Too large',
+  415: 'Unsupported media type',
+  429: 'Rate limited; see Retry-After',
+  500: 'Internal error (no internals are shown)',
+};
+
+/** Response schemas for the listed error codes, for a route's `response` map. */
+export function errors(...codes: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const code of codes) out[code] = Type.Object(ErrorBody.properties, { description: ERROR_TEXT[code] ?? 'Error' });
+  return out;
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));

@@ -1,0 +1,20 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  // removeAdditional stays off: an unknown parameter or field is an error, never silently dropped.
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+// Query strings, path parameters and headers arrive as text: coerce them (and a lone `tag=x` into an array).
+const textAjv = makeAjv('array');
+// JSON bodies carry real types: `"keyId": 5` is a number, not a string, and is refused.
+const bodyAjv = makeAjv(false);
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as any;

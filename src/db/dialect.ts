@@ -1,0 +1,38 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
+
+/** The one place that knows the two engines differ. */
+export type DialectName = 'sqlite' | 'postgres';
+
+/** Case-insensitive substring match; `needle` is matched literally (%, _ and \ escaped). */
+export function containsInsensitive(
+  dialect: DialectName,
+  column: Expression<string>,
+  needle: string,
+): RawBuilder<boolean> {
+  const pattern = `%${escapeLike(needle.toLowerCase())}%`;
+  return dialect === 'postgres'
+    ? sql<boolean>`${column} ILIKE ${pattern} ESCAPE '\\'`
+    : sql<boolean>`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/** Case-insensitive prefix match, same escaping as containsInsensitive. */
+export function startsWithInsensitive(
+  dialect: DialectName,
+  column: Expression<string>,
+  prefix: string,
+): RawBuilder<boolean> {
+  const pattern = `${escapeLike(prefix.toLowerCase())}%`;
+  return dialect === 'postgres'
+    ? sql<boolean>`${column} ILIKE ${pattern} ESCAPE '\\'`
+    : sql<boolean>`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
+}
+
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Whether an error from either driver is a unique-constraint violation. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,129 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Times are epoch milliseconds (BIGINT); booleans are 0/1 integers on both engines. */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  username_lower: string;
+  email: string | null;
+  password_hash: string;
+  role: string;
+  tier: string;
+  bio: string;
+  avatar_path: string | null;
+  created_at: number;
+  last_seen_at: number | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  is_active: number;
+  created_at: number;
+  last_used: number | null;
+  revoked_at: number | null;
+}
+
+export interface PostsTable {
+  id: Generated<number>;
+  uploader_id: number;
+  title: string;
+  description: string;
+  content_rating: string;
+  media_type: string;
+  mime: string;
+  file_size: number;
+  width: number;
+  height: number;
+  duration: number | null;
+  is_animated: number;
+  sha256: string;
+  phash: string | null;
+  file_path: string;
+  thumb_path: string;
+  preview_path: string | null;
+  like_count: number;
+  comment_count: number;
+  favorite_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TagsTable {
+  id: Generated<number>;
+  name: string;
+  post_count: number;
+  created_at: number;
+}
+
+export interface PostTagsTable {
+  post_id: number;
+  tag_id: number;
+  /** The post's created_at, copied so tag counts per time window need no join. */
+  created_at: number;
+}
+
+export interface PoolsTable {
+  id: Generated<number>;
+  creator_id: number;
+  name: string;
+  description: string;
+  is_public: number;
+  post_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PoolPostsTable {
+  pool_id: number;
+  post_id: number;
+  position: number;
+  added_at: number;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  post_id: number;
+  user_id: number;
+  parent_id: number | null;
+  content: string;
+  reply_count: number;
+  created_at: number;
+}
+
+export interface ReactionsTable {
+  user_id: number;
+  post_id: number;
+  created_at: number;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  posts: PostsTable;
+  tags: TagsTable;
+  post_tags: PostTagsTable;
+  pools: PoolsTable;
+  pool_posts: PoolPostsTable;
+  comments: CommentsTable;
+  likes: ReactionsTable;
+  favorites: ReactionsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type PostRow = Selectable<PostsTable>;
+export type NewPost = Insertable<PostsTable>;
+export type TagRow = Selectable<TagsTable>;

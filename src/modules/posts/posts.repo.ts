@@ -1,0 +1,130 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { DB, NewPost } from '../../db/types.ts';
+import { containsInsensitive, type DialectName } from '../../db/dialect.ts';
+import type { Rating, Sort } from './posts.schemas.ts';
+
+/** A resolved post filter: names already turned into ids by the service. */
+export interface PostFilter {
+  uploaderId?: number;
+  tagIds: number[];
+  /** Each term: title substring, or (when a tag of that name exists) that tag. */
+  terms: { text: string; tagId: number | null }[];
+  rating?: Rating;
+  minLikes?: number;
+  from?: number;
+  to?: number;
+}
+
+const ORDER: Record<Sort, [string, 'asc' | 'desc'][]> = {
+  newest: [['created_at', 'desc'], ['id', 'desc']],
+  oldest: [['created_at', 'asc'], ['id', 'asc']],
+  most_liked: [['like_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
+  most_commented: [['comment_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
+  most_favorited: [['favorite_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
+};
+
+function where(dialect: DialectName, f: PostFilter) {
+  return (eb: ExpressionBuilder<DB, 'posts'>) => {
+    const parts: Expression<SqlBool>[] = [];
+    const hasTag = (tagId: number) =>
+      eb('posts.id', 'in', eb.selectFrom('post_tags').select('post_tags.post_id').where('post_tags.tag_id', '=', tagId));
+    if (f.uploaderId !== undefined) parts.push(eb('posts.uploader_id', '=', f.uploaderId));
+    for (const tagId of f.tagIds) parts.push(hasTag(tagId));
+    for (const term of f.terms) {
+      const title = containsInsensitive(dialect, eb.ref('posts.title'), term.text);
+      parts.push(term.tagId === null ? title : eb.or([title, hasTag(term.tagId)]));
+    }
+    if (f.rating) parts.push(eb('posts.content_rating', '=', f.rating));
+    if (f.minLikes !== undefined) parts.push(eb('posts.like_count', '>=', f.minLikes));
+    if (f.from !== undefined) parts.push(eb('posts.created_at', '>=', f.from));
+    if (f.to !== undefined) parts.push(eb('posts.created_at', '<=', f.to));
+    return eb.and(parts);
+  };
+}
+
+export async function countPosts(db: Kysely<DB>, dialect: DialectName, f: PostFilter): Promise<number> {
+  const row = await db
+    .selectFrom('posts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(where(dialect, f))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listPosts(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  f: PostFilter,
+  sort: Sort,
+  offset: number,
+  limit: number,
+) {
+  let q = db
+    .selectFrom('posts')
+    .innerJoin('users', 'users.id', 'posts.uploader_id')
+    .select([
+      'posts.id', 'posts.title', 'posts.thumb_path', 'posts.file_path', 'posts.like_count', 'posts.comment_count',
+      'posts.favorite_count', 'posts.content_rating', 'posts.media_type', 'posts.width', 'posts.height',
+      'posts.created_at', 'users.username',
+    ])
+    .where(where(dialect, f));
+  for (const [col, dir] of ORDER[sort]) q = q.orderBy(sql.ref(`posts.${col}`), dir);
+  return q.limit(limit).offset(offset).execute();
+}
+
+/** Tag names of each post, alphabetical. */
+export async function tagsOfPosts(db: Kysely<DB>, postIds: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('post_tags')
+    .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
+    .select(['post_tags.post_id', 'tags.name'])
+    .where('post_tags.post_id', 'in', postIds)
+    .orderBy('tags.name')
+    .execute();
+  for (const r of rows) out.get(r.post_id)?.push(r.name);
+  return out;
+}
+
+export async function findPost(db: Kysely<DB>, id: number) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('users', 'users.id', 'posts.uploader_id')
+    .selectAll('posts')
+    .select(['users.username', 'users.avatar_path'])
+    .where('posts.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Ids of the named tags that exist. */
+export async function tagIdsByName(db: Kysely<DB>, names: string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const rows = await db.selectFrom('tags').select(['id', 'name']).where('name', 'in', names).execute();
+  return new Map(rows.map((r) => [r.name, r.id]));
+}
+
+/**
+ * Inserts a post with its tags in one transaction: creates missing tags, links them and keeps
+ * each tag's post_count exact. Returns the new post id.
+ */
+export async function insertPost(db: Kysely<DB>, post: NewPost, tagNames: string[]): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { id } = await trx.insertInto('posts').values(post).returning('id').executeTakeFirstOrThrow();
+    if (tagNames.length > 0) {
+      await trx
+        .insertInto('tags')
+        .values(tagNames.map((name) => ({ name, post_count: 0, created_at: post.created_at })))
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const tags = await trx.selectFrom('tags').select('id').where('name', 'in', tagNames).execute();
+      const ids = tags.map((t) => t.id);
+      await trx
+        .insertInto('post_tags')
+        .values(ids.map((tag_id) => ({ post_id: id, tag_id, created_at: post.created_at })))
+        .execute();
+      await trx.updateTable('tags').set((eb) => ({ post_count: eb('post_count', '+', 1) })).where('id', 'in', ids).execute();
+    }
+    return id;
+  });
+}

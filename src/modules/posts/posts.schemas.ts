@@ -1,0 +1,86 @@
+import { Type, type Static } from 'typebox';
+import { Id, RelativePath, StringEnum, Timestamp } from '../../core/schemas.ts';
+
+export const SORTS = ['newest', 'oldest', 'most_liked', 'most_commented', 'most_favorited'] as const;
+export const RATINGS = ['safe', 'sketchy', 'unsafe'] as const;
+export const MEDIA_TYPES = ['image', 'video'] as const;
+export type Sort = (typeof SORTS)[number];
+export type Rating = (typeof RATINGS)[number];
+
+const DATE_TEXT = 'ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive';
+
+export const PostListQuery = Type.Object(
+  {
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0, description: 'Posts to skip' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 24, description: 'Posts per page, 1-100' })),
+    search: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'Whitespace-separated terms; each must match the title (case-insensitive substring) or be one of the post\'s tags',
+      }),
+    ),
+    uploader: Type.Optional(Type.String({ maxLength: 64, description: 'Uploader username (case-insensitive)' })),
+    tag: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        maxItems: 20,
+        description: 'Repeatable; the post must have every tag given',
+      }),
+    ),
+    sortBy: Type.Optional(StringEnum(SORTS, { default: 'newest' })),
+    contentRating: Type.Optional(StringEnum(RATINGS)),
+    minLikes: Type.Optional(Type.Integer({ minimum: 0, description: 'Only posts with at least this many likes' })),
+    dateFrom: Type.Optional(Type.String({ maxLength: 40, description: `Created at or after: ${DATE_TEXT}` })),
+    dateTo: Type.Optional(
+      Type.String({ maxLength: 40, description: `Created at or before: ${DATE_TEXT}; a bare date means the end of that UTC day` }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PostListQuery = Static<typeof PostListQuery>;
+
+export const PostListItem = Type.Object({
+  id: Id,
+  title: Type.String(),
+  thumbnail: RelativePath,
+  imageUrl: RelativePath,
+  likes: Type.Integer(),
+  comments: Type.Integer(),
+  favorites: Type.Integer(),
+  contentRating: StringEnum(RATINGS),
+  mediaType: StringEnum(MEDIA_TYPES),
+  width: Type.Integer({ description: 'Original width in pixels' }),
+  height: Type.Integer({ description: 'Original height in pixels' }),
+  author: Type.Object({ username: Type.String() }),
+  tags: Type.Array(Type.String()),
+  createdAt: Timestamp,
+});
+
+export const PostList = Type.Object({
+  posts: Type.Array(PostListItem),
+  totalPosts: Type.Integer(),
+  currentPage: Type.Integer({ description: 'floor(offset / limit) + 1' }),
+  totalPages: Type.Integer({ description: 'ceil(totalPosts / limit)' }),
+});
+
+export const PostDetail = Type.Object({
+  id: Id,
+  title: Type.String(),
+  content: Type.String({ description: 'Post description text' }),
+  imageUrl: RelativePath,
+  thumbnail: RelativePath,
+  previewUrl: Type.Union([RelativePath, Type.Null()], { description: 'About 1,000 px WebP preview, when one exists' }),
+  mediaType: StringEnum(MEDIA_TYPES),
+  mime: Type.String(),
+  fileSize: Type.Integer({ description: 'Bytes' }),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  duration: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds, for video' }),
+  stats: Type.Object({ likes: Type.Integer(), comments: Type.Integer(), favorites: Type.Integer() }),
+  contentRating: StringEnum(RATINGS),
+  author: Type.Object({ id: Id, username: Type.String(), avatar: RelativePath }),
+  tags: Type.Array(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const PostIdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });

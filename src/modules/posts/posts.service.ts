@@ -1,0 +1,109 @@
+import type { Deps } from '../../core/deps.ts';
+import { AppError, notFound } from '../../core/errors.ts';
+import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
+import { iso } from '../../core/schemas.ts';
+import { findUserIdByName } from '../users/users.repo.ts';
+import * as repo from './posts.repo.ts';
+import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Parses dateFrom/dateTo; a bare date in dateTo means the end of that UTC day. */
+export function parseDateParam(name: string, value: string, endOfDay: boolean): number {
+  const bare = DATE_ONLY.test(value);
+  const ms = bare || DATE_TIME.test(value) ? Date.parse(bare ? `${value}T00:00:00.000Z` : value) : NaN;
+  if (Number.isNaN(ms) || (bare && new Date(ms).toISOString().slice(0, 10) !== value)) {
+    throw new AppError(400, `query parameter '${name}' must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ)`, {
+      details: [{ field: name, message: 'not an ISO 8601 date' }],
+    });
+  }
+  return bare && endOfDay ? ms + 86_400_000 - 1 : ms;
+}
+
+/** Parses an opaque post id; anything that is not one of ours is simply not found. */
+export function parseId(raw: string, what: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(raw)) return notFound(what, raw);
+  return Number(raw);
+}
+
+async function resolveFilter(deps: Deps, q: PostListQuery): Promise<repo.PostFilter | null> {
+  const terms = (q.search ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 10);
+  const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
+  const ids = await repo.tagIdsByName(deps.db, [...tagNames, ...terms]);
+  if (tagNames.some((n) => !ids.has(n))) return null;
+  const filter: repo.PostFilter = {
+    tagIds: tagNames.map((n) => ids.get(n)!),
+    terms: terms.map((text) => ({ text, tagId: ids.get(text) ?? null })),
+    rating: q.contentRating as Rating | undefined,
+    minLikes: q.minLikes,
+    from: q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false),
+    to: q.dateTo === undefined ? undefined : parseDateParam('dateTo', q.dateTo, true),
+  };
+  if (q.uploader !== undefined) {
+    const uploaderId = await findUserIdByName(deps.db, q.uploader);
+    if (uploaderId === undefined) return null;
+    filter.uploaderId = uploaderId;
+  }
+  return filter;
+}
+
+export async function listPosts(deps: Deps, q: PostListQuery) {
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? 24;
+  const filter = await resolveFilter(deps, q);
+  const [rows, total] = filter
+    ? await Promise.all([
+        repo.listPosts(deps.db, deps.dialect, filter, (q.sortBy ?? 'newest') as Sort, offset, limit),
+        repo.countPosts(deps.db, deps.dialect, filter),
+      ])
+    : [[], 0];
+  const tags = await repo.tagsOfPosts(deps.db, rows.map((r) => r.id));
+  return {
+    posts: rows.map((r) => ({
+      id: String(r.id),
+      title: r.title,
+      thumbnail: mediaUrl(r.thumb_path),
+      imageUrl: mediaUrl(r.file_path),
+      likes: r.like_count,
+      comments: r.comment_count,
+      favorites: r.favorite_count,
+      contentRating: r.content_rating as Rating,
+      mediaType: r.media_type as 'image' | 'video',
+      width: r.width,
+      height: r.height,
+      author: { username: r.username },
+      tags: tags.get(r.id) ?? [],
+      createdAt: iso(r.created_at),
+    })),
+    totalPosts: total,
+    currentPage: Math.floor(offset / limit) + 1,
+    totalPages: Math.ceil(total / limit),
+  };
+}
+
+export async function getPost(deps: Deps, rawId: string) {
+  const id = parseId(rawId, 'Post');
+  const p = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
+  const tags = await repo.tagsOfPosts(deps.db, [id]);
+  return {
+    id: String(p.id),
+    title: p.title,
+    content: p.description,
+    imageUrl: mediaUrl(p.file_path),
+    thumbnail: mediaUrl(p.thumb_path),
+    previewUrl: p.preview_path ? mediaUrl(p.preview_path) : null,
+    mediaType: p.media_type as 'image' | 'video',
+    mime: p.mime,
+    fileSize: p.file_size,
+    width: p.width,
+    height: p.height,
+    duration: p.duration,
+    stats: { likes: p.like_count, comments: p.comment_count, favorites: p.favorite_count },
+    contentRating: p.content_rating as Rating,
+    author: { id: String(p.uploader_id), username: p.username, avatar: avatarUrl(p.avatar_path) },
+    tags: tags.get(id) ?? [],
+    createdAt: iso(p.created_at),
+    updatedAt: iso(p.updated_at),
+  };
+}

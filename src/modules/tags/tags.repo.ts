@@ -1,0 +1,91 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { containsInsensitive, startsWithInsensitive, type DialectName } from '../../db/dialect.ts';
+import type { TagSort } from './tags.schemas.ts';
+
+export interface TagQuery {
+  search?: string;
+  sort: TagSort;
+  /** Count only posts created at or after this time. */
+  since?: number;
+  /** Count only this uploader's posts. */
+  uploaderId?: number;
+  weekAgo: number;
+  offset: number;
+  limit: number;
+}
+
+/** Per-tag post counts from post_tags, restricted by time and uploader. */
+function countsFrom(db: Kysely<DB>, since: number | undefined, uploaderId: number | undefined) {
+  let q = db.selectFrom('post_tags').select(['post_tags.tag_id', (eb) => eb.fn.countAll<number>().as('c')]);
+  if (since !== undefined) q = q.where('post_tags.created_at', '>=', since);
+  if (uploaderId !== undefined) {
+    q = q.where('post_tags.post_id', 'in', db.selectFrom('posts').select('posts.id').where('posts.uploader_id', '=', uploaderId));
+  }
+  return q.groupBy('post_tags.tag_id');
+}
+
+export async function listTags(db: Kysely<DB>, dialect: DialectName, q: TagQuery) {
+  const restricted = q.since !== undefined || q.uploaderId !== undefined;
+  let base = db.selectFrom('tags').select(['tags.id', 'tags.name']);
+  let query = restricted
+    ? base.innerJoin(countsFrom(db, q.since, q.uploaderId).as('agg'), 'agg.tag_id', 'tags.id').select(sql<number>`agg.c`.as('count'))
+    : base.select('tags.post_count as count').where('tags.post_count', '>', 0);
+  if (q.search) query = query.where(containsInsensitive(dialect, sql.ref('tags.name'), q.search));
+
+  const totalRow = await db
+    .selectFrom(query.as('t'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+
+  if (q.search) query = query.orderBy(sql`case when ${startsWithInsensitive(dialect, sql.ref('tags.name'), q.search)} then 0 else 1 end`);
+  const countExpr = restricted ? sql`agg.c` : sql.ref('tags.post_count');
+  switch (q.sort) {
+    case 'most_used':
+      query = query.orderBy(countExpr, 'desc').orderBy('tags.name');
+      break;
+    case 'newest':
+      query = query.orderBy('tags.created_at', 'desc').orderBy('tags.id', 'desc');
+      break;
+    case 'alphabetical':
+      query = query.orderBy('tags.name');
+      break;
+    case 'trending':
+      query = query
+        .leftJoin(countsFrom(db, q.weekAgo, q.uploaderId).as('week'), 'week.tag_id', 'tags.id')
+        .orderBy(sql`coalesce(week.c, 0)`, 'desc')
+        .orderBy(countExpr, 'desc')
+        .orderBy('tags.name');
+      break;
+  }
+  const rows = await query.limit(q.limit).offset(q.offset).execute();
+  return { rows: rows as { id: number; name: string; count: number }[], total: Number(totalRow.n) };
+}
+
+/** Posts per tag since today's midnight and over the last week, for the tags on one page. */
+export async function recentCounts(
+  db: Kysely<DB>,
+  tagIds: number[],
+  todayStart: number,
+  weekAgo: number,
+  uploaderId?: number,
+): Promise<Map<number, { today: number; week: number }>> {
+  const out = new Map<number, { today: number; week: number }>();
+  if (tagIds.length === 0) return out;
+  let q = db
+    .selectFrom('post_tags')
+    .select([
+      'post_tags.tag_id',
+      (eb) => eb.fn.countAll<number>().as('week'),
+      sql<number>`sum(case when post_tags.created_at >= ${todayStart} then 1 else 0 end)`.as('today'),
+    ])
+    .where('post_tags.tag_id', 'in', tagIds)
+    .where('post_tags.created_at', '>=', Math.min(weekAgo, todayStart));
+  if (uploaderId !== undefined) {
+    q = q.where('post_tags.post_id', 'in', db.selectFrom('posts').select('posts.id').where('posts.uploader_id', '=', uploaderId));
+  }
+  for (const r of await q.groupBy('post_tags.tag_id').execute()) {
+    out.set(r.tag_id, { today: Number(r.today), week: Number(r.week) });
+  }
+  return out;
+}
