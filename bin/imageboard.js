@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// The command line: `npx imageboard <command>`. TypeScript runs through tsx, as the server does.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli.ts');
+process.exitCode = await main(process.argv.slice(2));
