@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config.ts';
 
 const USAGE = `Usage: imageboard <command> [options]
 
@@ -36,5 +35,3 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
 }
-
-export { loadConfig, parseArgs };

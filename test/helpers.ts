@@ -1,0 +1,90 @@
+import { after, before, describe } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { buildApp, type App } from '../src/app.ts';
+import { testConfig, type Config } from '../src/config.ts';
+import { dropPostgresSchema, openDatabase, type Database } from '../src/db/database.ts';
+import type { Clock } from '../src/core/deps.ts';
+
+export type DbKind = 'sqlite' | 'postgres';
+
+/** The engines every database suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function databaseKinds(): DbKind[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A clock tests move by hand. Starts at a fixed instant so dates in fixtures are known. */
+export class TestClock implements Clock {
+  constructor(public t = Date.parse('2026-06-15T12:00:00.000Z')) {}
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+/** A fresh, empty database of one kind: a temp SQLite file, or a PostgreSQL schema of its own. */
+export async function freshDatabase(kind: DbKind): Promise<{ database: Database; dataDir: string; cleanup(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-test-'));
+  if (kind === 'sqlite') {
+    const database = await openDatabase({ url: '', dataDir });
+    return { database, dataDir, cleanup: async () => {
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    } };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const database = await openDatabase({ url, dataDir, schema });
+  return { database, dataDir, cleanup: async () => {
+    await database.close();
+    await dropPostgresSchema(url, schema);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  } };
+}
+
+export interface Ctx {
+  kind: DbKind;
+  database: Database;
+  app: App;
+  clock: TestClock;
+  config: Config;
+  dataDir: string;
+}
+
+/**
+ * Declares a suite once per database engine. `body` registers tests (and may register its own
+ * before() to load fixtures); ctx fields are filled before any test runs.
+ */
+export function eachDatabase(title: string, body: (ctx: Ctx) => void, configOverrides: Partial<Config> = {}): void {
+  for (const kind of databaseKinds()) {
+    describe(`${title} [${kind}]`, () => {
+      const ctx = { kind } as Ctx;
+      let cleanup: () => Promise<void>;
+      before(async () => {
+        const fresh = await freshDatabase(kind);
+        cleanup = fresh.cleanup;
+        ctx.database = fresh.database;
+        ctx.dataDir = fresh.dataDir;
+        ctx.clock = new TestClock();
+        ctx.config = testConfig({ dataDir: fresh.dataDir, ...configOverrides });
+        ctx.app = await buildApp(ctx.config, { database: fresh.database, clock: ctx.clock });
+        await ctx.app.ready();
+      });
+      after(async () => {
+        await ctx.app?.close();
+        await cleanup?.();
+      });
+      body(ctx);
+    });
+  }
+}
+
+/** GET a JSON endpoint through the real app. */
+export async function getJson(app: App, url: string, headers: Record<string, string> = {}) {
+  const res = await app.inject({ method: 'GET', url, headers });
+  return { status: res.statusCode, headers: res.headers, body: res.json() as any };
+}
