@@ -24,6 +24,8 @@ export interface AppOptions {
   /** An open database to use (tests share one); otherwise one is opened from config and closed with the app. */
   database?: Database;
   clock?: Clock;
+  /** Where logs go (default stdout); tests read them. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export type App = FastifyInstance & { deps: Deps };
@@ -42,9 +44,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const deps: Deps = { db: database.db, dialect: database.dialect, config, clock, startedAt: clock.now() };
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: opts.logStream ? { level: config.logLevel, stream: opts.logStream } : { level: config.logLevel },
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'reqId',
     trustProxy: trustProxy(config.trustProxy),
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -56,8 +57,16 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
 
   const index = new RouteIndex();
   index.attach(app);
+  // While stopping, answer in-flight requests with `Connection: close` so keep-alive sockets end.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+  });
+  app.addHook('onSend', async (req, reply) => {
+    if (closing) reply.header('Connection', 'close');
   });
 
   await registerOpenApi(app);

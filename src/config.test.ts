@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config.ts';
+
+test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, limits on', () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 3000);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.dataDir, path.resolve('data'));
+  assert.equal(c.databaseUrl, '');
+  assert.equal(c.logLevel, 'info');
+  assert.equal(c.rateLimits, true);
+});
+
+test('every setting is read', () => {
+  const c = loadConfig({
+    PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/srv/board', DATABASE_URL: 'postgres://u@db/board', LOG_LEVEL: 'debug',
+    TRUST_PROXY: '10.0.0.1', REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMITS: 'off', SHUTDOWN_TIMEOUT_MS: '2500',
+  });
+  assert.deepEqual(c, {
+    port: 8080, host: '0.0.0.0', dataDir: '/srv/board', databaseUrl: 'postgres://u@db/board', logLevel: 'debug',
+    trustProxy: '10.0.0.1', redisUrl: 'redis://127.0.0.1:6379', rateLimits: false, shutdownTimeoutMs: 2500,
+  });
+});
+
+test('a bad value names the setting', () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ RATE_LIMITS: 'maybe' }, 'RATE_LIMITS'],
+  ];
+  for (const [env, name] of cases) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.setting === name && err.message.includes(name));
+  }
+});

@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { testConfig } from '../src/config.ts';
+import { freshDatabase } from './helpers.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const out = () => ({ stdout, stderr });
+  return { child, exited, out };
+}
+
+async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+test('a bad setting stops start-up with a message naming it', async () => {
+  const { exited, out } = startServer({ PORT: 'abc', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ib-')) });
+  assert.equal(await exited, 2);
+  assert.match(out().stderr, /PORT/);
+  assert.match(out().stderr, /abc/);
+});
+
+test('SIGTERM refuses new connections, finishes the in-flight request, closes the database and exits 0', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-'));
+  const port = await freePort();
+  const server = startServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+  try {
+    await waitFor(() => server.out().stdout.includes('listening'));
+    assert.ok(fs.existsSync(path.join(dataDir, 'imageboard.db-wal')), 'SQLite runs in WAL mode');
+
+    // A request whose body is still arriving when SIGTERM comes.
+    const sock = net.connect(port, '127.0.0.1');
+    await new Promise((r) => sock.on('connect', r));
+    let response = '';
+    sock.on('data', (d) => (response += d));
+    const body = '{"postId":"1","content":"hi"}';
+    sock.write(`POST /api/posts HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((r) => setTimeout(r, 200));
+    server.child.kill('SIGTERM');
+    await waitFor(() => server.out().stdout.includes('stopping'));
+
+    const refused = await new Promise<boolean>((r) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.on('error', () => r(true));
+      s.on('connect', () => {
+        s.destroy();
+        r(false);
+      });
+    });
+    assert.equal(refused, true, 'new connections are refused while stopping');
+    assert.equal(server.child.exitCode, null, 'still running while a request is in flight');
+
+    sock.write(body.slice(10));
+    assert.equal(await server.exited, 0);
+    assert.match(response, /^HTTP\/1\.1 405 /, 'the in-flight request got its answer');
+    assert.match(response, /connection: close/i);
+    assert.equal(fs.existsSync(path.join(dataDir, 'imageboard.db-wal')), false, 'database closed cleanly (WAL folded back)');
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+});
+
+test('a 500 shows no stack trace or SQL, and is logged with its request id', async () => {
+  const fresh = await freshDatabase('sqlite');
+  const logs = new PassThrough();
+  let logText = '';
+  logs.on('data', (d) => (logText += d));
+  const app = await buildApp(testConfig({ dataDir: fresh.dataDir, logLevel: 'error' }), { database: fresh.database, logStream: logs });
+  await app.ready();
+  await fresh.database.close(); // every query now fails inside the driver
+  const res = await app.inject({ method: 'GET', url: '/api/posts?search=cat' });
+  assert.equal(res.statusCode, 500);
+  const body = res.json();
+  assert.deepEqual(Object.keys(body).sort(), ['error', 'requestId', 'status']);
+  assert.equal(body.status, 500);
+  assert.doesNotMatch(res.body, /select|from|posts|\.ts|at \w+ \(/i);
+  assert.equal(res.headers['x-request-id'], body.requestId);
+  await app.close();
+  assert.match(logText, new RegExp(body.requestId));
+  assert.match(logText, /"level":50/);
+  fs.rmSync(fresh.dataDir, { recursive: true, force: true });
+});
