@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
+import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { systemClock, type Clock, type Deps } from './core/deps.ts';
@@ -11,12 +13,18 @@ import { errorBody, installErrorHandler } from './core/errors.ts';
 import { RouteIndex } from './core/route-index.ts';
 import { registerOpenApi } from './core/openapi.ts';
 import { validatorCompiler } from './core/validation.ts';
+import { installAuth } from './core/auth.ts';
+import { LocalMediaStore } from './storage/local.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { poolsRoutes } from './modules/pools/pools.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { usersMeRoutes } from './modules/users/users.me.routes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -69,8 +77,17 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     if (closing) reply.header('Connection', 'close');
   });
 
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fieldSize: 64 * 1024, fields: 20, files: 1, headerPairs: 100 } });
+  installAuth(app, deps);
+  const media = new LocalMediaStore(path.join(config.dataDir, 'media'));
+
   await registerOpenApi(app);
   metaRoutes(app, index);
+  authRoutes(app, deps);
+  apiKeysRoutes(app, deps);
+  adminRoutes(app, deps);
+  usersMeRoutes(app, deps, media);
   postsRoutes(app, deps);
   tagsRoutes(app, deps);
   poolsRoutes(app, deps);

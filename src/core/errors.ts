@@ -66,6 +66,9 @@ export function describeIssue(issue: AjvIssue, part: string): FieldError {
   const path = issue.instancePath.replace(/^\//, '').replace(/\/\d+$/, '').replace(/\//g, '.');
   const p = issue.params;
   const kind = PART_NAMES[part] ?? part;
+  if (path === '' && issue.keyword === 'type') {
+    return { field: part, message: part === 'body' ? `the request body must be JSON ${article(p.type)}` : `${part} must be ${article(p.type)}` };
+  }
   switch (issue.keyword) {
     case 'additionalProperties':
       return { field: p.additionalProperty, message: `unknown ${kind} '${p.additionalProperty}'` };
@@ -81,6 +84,10 @@ export function describeIssue(issue: AjvIssue, part: string): FieldError {
     case 'minLength':
     case 'maxLength':
       return { field: path, message: `${kind} '${path}' must be ${lengthRange(issue.parentSchema ?? {})}` };
+    case 'pattern':
+      return { field: path, message: `${kind} '${path}' ${issue.parentSchema?.['x-pattern-message'] ?? `must match ${p.pattern}`}` };
+    case 'format':
+      return { field: path, message: `${kind} '${path}' must be a valid ${p.format}` };
     case 'type':
       return { field: path, message: `${kind} '${path}' must be ${article(p.type)}` };
     default:

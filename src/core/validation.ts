@@ -1,12 +1,13 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { describeIssue } from './errors.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   // removeAdditional stays off: an unknown parameter or field is an error, never silently dropped.
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true, formats: {} });
   addFormats(ajv);
   return ajv;
 }
@@ -18,3 +19,10 @@ const bodyAjv = makeAjv(false);
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as any;
+
+/** Checks data against a body schema outside HTTP (the CLI); returns the same messages the API gives. */
+export function checkBody(schema: object, data: unknown): string[] {
+  const validate = bodyAjv.compile(schema);
+  if (validate(data)) return [];
+  return (validate.errors ?? []).map((e) => describeIssue(e as any, 'body').message);
+}

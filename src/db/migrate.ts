@@ -1,10 +1,12 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import * as initial from './migrations/001-initial.ts';
+import * as loginThrottle from './migrations/002-login-throttle.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
   '001-initial': initial,
+  '002-login-throttle': loginThrottle,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

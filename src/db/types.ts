@@ -109,7 +109,15 @@ export interface ReactionsTable {
   created_at: number;
 }
 
+export interface LoginFailuresTable {
+  username_lower: string;
+  failures: number;
+  last_failed_at: number;
+  blocked_until: number;
+}
+
 export interface DB {
+  login_failures: LoginFailuresTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;

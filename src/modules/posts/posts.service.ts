@@ -28,6 +28,9 @@ export function parseId(raw: string, what: string): number {
 }
 
 async function resolveFilter(deps: Deps, q: PostListQuery): Promise<repo.PostFilter | null> {
+  // Dates first: a bad date is a 400 even when another filter already means "no posts".
+  const from = q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false);
+  const to = q.dateTo === undefined ? undefined : parseDateParam('dateTo', q.dateTo, true);
   const terms = (q.search ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 10);
   const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
   const ids = await repo.tagIdsByName(deps.db, [...tagNames, ...terms]);
@@ -37,8 +40,8 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<repo.PostFil
     terms: terms.map((text) => ({ text, tagId: ids.get(text) ?? null })),
     rating: q.contentRating as Rating | undefined,
     minLikes: q.minLikes,
-    from: q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false),
-    to: q.dateTo === undefined ? undefined : parseDateParam('dateTo', q.dateTo, true),
+    from,
+    to,
   };
   if (q.uploader !== undefined) {
     const uploaderId = await findUserIdByName(deps.db, q.uploader);

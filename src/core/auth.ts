@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps, Viewer } from './deps.ts';
+import { errorBody } from './errors.ts';
+import { sha256Hex } from './tokens.ts';
+
+export const SESSION_COOKIE = 'ib_session';
+/** How stale last_seen_at / last_used may get before a request writes it again. */
+const TOUCH_EVERY_MS = 60_000;
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Who may call a route: read by the hook below from the route's `config.auth`. */
+export type AuthRule = 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRule;
+    limit?: string;
+  }
+  interface FastifyRequest {
+    authMethod: 'key' | 'session' | null;
+    sessionId: number | null;
+    apiKeyId: number | null;
+  }
+}
+
+type Found = { id: number; last_seen_at: number | null };
+
+async function userByKey(deps: Deps, key: string) {
+  return deps.db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['users.id', 'users.username', 'users.role', 'users.tier', 'users.last_seen_at', 'api_keys.id as key_id', 'api_keys.is_active', 'api_keys.last_used'])
+    .where('api_keys.key_hash', '=', sha256Hex(key))
+    .executeTakeFirst();
+}
+
+async function userBySession(deps: Deps, token: string) {
+  return deps.db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['users.id', 'users.username', 'users.role', 'users.tier', 'users.last_seen_at', 'sessions.id as session_id'])
+    .where('sessions.token_hash', '=', sha256Hex(token))
+    .where('sessions.expires_at', '>', deps.clock.now())
+    .executeTakeFirst();
+}
+
+function touch(deps: Deps, req: FastifyRequest, user: Found): void {
+  const now = deps.clock.now();
+  if (user.last_seen_at !== null && now - user.last_seen_at < TOUCH_EVERY_MS) return;
+  deps.db.updateTable('users').set({ last_seen_at: now }).where('id', '=', user.id).execute().catch((err) => req.log.warn({ err }, 'last_seen_at not updated'));
+}
+
+/** The request's Origin names another site than the one it was sent to. */
+function crossSite(req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+function deny(reply: FastifyReply, status: number, message: string) {
+  return reply.code(status).send(errorBody(status, message));
+}
+
+/**
+ * Resolves who is calling (X-API-Key first, then the session cookie) on every request, then
+ * applies the route's `config.auth` rule. An invalid or revoked key is 401 everywhere.
+ */
+export function installAuth(app: FastifyInstance, deps: Deps): void {
+  app.decorateRequest('authMethod', null);
+  app.decorateRequest('sessionId', null);
+  app.decorateRequest('apiKeyId', null);
+
+  app.addHook('onRequest', async (req, reply) => {
+    const key = req.headers['x-api-key'];
+    if (key !== undefined) {
+      const found = typeof key === 'string' && key.length <= 200 ? await userByKey(deps, key) : undefined;
+      if (!found || found.is_active !== 1) return deny(reply, 401, 'Invalid or revoked API key');
+      req.viewer = { id: found.id, username: found.username, role: found.role as Viewer['role'], tier: found.tier as Viewer['tier'] };
+      req.authMethod = 'key';
+      req.apiKeyId = found.key_id;
+      const now = deps.clock.now();
+      if (found.last_used === null || now - found.last_used >= TOUCH_EVERY_MS) {
+        await deps.db.updateTable('api_keys').set({ last_used: now }).where('id', '=', found.key_id).execute();
+      }
+      touch(deps, req, found);
+    } else {
+      const token = req.cookies?.[SESSION_COOKIE];
+      const found = token ? await userBySession(deps, token) : undefined;
+      if (found) {
+        req.viewer = { id: found.id, username: found.username, role: found.role as Viewer['role'], tier: found.tier as Viewer['tier'] };
+        req.authMethod = 'session';
+        req.sessionId = found.session_id;
+        touch(deps, req, found);
+      }
+    }
+    if (req.authMethod === 'session' && UNSAFE_METHODS.has(req.method) && crossSite(req)) {
+      return deny(reply, 403, 'Cross-site request refused: the Origin header names another site');
+    }
+    const rule = req.routeOptions.config?.auth;
+    if (rule && !req.viewer) return deny(reply, 401, 'Sign in or send an X-API-Key header');
+    if (rule === 'admin' && req.viewer?.role !== 'admin') return deny(reply, 403, 'Only an admin may do this');
+  });
+}
+
+/** The signed-in viewer of a route guarded by `config.auth` (the hook guarantees it). */
+export function viewerOf(req: FastifyRequest): Viewer {
+  if (!req.viewer) throw new Error('route is missing config.auth');
+  return req.viewer;
+}

@@ -1,0 +1,27 @@
+import type { Deps } from '../../core/deps.ts';
+import { badRequest, notFound } from '../../core/errors.ts';
+import type { Role, Tier } from '../../core/tiers.ts';
+import { enforceKeyCap } from '../api-keys/api-keys.service.ts';
+import { userJson } from '../users/accounts.ts';
+
+export interface AccountChange {
+  tier?: Tier;
+  role?: Role;
+}
+
+/** Sets a user's tier and/or role (admin API and CLI). A lower tier revokes the newest keys over its cap. */
+export async function changeAccount(deps: Deps, username: string, change: AccountChange) {
+  if (change.tier === undefined && change.role === undefined) {
+    badRequest('Give a tier or a role to change', [{ field: 'tier', message: 'tier or role is required' }]);
+  }
+  const user = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+  if (!user) return notFound('User', username);
+  const updated = await deps.db
+    .updateTable('users')
+    .set({ ...(change.tier ? { tier: change.tier } : {}), ...(change.role ? { role: change.role } : {}) })
+    .where('id', '=', user.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const revokedKeys = change.tier ? await enforceKeyCap(deps, user.id, change.tier) : 0;
+  return { user: userJson(updated), revokedKeys };
+}

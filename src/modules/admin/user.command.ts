@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config.ts';
+import { openDeps } from '../../core/deps-open.ts';
+import { AppError } from '../../core/errors.ts';
+import { checkBody } from '../../core/validation.ts';
+import { ROLES, TIERS, type Role, type Tier } from '../../core/tiers.ts';
+import { RegisterBody } from '../auth/auth.schemas.ts';
+import { createAccount } from '../users/accounts.ts';
+import { changeAccount } from './admin.service.ts';
+
+export const USER_USAGE = `  user create <username> <password> [--role user|moderator|admin] [--tier free|basic|pro|enterprise]
+  user set-tier <username> <tier>
+  user set-role <username> <role>
+`;
+
+function fail(message: string): number {
+  process.stderr.write(`${message}\n`);
+  return 2;
+}
+
+function oneOf<T extends string>(what: string, value: string | undefined, allowed: readonly T[]): T | string {
+  return value !== undefined && (allowed as readonly string[]).includes(value) ? (value as T) : `${what} must be one of: ${allowed.join(', ')}`;
+}
+
+/** `imageboard user ...`: the same rules and services as the API. */
+export async function userCommand(args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { role: { type: 'string' }, tier: { type: 'string' } },
+  });
+  const [action, username, third] = positionals;
+  let run: (deps: Awaited<ReturnType<typeof openDeps>>) => Promise<string>;
+  if (action === 'create' && username && third) {
+    const problems = checkBody(RegisterBody, { username, password: third });
+    const role = values.role === undefined ? 'user' : oneOf('--role', values.role, ROLES);
+    const tier = values.tier === undefined ? 'free' : oneOf('--tier', values.tier, TIERS);
+    for (const v of [role, tier]) if (v.includes(' ')) problems.push(v);
+    if (problems.length) return fail(problems.join('\n'));
+    run = async (deps) => {
+      const u = await createAccount(deps, { username, password: third, role: role as Role, tier: tier as Tier });
+      return `created ${u.username} (id ${u.id}, role ${u.role}, tier ${u.tier})`;
+    };
+  } else if ((action === 'set-tier' || action === 'set-role') && username && third) {
+    const value = action === 'set-tier' ? oneOf('tier', third, TIERS) : oneOf('role', third, ROLES);
+    if (value.includes(' ')) return fail(value);
+    run = async (deps) => {
+      const r = await changeAccount(deps, username, action === 'set-tier' ? { tier: value as Tier } : { role: value as Role });
+      return `${r.user.username}: role ${r.user.role}, tier ${r.user.tier}${r.revokedKeys ? `; revoked ${r.revokedKeys} API key(s) over the new cap` : ''}`;
+    };
+  } else {
+    return fail(`Usage:\n${USER_USAGE}`);
+  }
+  const deps = await openDeps(loadConfig());
+  try {
+    process.stdout.write(`${await run(deps)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof AppError) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await deps.close();
+  }
+}

@@ -1,0 +1,82 @@
+import { sql } from 'kysely';
+import type { Deps, Viewer } from '../../core/deps.ts';
+import { badRequest, forbidden, notFound } from '../../core/errors.ts';
+import { iso, isoOrNull } from '../../core/schemas.ts';
+import { KEY_CAP, type Tier } from '../../core/tiers.ts';
+import { randomToken, sha256Hex } from '../../core/tokens.ts';
+import type { NewKeyBody, RevokeKeyBody } from './api-keys.schemas.ts';
+
+export const KEY_PREFIX = 'ib_';
+
+export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
+  const name = body.name.trim();
+  if (name === '') badRequest("field 'name' must not be empty", [{ field: 'name', message: 'must not be empty' }]);
+  const secret = KEY_PREFIX + randomToken();
+  const now = deps.clock.now();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    // Lock the user row so two concurrent creates cannot both pass the cap (SQLite serialises writes anyway).
+    let user = trx.selectFrom('users').select('tier').where('id', '=', viewer.id);
+    if (deps.dialect === 'postgres') user = user.forUpdate();
+    const { tier } = await user.executeTakeFirstOrThrow();
+    const cap = KEY_CAP[tier as Tier] ?? 0;
+    const active = await trx
+      .selectFrom('api_keys')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('user_id', '=', viewer.id)
+      .where('is_active', '=', 1)
+      .executeTakeFirstOrThrow();
+    if (Number(active.n) >= cap) {
+      forbidden(`The ${tier} tier allows ${cap} active API key${cap === 1 ? '' : 's'}; revoke one or upgrade your tier`);
+    }
+    return trx
+      .insertInto('api_keys')
+      .values({ user_id: viewer.id, name, key_hash: sha256Hex(secret), key_prefix: secret.slice(0, 8), is_active: 1, created_at: now, last_used: null, revoked_at: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  return { id: String(row.id), key: secret, name: row.name, prefix: row.key_prefix, createdAt: iso(row.created_at) };
+}
+
+export async function listKeys(deps: Deps, viewer: Viewer) {
+  const rows = await deps.db.selectFrom('api_keys').selectAll().where('user_id', '=', viewer.id).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return {
+    keys: rows.map((k) => ({
+      id: String(k.id),
+      name: k.name,
+      prefix: k.key_prefix,
+      lastUsed: isoOrNull(k.last_used),
+      createdAt: iso(k.created_at),
+      isActive: k.is_active === 1,
+    })),
+    tier: viewer.tier,
+    maxKeys: KEY_CAP[viewer.tier] ?? 0,
+  };
+}
+
+/** Revoking your own key twice is fine; a key that is not yours is not found. */
+export async function revokeKey(deps: Deps, viewer: Viewer, body: RevokeKeyBody) {
+  const id = /^[1-9]\d{0,14}$/.test(body.keyId) ? Number(body.keyId) : -1;
+  const key = await deps.db.selectFrom('api_keys').select(['id', 'is_active']).where('id', '=', id).where('user_id', '=', viewer.id).executeTakeFirst();
+  if (!key) notFound('API key', body.keyId);
+  if (key!.is_active === 1) {
+    await deps.db.updateTable('api_keys').set({ is_active: 0, revoked_at: deps.clock.now() }).where('id', '=', id).execute();
+  }
+  return { message: `API key ${body.keyId} revoked` };
+}
+
+/** After a tier goes down: revoke the newest active keys beyond the new cap. */
+export async function enforceKeyCap(deps: Deps, userId: number, tier: Tier): Promise<number> {
+  const active = await deps.db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('is_active', '=', 1)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  const excess = active.slice(KEY_CAP[tier]).map((k) => k.id);
+  if (excess.length > 0) {
+    await deps.db.updateTable('api_keys').set({ is_active: 0, revoked_at: deps.clock.now() }).where('id', 'in', excess).execute();
+  }
+  return excess.length;
+}

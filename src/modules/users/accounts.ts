@@ -1,0 +1,49 @@
+import type { Deps } from '../../core/deps.ts';
+import { conflict } from '../../core/errors.ts';
+import { isUniqueViolation } from '../../db/dialect.ts';
+import type { UserRow } from '../../db/types.ts';
+import { iso } from '../../core/schemas.ts';
+import type { Role, Tier } from '../../core/tiers.ts';
+import { hashPassword } from '../auth/password.ts';
+
+/** The `user` object of the auth and admin endpoints. */
+export function userJson(u: Pick<UserRow, 'id' | 'username' | 'role' | 'tier' | 'created_at'>) {
+  return { id: String(u.id), username: u.username, role: u.role as Role, tier: u.tier as Tier, createdAt: iso(u.created_at) };
+}
+
+export interface NewAccount {
+  username: string;
+  password: string;
+  email?: string | null;
+  role?: Role;
+  tier?: Tier;
+}
+
+/** Creates a user (register and the CLI); a name taken in any letter case is 409. */
+export async function createAccount(deps: Deps, a: NewAccount): Promise<UserRow> {
+  const lower = a.username.toLowerCase();
+  const taken = await deps.db.selectFrom('users').select('id').where('username_lower', '=', lower).executeTakeFirst();
+  if (taken) conflict(`Username '${a.username}' is taken`);
+  const now = deps.clock.now();
+  try {
+    return await deps.db
+      .insertInto('users')
+      .values({
+        username: a.username,
+        username_lower: lower,
+        email: a.email ?? null,
+        password_hash: await hashPassword(a.password),
+        role: a.role ?? 'user',
+        tier: a.tier ?? 'free',
+        bio: '',
+        avatar_path: null,
+        created_at: now,
+        last_seen_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (err) {
+    if (isUniqueViolation(err)) conflict(`Username '${a.username}' is taken`);
+    throw err;
+  }
+}
