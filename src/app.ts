@@ -25,6 +25,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { usersMeRoutes } from './modules/users/users.me.routes.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -49,7 +50,8 @@ function trustProxy(value: string): any {
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   const clock = opts.clock ?? systemClock;
-  const deps: Deps = { db: database.db, dialect: database.dialect, config, clock, startedAt: clock.now() };
+  const media = new LocalMediaStore(path.join(config.dataDir, 'media'));
+  const deps: Deps = { db: database.db, dialect: database.dialect, config, clock, media, startedAt: clock.now() };
 
   const app = Fastify({
     logger: opts.logStream ? { level: config.logLevel, stream: opts.logStream } : { level: config.logLevel },
@@ -80,7 +82,6 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fieldSize: 64 * 1024, fields: 20, files: 1, headerPairs: 100 } });
   installAuth(app, deps);
-  const media = new LocalMediaStore(path.join(config.dataDir, 'media'));
 
   await registerOpenApi(app);
   metaRoutes(app, index);
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   apiKeysRoutes(app, deps);
   adminRoutes(app, deps);
   usersMeRoutes(app, deps, media);
+  uploadsRoutes(app, deps);
   postsRoutes(app, deps);
   tagsRoutes(app, deps);
   poolsRoutes(app, deps);

@@ -1,16 +1,18 @@
 import { ConfigError } from './config.ts';
 import { USER_USAGE } from './modules/admin/user.command.ts';
+import { MEDIA_USAGE } from './modules/uploads/media.command.ts';
 
 const USAGE = `Usage: imageboard <command> [options]
 
 Commands:
   seed --posts N [--seed S] [--users N] [--tags N] [--until ISO-DATE] [--no-media]
         Fill the database (DATABASE_URL, or SQLite under DATA_DIR) with synthetic data.
-${USER_USAGE}`;
+${USER_USAGE}${MEDIA_USAGE}`;
 
 type Command = (args: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  media: async () => (await import('./modules/uploads/media.command.ts')).mediaCommand,
   user: async () => (await import('./modules/admin/user.command.ts')).userCommand,
   seed: async () => (await import('./seed/seed.command.ts')).seedCommand,
 };

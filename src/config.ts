@@ -13,6 +13,17 @@ export interface Config {
   rateLimits: boolean;
   /** How long SIGTERM waits for in-flight requests before closing anyway. */
   shutdownTimeoutMs: number;
+  uploads: UploadLimits;
+}
+
+export interface UploadLimits {
+  maxImageBytes: number;
+  maxVideoBytes: number;
+  /** Decoded size limit; larger images are refused from their header, before decoding (bombs). */
+  maxImagePixels: number;
+  maxVideoSeconds: number;
+  ffmpegPath: string;
+  ffprobePath: string;
 }
 
 export class ConfigError extends Error {
@@ -21,6 +32,7 @@ export class ConfigError extends Error {
   }
 }
 
+const MB = 1024 * 1024;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 type Env = Record<string, string | undefined>;
@@ -77,6 +89,14 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     rateLimits: bool(env, 'RATE_LIMITS', true),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    uploads: {
+      maxImageBytes: int(env, 'MAX_IMAGE_MB', 50, 1, 4096) * MB,
+      maxVideoBytes: int(env, 'MAX_VIDEO_MB', 200, 1, 16384) * MB,
+      maxImagePixels: int(env, 'MAX_IMAGE_MEGAPIXELS', 50, 1, 1000) * 1_000_000,
+      maxVideoSeconds: int(env, 'MAX_VIDEO_SECONDS', 600, 1, 86_400),
+      ffmpegPath: env.FFMPEG_PATH?.trim() || 'ffmpeg',
+      ffprobePath: env.FFPROBE_PATH?.trim() || 'ffprobe',
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import type { DialectName } from '../db/dialect.ts';
+import type { MediaStore } from '../storage/media-store.ts';
 
 export interface Clock {
   /** Epoch milliseconds. Tests move it instead of sleeping. */
@@ -16,6 +17,7 @@ export interface Deps {
   dialect: DialectName;
   config: Config;
   clock: Clock;
+  media: MediaStore;
   startedAt: number;
 }
 

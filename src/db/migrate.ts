@@ -1,12 +1,14 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as loginThrottle from './migrations/002-login-throttle.ts';
+import * as videoCodecs from './migrations/003-video-codecs.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
   '001-initial': initial,
   '002-login-throttle': loginThrottle,
+  '003-video-codecs': videoCodecs,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
@@ -14,7 +16,11 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
   for (const [name, m] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (d) => m.up(d, dialect) };
   }
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: with two
+  // schemas in one PostgreSQL database (tests, or several deployments) it would find the other's.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** Times are epoch milliseconds (BIGINT); booleans are 0/1 integers on both engines. */
 export interface UsersTable {
@@ -54,6 +54,8 @@ export interface PostsTable {
   file_path: string;
   thumb_path: string;
   preview_path: string | null;
+  /** Video codecs, e.g. `h264,aac`; null for images. */
+  codecs: ColumnType<string | null, string | null | undefined, string | null>;
   like_count: number;
   comment_count: number;
   favorite_count: number;

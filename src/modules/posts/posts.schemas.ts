@@ -75,6 +75,7 @@ export const PostDetail = Type.Object({
   width: Type.Integer(),
   height: Type.Integer(),
   duration: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds, for video' }),
+  codecs: Type.Union([Type.String(), Type.Null()], { description: 'Video and audio codecs, e.g. `h264,aac`; null for images' }),
   stats: Type.Object({ likes: Type.Integer(), comments: Type.Integer(), favorites: Type.Integer() }),
   contentRating: StringEnum(RATINGS),
   author: Type.Object({ id: Id, username: Type.String(), avatar: RelativePath }),

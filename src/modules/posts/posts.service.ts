@@ -102,6 +102,7 @@ export async function getPost(deps: Deps, rawId: string) {
     width: p.width,
     height: p.height,
     duration: p.duration,
+    codecs: p.codecs ?? null,
     stats: { likes: p.like_count, comments: p.comment_count, favorites: p.favorite_count },
     contentRating: p.content_rating as Rating,
     author: { id: String(p.uploader_id), username: p.username, avatar: avatarUrl(p.avatar_path) },

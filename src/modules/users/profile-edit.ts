@@ -3,7 +3,7 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, badRequest } from '../../core/errors.ts';
 import { contentPath } from '../../core/media-paths.ts';
 import { sha256Hex } from '../../core/tokens.ts';
-import type { LocalMediaStore } from '../../storage/local.ts';
+import type { MediaStore } from '../../storage/media-store.ts';
 import { getProfile } from './users.service.ts';
 
 export const MAX_BIO = 1000;
@@ -16,7 +16,7 @@ export interface ProfileChange {
 }
 
 /** Decodes any image sharp reads (50 Mpx at most), crops it square and stores a 256 px WebP. */
-async function storeAvatar(media: LocalMediaStore, input: Buffer): Promise<string> {
+async function storeAvatar(media: MediaStore, input: Buffer): Promise<string> {
   let out: Buffer;
   try {
     out = await sharp(input, { limitInputPixels: 50_000_000, failOn: 'error' })
@@ -34,7 +34,7 @@ async function storeAvatar(media: LocalMediaStore, input: Buffer): Promise<strin
   return rel;
 }
 
-export async function updateProfile(deps: Deps, media: LocalMediaStore, viewer: Viewer, change: ProfileChange) {
+export async function updateProfile(deps: Deps, media: MediaStore, viewer: Viewer, change: ProfileChange) {
   if (change.bio === undefined && change.avatar === undefined) {
     badRequest('Nothing to change: send bio and/or avatar', [{ field: 'bio', message: 'bio or avatar is required' }]);
   }

@@ -4,7 +4,7 @@ import type { Deps } from '../../core/deps.ts';
 import { viewerOf } from '../../core/auth.ts';
 import { AppError } from '../../core/errors.ts';
 import { errors } from '../../core/schemas.ts';
-import type { LocalMediaStore } from '../../storage/local.ts';
+import type { MediaStore } from '../../storage/media-store.ts';
 import { UserProfile } from './users.schemas.ts';
 import { MAX_AVATAR_BYTES, MAX_BIO, updateProfile, type ProfileChange } from './profile-edit.ts';
 
@@ -31,7 +31,7 @@ async function readMultipart(req: FastifyRequest): Promise<ProfileChange> {
   return change;
 }
 
-export function usersMeRoutes(app: FastifyInstance, deps: Deps, media: LocalMediaStore): void {
+export function usersMeRoutes(app: FastifyInstance, deps: Deps, media: MediaStore): void {
   app.patch('/api/users/me', {
     schema: {
       summary: 'Edit your profile: JSON { bio }, or multipart with bio and an avatar image (stored as a 256 px WebP)',

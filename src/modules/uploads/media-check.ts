@@ -1,0 +1,88 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Deps } from '../../core/deps.ts';
+import { imageDerivatives } from '../../media/image.ts';
+import { posterFrame } from '../../media/video.ts';
+import { deletePostRows } from '../posts/posts.delete.ts';
+
+export interface CheckReport {
+  postsChecked: number;
+  filesChecked: number;
+  /** Posts whose original file is gone (with --fix: the post is deleted, counters kept exact). */
+  rowsWithoutFiles: string[];
+  /** Stored files no post or avatar refers to, and leftover temporary files (with --fix: deleted). */
+  filesWithoutRows: string[];
+  /** Posts whose thumbnail or preview is gone (with --fix: made again from the original). */
+  missingThumbnails: string[];
+  fixed: boolean;
+}
+
+const BATCH = 500;
+const SHA_FILE = /^(originals|thumbs|previews)\/[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})\.\w+$/;
+
+/** Finds (and with fix, repairs) what a crash can leave: rows without files, files without rows, missing thumbnails. */
+export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: string) => void = () => {}): Promise<CheckReport> {
+  const report: CheckReport = { postsChecked: 0, filesChecked: 0, rowsWithoutFiles: [], filesWithoutRows: [], missingThumbnails: [], fixed: fix };
+  const { db, media } = deps;
+  for (let after = 0; ; ) {
+    const rows = await db.selectFrom('posts').select(['id', 'media_type', 'duration', 'file_path', 'thumb_path', 'preview_path']).where('id', '>', after).orderBy('id').limit(BATCH).execute();
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1].id;
+    for (const p of rows) {
+      report.postsChecked++;
+      if (!(await media.exists(p.file_path))) {
+        report.rowsWithoutFiles.push(String(p.id));
+        if (fix) await removeAll(deps, await deletePostRows(db, p.id));
+        continue;
+      }
+      const missing = [p.thumb_path, p.preview_path].filter((x): x is string => Boolean(x));
+      const gone = (await Promise.all(missing.map((m) => media.exists(m)))).some((ok) => !ok);
+      if (!gone) continue;
+      report.missingThumbnails.push(String(p.id));
+      if (fix) {
+        const source = p.media_type === 'video'
+          ? await posterFrame({ ffmpeg: deps.config.uploads.ffmpegPath, ffprobe: deps.config.uploads.ffprobePath }, media.localPath(p.file_path), p.duration ?? 1)
+          : media.localPath(p.file_path);
+        const d = await imageDerivatives(source, deps.config.uploads.maxImagePixels);
+        await media.put(p.thumb_path, d.thumb);
+        if (p.preview_path) await media.put(p.preview_path, d.preview);
+      }
+    }
+    onProgress(`checked ${report.postsChecked} posts`);
+  }
+  await checkFiles(deps, fix, report);
+  const tmpDir = path.join(deps.config.dataDir, 'tmp');
+  for (const f of await fs.readdir(tmpDir).catch(() => [] as string[])) {
+    report.filesWithoutRows.push(`tmp/${f}`);
+    if (fix) await fs.rm(path.join(tmpDir, f), { force: true, recursive: true });
+  }
+  return report;
+}
+
+async function removeAll(deps: Deps, paths: string[] | null): Promise<void> {
+  for (const p of paths ?? []) await deps.media.delete(p);
+}
+
+/** Every stored file is claimed by a post (by its sha256) or a user's avatar; the rest are orphans. */
+async function checkFiles(deps: Deps, fix: boolean, report: CheckReport): Promise<void> {
+  let batch: { rel: string; sha: string | null }[] = [];
+  const flush = async () => {
+    const shas = batch.map((b) => b.sha).filter((s): s is string => s !== null);
+    const avatars = batch.filter((b) => b.rel.startsWith('avatars/')).map((b) => b.rel);
+    const known = new Set(shas.length ? (await deps.db.selectFrom('posts').select('sha256').where('sha256', 'in', shas).execute()).map((r) => r.sha256) : []);
+    const usedAvatars = new Set(avatars.length ? (await deps.db.selectFrom('users').select('avatar_path').where('avatar_path', 'in', avatars).execute()).map((r) => r.avatar_path) : []);
+    for (const b of batch) {
+      const claimed = b.sha ? known.has(b.sha) : usedAvatars.has(b.rel);
+      if (claimed) continue;
+      report.filesWithoutRows.push(b.rel);
+      if (fix) await deps.media.delete(b.rel);
+    }
+    batch = [];
+  };
+  for await (const rel of deps.media.list()) {
+    report.filesChecked++;
+    batch.push({ rel, sha: SHA_FILE.exec(rel)?.[2] ?? null });
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+}

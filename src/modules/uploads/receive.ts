@@ -1,0 +1,67 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { MultipartFile } from '@fastify/multipart';
+import type { UploadLimits } from '../../config.ts';
+import { AppError } from '../../core/errors.ts';
+import { SNIFF_BYTES, sniff, type Sniffed } from '../../media/sniff.ts';
+
+export interface Received {
+  tmpPath: string;
+  filename: string;
+  size: number;
+  sha256: string;
+  type: Sniffed;
+}
+
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+
+const UNSUPPORTED = 'Unsupported file type: accepted are JPEG, PNG, GIF, WebP and AVIF images and MP4 and WebM videos';
+
+/**
+ * Streams an upload to a temporary file while hashing it; never holds it whole in memory. The type
+ * is read from the first bytes, and the size limit for that type applies as the bytes arrive.
+ */
+export async function receiveFile(file: MultipartFile, tmpDir: string, limits: UploadLimits): Promise<Received> {
+  await fs.promises.mkdir(tmpDir, { recursive: true });
+  const tmpPath = path.join(tmpDir, `${randomUUID()}.upload`);
+  const hash = createHash('sha256');
+  let size = 0;
+  let head = Buffer.alloc(0);
+  let type: Sniffed | null | undefined;
+  let limit = Math.max(limits.maxImageBytes, limits.maxVideoBytes);
+  const decide = () => {
+    type = sniff(head);
+    if (type) limit = type.kind === 'image' ? limits.maxImageBytes : limits.maxVideoBytes;
+  };
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      hash.update(chunk);
+      if (type === undefined) {
+        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+        if (head.length >= SNIFF_BYTES) decide();
+      }
+      if (type === null) return done(new AppError(415, UNSUPPORTED));
+      if (size > limit) return done(new AppError(413, `The file is larger than ${mb(limit)}, the limit for ${type?.kind ?? 'media'}`));
+      done(null, chunk);
+    },
+    flush(done) {
+      if (type === undefined) decide();
+      done();
+    },
+  });
+  try {
+    await pipeline(file.file, meter, fs.createWriteStream(tmpPath));
+    if (file.file.truncated) throw new AppError(413, `The file is larger than ${mb(limit)}`);
+    if (size === 0) throw new AppError(400, 'The file is empty', { details: [{ field: 'file', message: 'empty' }] });
+    if (!type) throw new AppError(415, UNSUPPORTED);
+    return { tmpPath, filename: file.filename ?? '', size, sha256: hash.digest('hex'), type };
+  } catch (err) {
+    await fs.promises.rm(tmpPath, { force: true });
+    file.file.resume(); // drain what the client still sends
+    throw err;
+  }
+}

@@ -1,0 +1,16 @@
+/** Where media lives. Paths are relative (`originals/ab/cd/<sha256>.png`); the API shows them under /media/. */
+export interface MediaStore {
+  /** Writes bytes atomically (temporary name, then rename). */
+  put(rel: string, data: Buffer): Promise<void>;
+  /** Moves a finished temporary file into place atomically. */
+  putFile(rel: string, tmpPath: string): Promise<void>;
+  get(rel: string): Promise<Buffer>;
+  delete(rel: string): Promise<void>;
+  exists(rel: string): Promise<boolean>;
+  /** Every stored relative path (for `imageboard media check`). */
+  list(): AsyncIterable<string>;
+  /** The path clients fetch. */
+  publicPath(rel: string): string;
+  /** A local file path for tools that need one (ffmpeg, sharp). */
+  localPath(rel: string): string;
+}
