@@ -55,7 +55,9 @@ function crossSite(req: FastifyRequest): boolean {
   const origin = req.headers.origin;
   if (!origin) return false;
   try {
-    return new URL(origin).host !== req.headers.host;
+    // req.host is the public host (X-Forwarded-Host behind a trusted proxy); parsing it as a URL
+    // drops a default port, as the browser does in Origin (`Host: x:80` is `Origin: http://x`).
+    return new URL(origin).host !== new URL(`${req.protocol}://${req.host}`).host;
   } catch {
     return true;
   }

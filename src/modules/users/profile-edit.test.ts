@@ -20,8 +20,8 @@ function multipart(parts: Part[]) {
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-const png = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+const png = (width: number, height: number, r = 200) =>
+  sharp({ create: { width, height, channels: 3, background: { r, g: 30, b: 90 } } }).png().toBuffer();
 
 eachDatabase('profiles: PATCH /api/users/me and PUT /api/users/me/password', (ctx: Ctx) => {
   let erin: Account;
@@ -81,7 +81,7 @@ eachDatabase('profiles: PATCH /api/users/me and PUT /api/users/me/password', (ct
 
   test('an avatar alone keeps the bio; a text file as avatar is 415; an over-long bio in a form is 400', async () => {
     const before = await profile('erin');
-    const tall = multipart([{ name: 'avatar', filename: 'tall.png', type: 'image/png', data: await png(50, 300) }]);
+    const tall = multipart([{ name: 'avatar', filename: 'tall.png', type: 'image/png', data: await png(50, 300, 20) }]);
     const res = await patch(erin.headers, tall.payload, tall.headers);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().bio, before.bio);
