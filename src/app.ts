@@ -12,7 +12,7 @@ import { systemClock, type Clock, type Deps } from './core/deps.ts';
 import { errorBody, installErrorHandler } from './core/errors.ts';
 import { RouteIndex } from './core/route-index.ts';
 import { registerOpenApi } from './core/openapi.ts';
-import { validatorCompiler } from './core/validation.ts';
+import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
 import { installAuth } from './core/auth.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
@@ -67,6 +67,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
 
   const index = new RouteIndex();
   index.attach(app);
+  closeEmptyQueries(app);
   // While stopping, answer in-flight requests with `Connection: close` so keep-alive sockets end.
   let closing = false;
   app.addHook('preClose', async () => {
@@ -114,11 +115,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
 
   app.setNotFoundHandler((req, reply) => {
     const allowed = index.allowedAt(req.url);
-    if (allowed.length > 0) {
+    // A route that exists for this method but found nothing (a missing media file) is a plain 404.
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
       reply.header('Allow', allowed.join(', '));
       return reply.code(405).send(errorBody(405, `Method ${req.method} is not allowed on ${req.url.split('?')[0]}; use ${allowed.join(', ')}`));
     }
-    return reply.code(404).send(errorBody(404, `No route for ${req.method} ${req.url.split('?')[0]}`));
+    return reply.code(404).send(errorBody(404, `Not found: ${req.method} ${req.url.split("?")[0]}`));
   });
 
   if (!opts.database) app.addHook('onClose', async () => database.close());

@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { describeIssue } from './errors.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -25,4 +25,17 @@ export function checkBody(schema: object, data: unknown): string[] {
   const validate = bodyAjv.compile(schema);
   if (validate(data)) return [];
   return (validate.errors ?? []).map((e) => describeIssue(e as any, 'body').message);
+}
+
+/**
+ * API routes that take no query parameters still refuse unknown ones (400 naming them), like every
+ * other route: a route without a querystring schema gets an empty, closed one.
+ */
+export function closeEmptyQueries(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { querystring?: unknown; summary?: string } | undefined;
+    if (!route.url.startsWith('/api/') && route.url !== '/api') return;
+    if (!schema?.summary || schema.querystring) return;
+    schema.querystring = { type: 'object', properties: {}, additionalProperties: false };
+  });
 }

@@ -6,6 +6,7 @@ import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 
+const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -31,7 +32,12 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<repo.PostFil
   // Dates first: a bad date is a 400 even when another filter already means "no posts".
   const from = q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false);
   const to = q.dateTo === undefined ? undefined : parseDateParam('dateTo', q.dateTo, true);
-  const terms = (q.search ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 10);
+  const terms = (q.search ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (terms.length > MAX_TERMS) {
+    throw new AppError(400, `query parameter 'search' has ${terms.length} terms; at most ${MAX_TERMS} are allowed`, {
+      details: [{ field: 'search', message: `at most ${MAX_TERMS} terms` }],
+    });
+  }
   const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
   const ids = await repo.tagIdsByName(deps.db, [...tagNames, ...terms]);
   if (tagNames.some((n) => !ids.has(n))) return null;

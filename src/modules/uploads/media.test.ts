@@ -40,6 +40,12 @@ eachDatabase('media files', (ctx) => {
     assert.equal(thumb.headers['content-type'], 'image/webp');
   });
 
+  test('a missing media file is 404 JSON', async () => {
+    const res = await ctx.app.inject({ url: `/media/originals/00/00/${'0'.repeat(64)}.png` });
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.json().status, 404);
+  });
+
   test('nothing outside the media folder can be reached', async () => {
     fs.writeFileSync(path.join(ctx.dataDir, 'secret.txt'), 'top secret');
     for (const url of ['/media/../secret.txt', '/media/%2e%2e/secret.txt', '/media/..%2fsecret.txt', '/media/%2e%2e%2fsecret.txt', '/media/originals/../../secret.txt', '/media//etc/passwd']) {
