@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -26,8 +27,22 @@ import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { usersMeRoutes } from './modules/users/users.me.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { commentsRoutes } from './modules/comments/comments.routes.ts';
+import { reactionsRoutes } from './modules/reactions/reactions.routes.ts';
+import { poolsWriteRoutes } from './modules/pools/pools.write.routes.ts';
+import { similarRoutes } from './modules/similar/similar.routes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The built front-end (`web/`, built by `npm start`'s prestart step or `npm run web:build`). */
+const WEB_DIST = path.join(ROOT, 'web', 'dist');
+const PAGE_CSP = "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** A browser asking for a page of the front-end: deep links such as /posts/123 get index.html. */
+function wantsPage(method: string, url: string, accept: string | undefined): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  if (/^\/(api|media|static|assets)(\/|$)/.test(url)) return false;
+  return (accept ?? '').includes('text/html');
+}
 
 export interface AppOptions {
   /** An open database to use (tests share one); otherwise one is opened from config and closed with the app. */
@@ -91,6 +106,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   adminRoutes(app, deps);
   usersMeRoutes(app, deps, media);
   uploadsRoutes(app, deps);
+  commentsRoutes(app, deps);
+  reactionsRoutes(app, deps);
+  poolsWriteRoutes(app, deps);
+  similarRoutes(app, deps);
   postsRoutes(app, deps);
   tagsRoutes(app, deps);
   poolsRoutes(app, deps);
@@ -113,7 +132,28 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     setHeaders: (reply) => reply.header('X-Content-Type-Options', 'nosniff'),
   });
 
-  app.setNotFoundHandler((req, reply) => {
+  const webBuilt = fs.existsSync(path.join(WEB_DIST, 'index.html'));
+  if (webBuilt) {
+    await app.register(fastifyStatic, {
+      root: path.join(WEB_DIST, 'assets'),
+      prefix: '/assets/',
+      decorateReply: false,
+      immutable: true,
+      maxAge: '365d',
+      setHeaders: (reply) => reply.header('X-Content-Type-Options', 'nosniff'),
+    });
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    if (webBuilt && wantsPage(req.method, req.url, req.headers.accept)) {
+      const html = await fs.promises.readFile(path.join(WEB_DIST, 'index.html'));
+      return reply
+        .header('Content-Type', 'text/html; charset=utf-8')
+        .header('Cache-Control', 'no-cache')
+        .header('Content-Security-Policy', PAGE_CSP)
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(html);
+    }
     const allowed = index.allowedAt(req.url);
     // A route that exists for this method but found nothing (a missing media file) is a plain 404.
     if (allowed.length > 0 && !allowed.includes(req.method)) {

@@ -1,56 +1,95 @@
 import sharp from 'sharp';
 
 /**
- * 64-bit DCT perceptual hash (pHash): greyscale 32x32, 2-D DCT, the 8x8 lowest frequencies without
- * the DC term compared with their median. Re-encoded or resized copies land a few bits apart.
+ * DCT perceptual hash (the pHash construction): the image is flattened on white, turned to
+ * greyscale and squeezed to 32x32; a 2-D DCT-II is taken, and the 8x8 block of lowest
+ * frequencies after the first row and column (u, v = 1..8: no DC term, no pure-row or
+ * pure-column average) gives 64 coefficients. Each bit is 1 where its coefficient is above the
+ * block's median. Bits run row by row (u, then v), most significant first, as 16 hex digits.
+ *
+ * Near-identical pictures (resized, re-encoded, slightly recoloured) land within a few bits of
+ * each other; unrelated ones differ in about half of the 64.
  */
-const N = 32;
-const COS: Float64Array[] = Array.from({ length: 8 }, (_, u) => {
-  const row = new Float64Array(N);
-  for (let x = 0; x < N; x++) row[x] = Math.cos(((2 * x + 1) * u * Math.PI) / (2 * N));
+export const HASH_SIZE = 32;
+const BLOCK = 8;
+const HEX16 = /^[0-9a-f]{16}$/i;
+
+/** cos(pi (2x + 1) k / 2N) for k = 0..BLOCK and x = 0..N-1: the DCT-II basis rows we use. */
+const BASIS: Float64Array[] = Array.from({ length: BLOCK + 1 }, (_, k) => {
+  const row = new Float64Array(HASH_SIZE);
+  for (let x = 0; x < HASH_SIZE; x++) row[x] = Math.cos((Math.PI * (2 * x + 1) * k) / (2 * HASH_SIZE));
   return row;
 });
 
 export async function perceptualHash(input: Buffer | string): Promise<string> {
-  const pixels = await sharp(input, { limitInputPixels: 50_000_000, failOn: 'error' })
-    .rotate()
+  const { data, info } = await sharp(input)
+    .autoOrient()
+    .flatten({ background: '#ffffff' })
     .greyscale()
-    .resize(N, N, { fit: 'fill', kernel: 'lanczos3' })
+    .resize(HASH_SIZE, HASH_SIZE, { fit: 'fill' })
     .raw()
-    .toBuffer();
-  // Separable DCT: rows first (only the 8 frequencies kept), then columns.
-  const rows = new Float64Array(N * 8);
-  for (let y = 0; y < N; y++) {
-    for (let u = 0; u < 8; u++) {
-      let sum = 0;
-      for (let x = 0; x < N; x++) sum += pixels[y * N + x] * COS[u][x];
-      rows[y * 8 + u] = sum;
-    }
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 1 || data.length !== HASH_SIZE * HASH_SIZE) {
+    throw new Error(`perceptualHash: expected ${HASH_SIZE}x${HASH_SIZE} grey pixels, got ${info.width}x${info.height}x${info.channels}`);
   }
-  const coeffs: number[] = [];
-  for (let v = 0; v < 8; v++) {
-    for (let u = 0; u < 8; u++) {
-      let sum = 0;
-      for (let y = 0; y < N; y++) sum += rows[y * 8 + u] * COS[v][y];
-      coeffs.push(sum);
-    }
-  }
-  const ac = coeffs.slice(1);
-  const median = [...ac].sort((a, b) => a - b)[Math.floor(ac.length / 2)];
-  let bits = 0n;
-  for (let i = 0; i < 64; i++) {
-    // The DC term (i = 0) carries brightness only; it is compared like the rest but is nearly constant.
-    if (coeffs[i] > median) bits |= 1n << BigInt(63 - i);
-  }
-  return bits.toString(16).padStart(16, '0');
+  return hashFromGrey(data);
 }
 
-export function hammingDistance(a: string, b: string): number {
-  let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
-  let n = 0;
-  while (x) {
-    n += Number(x & 1n);
-    x >>= 1n;
+/**
+ * Unnormalised 2-D DCT-II of a row-major 32x32 grey image, for frequencies 0..8 in each
+ * direction: out[u * 9 + v] = sum over y, x of p[y][x] cos(pi(2y+1)u/64) cos(pi(2x+1)v/64).
+ * (Normalisation would scale every coefficient we use by the same factor, so it is left out.)
+ */
+export function lowFrequencyDct(grey: ArrayLike<number>): Float64Array {
+  if (grey.length !== HASH_SIZE * HASH_SIZE) throw new RangeError(`expected ${HASH_SIZE * HASH_SIZE} pixels`);
+  const n = BLOCK + 1;
+  const rows = new Float64Array(HASH_SIZE * n); // rows[y * n + v]: each image row against basis v
+  for (let y = 0; y < HASH_SIZE; y++) {
+    for (let v = 0; v < n; v++) {
+      let sum = 0;
+      for (let x = 0; x < HASH_SIZE; x++) sum += grey[y * HASH_SIZE + x] * BASIS[v][x];
+      rows[y * n + v] = sum;
+    }
   }
-  return n;
+  const out = new Float64Array(n * n);
+  for (let u = 0; u < n; u++) {
+    for (let v = 0; v < n; v++) {
+      let sum = 0;
+      for (let y = 0; y < HASH_SIZE; y++) sum += BASIS[u][y] * rows[y * n + v];
+      out[u * n + v] = sum;
+    }
+  }
+  return out;
+}
+
+/** The 64-bit hash of a row-major 32x32 grey image, as 16 lowercase hex digits. */
+export function hashFromGrey(grey: ArrayLike<number>): string {
+  const dct = lowFrequencyDct(grey);
+  const coefficients: number[] = [];
+  for (let u = 1; u <= BLOCK; u++) {
+    for (let v = 1; v <= BLOCK; v++) coefficients.push(dct[u * (BLOCK + 1) + v]);
+  }
+  const sorted = [...coefficients].sort((a, b) => a - b);
+  const median = (sorted[31] + sorted[32]) / 2;
+  let hex = '';
+  for (let nibble = 0; nibble < 16; nibble++) {
+    let value = 0;
+    for (let bit = 0; bit < 4; bit++) value = (value << 1) | (coefficients[nibble * 4 + bit] > median ? 1 : 0);
+    hex += value.toString(16);
+  }
+  return hex;
+}
+
+function popcount32(n: number): number {
+  n -= (n >>> 1) & 0x55555555;
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return (Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/** Number of differing bits between two 16-hex-digit hashes (0..64). */
+export function hammingDistance(a: string, b: string): number {
+  if (!HEX16.test(a) || !HEX16.test(b)) throw new TypeError('hammingDistance expects two 16-digit hex hashes');
+  const high = parseInt(a.slice(0, 8), 16) ^ parseInt(b.slice(0, 8), 16);
+  const low = parseInt(a.slice(8), 16) ^ parseInt(b.slice(8), 16);
+  return popcount32(high) + popcount32(low);
 }

@@ -61,6 +61,9 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
     const [tracked] = await listKeys(ctx.app, pro.headers);
     assert.equal(tracked.lastUsed, new Date(ctx.clock.now()).toISOString());
     assert.ok(Date.parse(tracked.lastUsed!) > Date.parse(tracked.createdAt));
+    ctx.clock.advance(5 * 60_000);
+    assert.equal((await ctx.app.inject({ method: 'GET', url: '/api', headers: keyHeader(secret) })).statusCode, 200);
+    assert.equal((await listKeys(ctx.app, pro.headers))[0].lastUsed, new Date(ctx.clock.now()).toISOString(), 'a later use moves it on');
   });
 
   test('all three endpoints accept X-API-Key as well as a session; without either they are 401', async () => {

@@ -2,7 +2,7 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
 import { createAccount, userJson } from '../users/accounts.ts';
 import { decoyHash, hashPassword, verifyPassword } from './password.ts';
-import { assertNotBlocked, clearFailures, recordFailure } from './login-throttle.ts';
+import { clearFailures, countAttempt } from './login-throttle.ts';
 import * as sessions from './sessions.repo.ts';
 import type { LoginBody, PasswordChangeBody, RegisterBody } from './auth.schemas.ts';
 
@@ -15,13 +15,10 @@ export async function register(deps: Deps, body: RegisterBody) {
 /** The same answer for an unknown name and a wrong password. */
 export async function login(deps: Deps, body: LoginBody) {
   const lower = body.username.toLowerCase();
-  await assertNotBlocked(deps, lower);
+  await countAttempt(deps, lower);
   const user = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', lower).executeTakeFirst();
   const ok = await verifyPassword(body.password, user?.password_hash ?? (await decoyHash()));
-  if (!user || !ok) {
-    await recordFailure(deps, lower);
-    return unauthorized('Invalid username or password');
-  }
+  if (!user || !ok) return unauthorized('Invalid username or password');
   await clearFailures(deps, lower);
   const token = await sessions.createSession(deps.db, user.id, deps.clock.now());
   return { user: userJson(user), token };

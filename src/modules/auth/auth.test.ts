@@ -168,6 +168,15 @@ eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
     assert.equal((await login(ctx.app, 'target', PASSWORD)).statusCode, 200);
   });
 
+  test('guesses sent all at once are slowed down too: at most 5 are checked before the 429s start', async () => {
+    await register(ctx.app, 'burst');
+    const res = await Promise.all(Array.from({ length: 20 }, (_, i) => login(ctx.app, 'burst', `parallel-guess-${i}`)));
+    const checked = res.filter((r) => r.statusCode === 401).length;
+    assert.equal(checked, 5, `statuses: ${res.map((r) => r.statusCode).join(',')}`);
+    assert.ok(res.every((r) => r.statusCode === 401 || r.statusCode === 429));
+    assertError(await login(ctx.app, 'burst', PASSWORD), 429);
+  });
+
   test('the slow-down for an unknown name looks exactly like the one for a real account', async () => {
     await register(ctx.app, 'realname');
     for (let i = 0; i < 5; i++) {

@@ -11,26 +11,34 @@ export const FREE_FAILURES = 5;
 const WINDOW_MS = 15 * 60_000;
 const MAX_WAIT_MS = 15 * 60_000;
 
-export async function assertNotBlocked(deps: Deps, usernameLower: string): Promise<void> {
-  const row = await deps.db.selectFrom('login_failures').select('blocked_until').where('username_lower', '=', usernameLower).executeTakeFirst();
-  const wait = row ? row.blocked_until - deps.clock.now() : 0;
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
-    throw new AppError(429, `Too many failed sign-ins for this account; try again in ${seconds} seconds`, { retryAfter: seconds });
-  }
-}
-
-export async function recordFailure(deps: Deps, usernameLower: string): Promise<void> {
+/**
+ * Refuses (429) while the name is slowed down; otherwise counts this attempt as a failure before
+ * the password is checked (a success clears it). Check and count happen in one transaction with
+ * the row locked, so guesses sent all at once cannot all pass the check before any is counted.
+ */
+export async function countAttempt(deps: Deps, usernameLower: string): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('login_failures').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
-    const failures = row && now - row.last_failed_at < WINDOW_MS ? row.failures + 1 : 1;
-    const wait = failures < FREE_FAILURES ? 0 : Math.min(1000 * 2 ** (failures - FREE_FAILURES), MAX_WAIT_MS);
-    const values = { failures, last_failed_at: now, blocked_until: now + wait };
+    // Make sure the row exists so it can be locked (PostgreSQL); in SQLite this takes the write lock.
     await trx
       .insertInto('login_failures')
-      .values({ username_lower: usernameLower, ...values })
-      .onConflict((oc) => oc.column('username_lower').doUpdateSet(values))
+      .values({ username_lower: usernameLower, failures: 0, last_failed_at: 0, blocked_until: 0 })
+      .onConflict((oc) => oc.column('username_lower').doNothing())
+      .execute();
+    let select = trx.selectFrom('login_failures').selectAll().where('username_lower', '=', usernameLower);
+    if (deps.dialect === 'postgres') select = select.forUpdate();
+    const row = await select.executeTakeFirstOrThrow();
+    const wait = row.blocked_until - now;
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new AppError(429, `Too many failed sign-ins for this account; try again in ${seconds} seconds`, { retryAfter: seconds });
+    }
+    const failures = now - row.last_failed_at < WINDOW_MS ? row.failures + 1 : 1;
+    const block = failures < FREE_FAILURES ? 0 : Math.min(1000 * 2 ** (failures - FREE_FAILURES), MAX_WAIT_MS);
+    await trx
+      .updateTable('login_failures')
+      .set({ failures, last_failed_at: now, blocked_until: now + block })
+      .where('username_lower', '=', usernameLower)
       .execute();
   });
 }

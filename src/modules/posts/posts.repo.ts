@@ -51,6 +51,19 @@ export async function countPosts(db: Kysely<DB>, dialect: DialectName, f: PostFi
   return Number(row.n);
 }
 
+/** The columns a post list item needs, joined with the uploader's name. */
+export function listItemQuery(db: Kysely<DB>) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('users', 'users.id', 'posts.uploader_id')
+    .select([
+      'posts.id', 'posts.title', 'posts.thumb_path', 'posts.file_path', 'posts.like_count', 'posts.comment_count',
+      'posts.favorite_count', 'posts.content_rating', 'posts.media_type', 'posts.width', 'posts.height',
+      'posts.created_at', 'users.username',
+    ]);
+}
+export type ListRow = Awaited<ReturnType<ReturnType<typeof listItemQuery>['execute']>>[number];
+
 export async function listPosts(
   db: Kysely<DB>,
   dialect: DialectName,
@@ -58,18 +71,18 @@ export async function listPosts(
   sort: Sort,
   offset: number,
   limit: number,
-) {
-  let q = db
-    .selectFrom('posts')
-    .innerJoin('users', 'users.id', 'posts.uploader_id')
-    .select([
-      'posts.id', 'posts.title', 'posts.thumb_path', 'posts.file_path', 'posts.like_count', 'posts.comment_count',
-      'posts.favorite_count', 'posts.content_rating', 'posts.media_type', 'posts.width', 'posts.height',
-      'posts.created_at', 'users.username',
-    ])
-    .where(where(dialect, f));
+): Promise<ListRow[]> {
+  let q = listItemQuery(db).where(where(dialect, f));
   for (const [col, dir] of ORDER[sort]) q = q.orderBy(sql.ref(`posts.${col}`), dir);
   return q.limit(limit).offset(offset).execute();
+}
+
+/** List rows of the given posts, in the order of `ids` (missing ones left out). */
+export async function listRowsByIds(db: Kysely<DB>, ids: number[]): Promise<ListRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await listItemQuery(db).where('posts.id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is ListRow => r !== undefined);
 }
 
 /** Tag names of each post, alphabetical. */
@@ -127,4 +140,14 @@ export async function insertPost(db: Kysely<DB>, post: NewPost, tagNames: string
     }
     return id;
   });
+}
+
+/** Whether the viewer liked and favorited the post (false for anonymous). */
+export async function viewerReactions(db: Kysely<DB>, postId: number, userId: number | null) {
+  if (userId === null) return { liked: false, favorited: false };
+  const [like, fav] = await Promise.all([
+    db.selectFrom('likes').select('post_id').where('user_id', '=', userId).where('post_id', '=', postId).executeTakeFirst(),
+    db.selectFrom('favorites').select('post_id').where('user_id', '=', userId).where('post_id', '=', postId).executeTakeFirst(),
+  ]);
+  return { liked: like !== undefined, favorited: fav !== undefined };
 }

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import { errors } from '../../core/schemas.ts';
-import { PostDetail, PostIdParams, PostList, PostListQuery } from './posts.schemas.ts';
+import { PostDetail, PostIdParams, PostList, PostListQuery, PostPatch } from './posts.schemas.ts';
+import { viewerOf } from '../../core/auth.ts';
+import { Message } from '../auth/auth.schemas.ts';
+import { deletePost, editPost } from './posts.edit.ts';
 import * as posts from './posts.service.ts';
 
 export function postsRoutes(app: FastifyInstance, deps: Deps): void {
@@ -23,5 +26,26 @@ export function postsRoutes(app: FastifyInstance, deps: Deps): void {
       response: { 200: PostDetail, ...errors(401, 404, 429) },
     },
     config: { limit: 'post' },
-  }, async (req) => posts.getPost(deps, (req.params as { id: string }).id));
+  }, async (req) => posts.getPost(deps, (req.params as { id: string }).id, req.viewer));
+
+  app.patch('/api/posts/:id', {
+    schema: {
+      summary: 'Edit a post: title, content, tags, contentRating (its uploader or a moderator)',
+      tags: ['posts'],
+      params: PostIdParams,
+      body: PostPatch,
+      response: { 200: PostDetail, ...errors(400, 401, 403, 404, 429) },
+    },
+    config: { auth: 'user', limit: 'write' },
+  }, async (req) => editPost(deps, viewerOf(req), (req.params as { id: string }).id, req.body as PostPatch));
+
+  app.delete('/api/posts/:id', {
+    schema: {
+      summary: 'Delete a post and its media (its uploader or a moderator)',
+      tags: ['posts'],
+      params: PostIdParams,
+      response: { 200: Message, ...errors(401, 403, 404, 429) },
+    },
+    config: { auth: 'user', limit: 'write' },
+  }, async (req) => deletePost(deps, viewerOf(req), (req.params as { id: string }).id));
 }

@@ -82,6 +82,23 @@ export const PostDetail = Type.Object({
   tags: Type.Array(Type.String()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  liked: Type.Boolean({ description: 'The signed-in viewer likes this post (false when anonymous)' }),
+  favorited: Type.Boolean({ description: 'The signed-in viewer has this post in favorites (false when anonymous)' }),
 });
 
 export const PostIdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+
+export const PostPatch = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    content: Type.Optional(Type.String({ maxLength: 10_000, description: 'The description text' })),
+    tags: Type.Optional(
+      Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200 }), Type.String({ maxLength: 20_000 })], {
+        description: 'The full new tag set: an array of names, or one comma-separated string',
+      }),
+    ),
+    contentRating: Type.Optional(StringEnum(RATINGS)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type PostPatch = Static<typeof PostPatch>;

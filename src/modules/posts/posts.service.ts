@@ -1,4 +1,4 @@
-import type { Deps } from '../../core/deps.ts';
+import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
 import { iso } from '../../core/schemas.ts';
@@ -57,6 +57,27 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<repo.PostFil
   return filter;
 }
 
+/** Post list items (as in GET /api/posts) for list rows, with their tags. */
+export async function toListItems(deps: Deps, rows: repo.ListRow[]) {
+  const tags = await repo.tagsOfPosts(deps.db, rows.map((r) => r.id));
+  return rows.map((r) => ({
+    id: String(r.id),
+    title: r.title,
+    thumbnail: mediaUrl(r.thumb_path),
+    imageUrl: mediaUrl(r.file_path),
+    likes: r.like_count,
+    comments: r.comment_count,
+    favorites: r.favorite_count,
+    contentRating: r.content_rating as Rating,
+    mediaType: r.media_type as 'image' | 'video',
+    width: r.width,
+    height: r.height,
+    author: { username: r.username },
+    tags: tags.get(r.id) ?? [],
+    createdAt: iso(r.created_at),
+  }));
+}
+
 export async function listPosts(deps: Deps, q: PostListQuery) {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
@@ -67,34 +88,18 @@ export async function listPosts(deps: Deps, q: PostListQuery) {
         repo.countPosts(deps.db, deps.dialect, filter),
       ])
     : [[], 0];
-  const tags = await repo.tagsOfPosts(deps.db, rows.map((r) => r.id));
   return {
-    posts: rows.map((r) => ({
-      id: String(r.id),
-      title: r.title,
-      thumbnail: mediaUrl(r.thumb_path),
-      imageUrl: mediaUrl(r.file_path),
-      likes: r.like_count,
-      comments: r.comment_count,
-      favorites: r.favorite_count,
-      contentRating: r.content_rating as Rating,
-      mediaType: r.media_type as 'image' | 'video',
-      width: r.width,
-      height: r.height,
-      author: { username: r.username },
-      tags: tags.get(r.id) ?? [],
-      createdAt: iso(r.created_at),
-    })),
+    posts: await toListItems(deps, rows),
     totalPosts: total,
     currentPage: Math.floor(offset / limit) + 1,
     totalPages: Math.ceil(total / limit),
   };
 }
 
-export async function getPost(deps: Deps, rawId: string) {
+export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {
   const id = parseId(rawId, 'Post');
   const p = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
-  const tags = await repo.tagsOfPosts(deps.db, [id]);
+  const [tags, mine] = await Promise.all([repo.tagsOfPosts(deps.db, [id]), repo.viewerReactions(deps.db, id, viewer?.id ?? null)]);
   return {
     id: String(p.id),
     title: p.title,
@@ -115,5 +120,7 @@ export async function getPost(deps: Deps, rawId: string) {
     tags: tags.get(id) ?? [],
     createdAt: iso(p.created_at),
     updatedAt: iso(p.updated_at),
+    liked: mine.liked,
+    favorited: mine.favorited,
   };
 }

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { Deps, Viewer } from '../../core/deps.ts';
+import { badRequest, notFound } from '../../core/errors.ts';
+import { avatarUrl } from '../../core/media-paths.ts';
+import { assertOwnerOrModerator } from '../../core/policy.ts';
+import { iso } from '../../core/schemas.ts';
+import { parseId } from '../posts/posts.service.ts';
+import type { NewComment } from './comments.schemas.ts';
+
+const ID = /^[1-9]\d{0,14}$/;
+
+function commentQuery(deps: Deps) {
+  return deps.db
+    .selectFrom('comments')
+    .innerJoin('users', 'users.id', 'comments.user_id')
+    .select(['comments.id', 'comments.post_id', 'comments.parent_id', 'comments.content', 'comments.created_at', 'comments.reply_count', 'users.username', 'users.avatar_path']);
+}
+type Row = Awaited<ReturnType<ReturnType<typeof commentQuery>['execute']>>[number];
+
+const toJson = (c: Row) => ({
+  id: String(c.id),
+  postId: String(c.post_id),
+  parentId: c.parent_id === null ? null : String(c.parent_id),
+  content: c.content,
+  author: { username: c.username, avatar: avatarUrl(c.avatar_path) },
+  createdAt: iso(c.created_at),
+  replyCount: c.reply_count,
+});
+
+/** A comment, or a reply to a comment of the same post; the post's count and the parent's reply count move with it. */
+export async function createComment(deps: Deps, viewer: Viewer, body: NewComment) {
+  const content = body.content.trim();
+  if (content === '') badRequest("field 'content' must not be empty", [{ field: 'content', message: 'must not be empty' }]);
+  if (!ID.test(body.postId)) notFound('Post', body.postId);
+  const postId = Number(body.postId);
+  const parentRaw = body.parentId ?? null;
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const post = await trx.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst();
+    if (!post) notFound('Post', body.postId);
+    let parentId: number | null = null;
+    if (parentRaw !== null) {
+      const parent = ID.test(parentRaw) ? await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', Number(parentRaw)).executeTakeFirst() : undefined;
+      if (!parent) notFound('Parent comment', parentRaw);
+      if (parent!.post_id !== postId) {
+        badRequest(`field 'parentId': comment ${parentRaw} belongs to another post`, [{ field: 'parentId', message: 'must be a comment of the same post' }]);
+      }
+      parentId = parent!.id;
+      await trx.updateTable('comments').set((eb) => ({ reply_count: eb('reply_count', '+', 1) })).where('id', '=', parentId).execute();
+    }
+    const row = await trx
+      .insertInto('comments')
+      .values({ post_id: postId, user_id: viewer.id, parent_id: parentId, content, reply_count: 0, created_at: deps.clock.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('posts').set((eb) => ({ comment_count: eb('comment_count', '+', 1) })).where('id', '=', postId).execute();
+    return row.id;
+  });
+  const row = await commentQuery(deps).where('comments.id', '=', id).executeTakeFirstOrThrow();
+  return { message: 'Comment posted', comment: toJson(row) };
+}
+
+export async function listComments(deps: Deps, rawPostId: string, page: number, limit: number) {
+  const postId = parseId(rawPostId, 'Post');
+  const post = await deps.db.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst();
+  if (!post) notFound('Post', rawPostId);
+  const [rows, total] = await Promise.all([
+    commentQuery(deps).where('comments.post_id', '=', postId).orderBy('comments.created_at').orderBy('comments.id').limit(limit).offset((page - 1) * limit).execute(),
+    deps.db.selectFrom('comments').select(sql<number>`count(*)`.as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow(),
+  ]);
+  const n = Number(total.n);
+  return { comments: rows.map(toJson), total: n, page, totalPages: Math.ceil(n / limit) };
+}
+
+/** Deletes a comment with all its replies; the post's count drops by how many went. */
+export async function deleteComment(deps: Deps, viewer: Viewer, rawId: string) {
+  const id = parseId(rawId, 'Comment');
+  await deps.db.transaction().execute(async (trx) => {
+    const c = await trx.selectFrom('comments').select(['id', 'post_id', 'user_id', 'parent_id']).where('id', '=', id).executeTakeFirst();
+    if (!c) notFound('Comment', rawId);
+    assertOwnerOrModerator(viewer, c!.user_id, 'comment');
+    const thread = await trx
+      .withRecursive('thread(id)', (db) =>
+        db.selectFrom('comments').select('id').where('id', '=', id).unionAll(db.selectFrom('comments').innerJoin('thread', 'thread.id', 'comments.parent_id').select('comments.id')),
+      )
+      .selectFrom('thread')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow();
+    await trx.deleteFrom('comments').where('id', '=', id).execute();
+    await trx.updateTable('posts').set((eb) => ({ comment_count: eb('comment_count', '-', Number(thread.n)) })).where('id', '=', c!.post_id).execute();
+    if (c!.parent_id !== null) {
+      await trx.updateTable('comments').set((eb) => ({ reply_count: eb('reply_count', '-', 1) })).where('id', '=', c!.parent_id).execute();
+    }
+  });
+  return { message: `Comment ${rawId} deleted` };
+}

@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../core/deps.ts';
+import { viewerOf } from '../../core/auth.ts';
+import { errors } from '../../core/schemas.ts';
+import { PostIdParams, PostList } from '../posts/posts.schemas.ts';
+import { UsernameParams } from '../users/users.schemas.ts';
+import * as reactions from './reactions.service.ts';
+
+const Liked = Type.Object({ liked: Type.Boolean(), likes: Type.Integer({ description: "The post's like count now" }) });
+const Favorited = Type.Object({ favorited: Type.Boolean(), favorites: Type.Integer({ description: "The post's favorite count now" }) });
+const Page = Type.Object(
+  {
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 24 })),
+  },
+  { additionalProperties: false },
+);
+
+export function reactionsRoutes(app: FastifyInstance, deps: Deps): void {
+  const id = (req: { params: unknown }) => (req.params as { id: string }).id;
+  const common = { params: PostIdParams, tags: ['reactions'] };
+  const write = { auth: 'user' as const, limit: 'write' };
+
+  app.put('/api/posts/:id/like', {
+    schema: { ...common, summary: 'Like a post (idempotent); answers the new count', response: { 200: Liked, ...errors(401, 403, 404, 429) } },
+    config: write,
+  }, async (req) => reactions.like(deps, viewerOf(req), id(req), true));
+  app.delete('/api/posts/:id/like', {
+    schema: { ...common, summary: 'Take back a like (idempotent); answers the new count', response: { 200: Liked, ...errors(401, 403, 404, 429) } },
+    config: write,
+  }, async (req) => reactions.like(deps, viewerOf(req), id(req), false));
+  app.put('/api/posts/:id/favorite', {
+    schema: { ...common, summary: 'Add a post to your favorites (idempotent)', response: { 200: Favorited, ...errors(401, 403, 404, 429) } },
+    config: write,
+  }, async (req) => reactions.favorite(deps, viewerOf(req), id(req), true));
+  app.delete('/api/posts/:id/favorite', {
+    schema: { ...common, summary: 'Remove a post from your favorites (idempotent)', response: { 200: Favorited, ...errors(401, 403, 404, 429) } },
+    config: write,
+  }, async (req) => reactions.favorite(deps, viewerOf(req), id(req), false));
+
+  app.get('/api/users/:username/favorites', {
+    schema: {
+      summary: "A user's favorite posts, most recently favorited first",
+      tags: ['users'],
+      params: UsernameParams,
+      querystring: Page,
+      response: { 200: PostList, ...errors(400, 401, 404, 429) },
+    },
+    config: { limit: 'user' },
+  }, async (req) => {
+    const q = req.query as { offset?: number; limit?: number };
+    return reactions.favoritesOf(deps, (req.params as { username: string }).username, q.offset ?? 0, q.limit ?? 24);
+  });
+}

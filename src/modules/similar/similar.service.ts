@@ -1,0 +1,56 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../core/deps.ts';
+import { AppError, badRequest, notFound } from '../../core/errors.ts';
+import { imageDerivatives } from '../../media/image.ts';
+import { ffmpegAvailable, posterFrame, probeVideo } from '../../media/video.ts';
+import { listRowsByIds } from '../posts/posts.repo.ts';
+import { parseId, toListItems } from '../posts/posts.service.ts';
+import { receiveFile, type Received } from '../uploads/receive.ts';
+import type { PhashIndex } from './phash-index.ts';
+
+export interface SimilarQuery {
+  limit: number;
+  maxDistance: number;
+}
+
+async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQuery, excludeId?: number) {
+  await index.refresh(deps.db);
+  const near = index.nearest(hash, q.maxDistance, q.limit, excludeId);
+  const distance = new Map(near.map((n) => [n.id, n.distance]));
+  const items = await toListItems(deps, await listRowsByIds(deps.db, near.map((n) => n.id)));
+  return { hash, posts: items.map((p) => ({ ...p, distance: distance.get(Number(p.id))! })) };
+}
+
+export async function similarToPost(deps: Deps, index: PhashIndex, rawId: string, q: SimilarQuery) {
+  const id = parseId(rawId, 'Post');
+  const post = await deps.db.selectFrom('posts').select('phash').where('id', '=', id).executeTakeFirst();
+  if (!post) return notFound('Post', rawId);
+  if (!post.phash) return { hash: '', posts: [] };
+  return ranked(deps, index, post.phash, q, id);
+}
+
+async function hashOf(deps: Deps, file: Received): Promise<string> {
+  const limits = deps.config.uploads;
+  if (file.type.kind === 'image') return (await imageDerivatives(file.tmpPath, limits.maxImagePixels)).phash;
+  const tools = { ffmpeg: limits.ffmpegPath, ffprobe: limits.ffprobePath };
+  if (!(await ffmpegAvailable(tools))) throw new AppError(415, 'Searching by video needs ffmpeg on the server, and it is not installed');
+  const v = await probeVideo(tools, file.tmpPath);
+  return (await imageDerivatives(await posterFrame(tools, file.tmpPath, v.duration), limits.maxImagePixels)).phash;
+}
+
+/** Ranks posts by likeness to an uploaded file; nothing is stored. */
+export async function similarToUpload(deps: Deps, index: PhashIndex, req: FastifyRequest, q: SimilarQuery) {
+  let file: Received | undefined;
+  try {
+    for await (const part of req.parts({ limits: { files: 1, fields: 0, fileSize: Math.max(deps.config.uploads.maxImageBytes, deps.config.uploads.maxVideoBytes) + 1 } })) {
+      if (part.type !== 'file' || part.fieldname !== 'file') badRequest("send the image as a multipart file field named 'file'");
+      else file = await receiveFile(part, path.join(deps.config.dataDir, 'tmp'), deps.config.uploads);
+    }
+    if (!file) return badRequest("field 'file' is required", [{ field: 'file', message: 'required' }]);
+    return await ranked(deps, index, await hashOf(deps, file), q);
+  } finally {
+    if (file) await fs.rm(file.tmpPath, { force: true });
+  }
+}

@@ -1,0 +1,183 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../db/types.ts';
+import type { DialectName } from '../db/dialect.ts';
+import { planPools } from './activity.ts';
+import { renderBaseImages, virtualBaseImages, type BaseImage } from './images.ts';
+import { MediaWriter } from './media-writer.ts';
+import { WINDOW_MS, planComments, planTagging, reactionCounts, spreadTimes, type CommentPlan, type Tagging } from './plan.ts';
+import { Random, Zipf, permutation } from './random.ts';
+import { insertComments, insertPools, insertPosts, insertReactions, insertTags, insertUsers, type Phase } from './tables.ts';
+import { seedPasswordHash, userJoinTimes } from './users.ts';
+
+export interface SeedOptions {
+  posts: number;
+  /** Default max(10, posts / 50). */
+  users?: number;
+  /** Default posts / 20, kept within 50..50,000. */
+  tags?: number;
+  /** Average tags a post; default 10. */
+  tagsPerPost?: number;
+  /** Default 1. The same seed and `until` give the same rows. */
+  seed?: number;
+  /** Epoch ms; posts are spread over the two years before it. No default: callers choose "now". */
+  until: number;
+  /** Where media files go (DATA_DIR/media); null writes none (--no-media), paths are still filled. */
+  mediaDir: string | null;
+}
+
+export interface Resolved extends Required<Omit<SeedOptions, 'mediaDir'>> {
+  mediaDir: string | null;
+  start: number;
+}
+
+export interface SeedSummary {
+  users: number;
+  tags: number;
+  posts: number;
+  postTags: number;
+  likes: number;
+  favorites: number;
+  comments: number;
+  replies: number;
+  pools: number;
+  poolPosts: number;
+  mediaFiles: number;
+  mediaBytes: number;
+}
+
+export type ProgressFn = (phase: string, done: number, total: number) => void;
+
+/** Thrown when the target database already holds data; the command turns it into exit code 1. */
+export class SeedRefused extends Error {}
+
+/** Images rendered at most; posts beyond that reuse them, each with its own bytes. */
+export const MAX_BASE_IMAGES = 200;
+
+export function resolveOptions(o: SeedOptions): Resolved {
+  return {
+    posts: o.posts,
+    users: o.users ?? Math.max(10, Math.floor(o.posts / 50)),
+    tags: o.tags ?? Math.min(50_000, Math.max(50, Math.floor(o.posts / 20))),
+    tagsPerPost: o.tagsPerPost ?? 10,
+    seed: o.seed ?? 1,
+    until: o.until,
+    start: o.until - WINDOW_MS,
+    mediaDir: o.mediaDir,
+  };
+}
+
+/** What the database already holds that seeding would collide with. */
+export async function existingRows(db: Kysely<DB>): Promise<{ posts: number; users: number; tags: number }> {
+  const count = async (table: 'posts' | 'users' | 'tags') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return { posts: await count('posts'), users: await count('users'), tags: await count('tags') };
+}
+
+async function assertEmpty(db: Kysely<DB>): Promise<void> {
+  const found = await existingRows(db);
+  if (found.posts + found.users + found.tags === 0) return;
+  throw new SeedRefused(
+    `The database already has ${found.posts} posts, ${found.users} users and ${found.tags} tags; seed only fills an empty ` +
+      'database (rows it makes would clash with those). Point DATA_DIR or DATABASE_URL at an empty one, or empty this one first.',
+  );
+}
+
+export interface Plan {
+  userCreated: Float64Array;
+  postCreated: Float64Array;
+  tagging: Tagging;
+  likes: Int32Array;
+  favorites: Int32Array;
+  comments: CommentPlan;
+  commentsPerPost: Int32Array;
+}
+
+/** Everything counted before anything is written, so each stored counter is known exactly. */
+export function makePlan(o: Resolved): Plan {
+  const userCreated = userJoinTimes(o.users, o.start, o.until, new Random(o.seed, 'users/joined'));
+  const postCreated = spreadTimes(o.posts, o.start, o.until, new Random(o.seed, 'posts/created'), 0.75);
+  const tagging = planTagging(postCreated, o.tags, o.tagsPerPost, o.start, new Random(o.seed, 'tags'));
+
+  const rng = new Random(o.seed, 'reactions');
+  const popularity = permutation(o.posts, rng); // rank -> post: how much attention each post gets
+  const zipf = new Zipf(o.posts, 1);
+  const popular = () => popularity[zipf.sample(rng)];
+  const popularOrAny = () => (rng.chance(0.5) ? popular() : rng.int(o.posts));
+  const likes = reactionCounts(o.posts, 5 * o.posts, o.users, popular, rng);
+  const favorites = reactionCounts(o.posts, o.posts, o.users, popularOrAny, rng);
+  const commentsPerPost = reactionCounts(o.posts, o.posts, Number.MAX_SAFE_INTEGER, popularOrAny, rng);
+
+  const talkers = permutation(o.users, rng);
+  const talkerRank = new Zipf(o.users, 1);
+  const comments = planComments(commentsPerPost, postCreated, userCreated, o.until, () => talkers[talkerRank.sample(rng)], rng);
+  return { userCreated, postCreated, tagging, likes, favorites, comments, commentsPerPost };
+}
+
+/**
+ * Fills an empty database with a synthetic board, in one transaction (all or nothing), with
+ * multi-row inserts that work on SQLite and PostgreSQL alike. Images are rendered before the
+ * transaction starts; their files are written by a worker thread while rows are inserted.
+ */
+export async function seedDatabase(
+  db: Kysely<DB>, dialect: DialectName, options: SeedOptions, onProgress: ProgressFn = () => {},
+): Promise<SeedSummary> {
+  const o = resolveOptions(options);
+  await assertEmpty(db);
+  const plan = makePlan(o);
+  const bases = await baseImages(o, onProgress);
+  const writer = o.mediaDir
+    ? new MediaWriter(o.mediaDir, bases.map((b) => ({ png: b.png!, thumb: b.thumb! })), (n) => onProgress('media files', n, o.posts))
+    : null;
+  try {
+    const summary = await db.transaction().execute(async (trx) => {
+      await assertEmpty(trx);
+      const summary = await fill(trx, { o, plan, bases, writer, onProgress });
+      if (dialect === 'postgres') await resetIdentities(trx);
+      await writer?.close();
+      return summary;
+    });
+    return { ...summary, mediaFiles: writer?.files ?? 0, mediaBytes: writer?.bytes ?? 0 };
+  } catch (err) {
+    await writer?.abort();
+    throw err;
+  }
+}
+
+async function baseImages(o: Resolved, onProgress: ProgressFn): Promise<BaseImage[]> {
+  const count = Math.min(o.posts, MAX_BASE_IMAGES);
+  const rng = new Random(o.seed, 'images');
+  if (!o.mediaDir) return virtualBaseImages(count, rng);
+  return renderBaseImages(count, rng, (done) => onProgress('images', done, count));
+}
+
+async function fill(trx: Transaction<DB>, phase: Phase): Promise<Omit<SeedSummary, 'mediaFiles' | 'mediaBytes'>> {
+  const { o, plan } = phase;
+  const users = await insertUsers(trx, phase, seedPasswordHash(new Random(o.seed, 'password')));
+  const tags = await insertTags(trx, phase);
+  const { posts, postTags } = await insertPosts(trx, phase);
+  const likes = await insertReactions(trx, phase, 'likes', plan.likes);
+  const favorites = await insertReactions(trx, phase, 'favorites', plan.favorites);
+  const comments = await insertComments(trx, phase);
+  const pools = planPools(plan.postCreated, plan.userCreated, o.until, seededPicker(o), new Random(o.seed, 'pools'));
+  const poolPosts = await insertPools(trx, phase, pools);
+  const replies = plan.comments.parent.reduce((n, parent) => n + (parent > 0 ? 1 : 0), 0);
+  return { users, tags, posts, postTags, likes, favorites, comments, replies, pools: pools.length, poolPosts };
+}
+
+function seededPicker(o: Resolved): () => number {
+  const rng = new Random(o.seed, 'pools/creators');
+  const order = permutation(o.users, rng);
+  const zipf = new Zipf(o.users, 1);
+  return () => order[zipf.sample(rng)];
+}
+
+/**
+ * Rows were inserted with explicit ids. SQLite's AUTOINCREMENT follows them by itself;
+ * PostgreSQL identity sequences do not, so the next id the app takes would collide.
+ */
+async function resetIdentities(trx: Transaction<DB>): Promise<void> {
+  for (const table of ['users', 'posts', 'tags', 'comments', 'pools'] as const) {
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), max(id)) from ${sql.table(table)} having count(*) > 0`.execute(trx);
+  }
+}
+

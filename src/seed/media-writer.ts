@@ -1,0 +1,75 @@
+import { Worker } from 'node:worker_threads';
+import type { BaseBytes, MediaJob } from './media-files.ts';
+
+type Reply = { id: number; files: number; bytes: number } | { id: number; error: string };
+
+/** Batches queued before write() waits for the worker, which bounds memory and keeps it busy. */
+const MAX_IN_FLIGHT = 4;
+
+/**
+ * Writes media files on a worker thread while the main thread fills the database, so the two
+ * costs overlap instead of adding up. The worker runs TypeScript, so it registers tsx first.
+ */
+export class MediaWriter {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void; done: Promise<void> }>();
+  private nextId = 0;
+  private failure: Error | null = null;
+  files = 0;
+  bytes = 0;
+
+  constructor(mediaDir: string, bases: BaseBytes[], private readonly onWritten: (files: number) => void = () => {}) {
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const entry = new URL('./media-writer.worker.ts', import.meta.url).href;
+    const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+    this.worker = new Worker(code, { eval: true, workerData: { mediaDir, bases } });
+    this.worker.on('message', (reply: Reply) => this.settle(reply));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => {
+      if (this.pending.size > 0) this.fail(new Error(`media writer stopped (exit code ${code}) with work outstanding`));
+    });
+  }
+
+  /** Queues a batch; waits only when too many are already queued. */
+  async write(jobs: MediaJob[]): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (jobs.length === 0) return;
+    while (this.pending.size >= MAX_IN_FLIGHT) await this.pending.values().next().value!.done;
+    const id = this.nextId++;
+    let entry!: { resolve(): void; reject(e: Error): void; done: Promise<void> };
+    const done = new Promise<void>((resolve, reject) => (entry = { resolve, reject, done: undefined as never }));
+    entry.done = done;
+    done.catch(() => {}); // surfaced through flush() or the next write()
+    this.pending.set(id, entry);
+    this.worker.postMessage({ id, jobs });
+  }
+
+  /** Waits for every queued batch, then stops the worker. */
+  async close(): Promise<void> {
+    for (const entry of [...this.pending.values()]) await entry.done;
+    if (this.failure) throw this.failure;
+    await this.worker.terminate();
+  }
+
+  /** Stops at once; used when seeding fails. */
+  async abort(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private settle(reply: Reply): void {
+    const entry = this.pending.get(reply.id);
+    this.pending.delete(reply.id);
+    if ('error' in reply) return this.fail(new Error(`writing media failed: ${reply.error}`), entry);
+    this.files += reply.files;
+    this.bytes += reply.bytes;
+    this.onWritten(this.files);
+    entry?.resolve();
+  }
+
+  private fail(err: Error, entry?: { reject(e: Error): void }): void {
+    this.failure ??= err;
+    entry?.reject(err);
+    for (const other of this.pending.values()) other.reject(err);
+    this.pending.clear();
+  }
+}

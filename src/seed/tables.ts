@@ -1,0 +1,125 @@
+import type { Transaction } from 'kysely';
+import type { DB } from '../db/types.ts';
+import { DistinctUsers, momentAfter, type PoolPlan } from './activity.ts';
+import type { ProgressFn, Plan, Resolved } from './generate.ts';
+import type { BaseImage } from './images.ts';
+import { Inserter } from './inserter.ts';
+import type { MediaJob } from './media-files.ts';
+import type { MediaWriter } from './media-writer.ts';
+import { commentText } from './names.ts';
+import { PostRows } from './posts.ts';
+import { Random } from './random.ts';
+import { userRows } from './users.ts';
+
+/** What every table writer gets. */
+export interface Phase {
+  o: Resolved;
+  plan: Plan;
+  bases: BaseImage[];
+  writer: MediaWriter | null;
+  onProgress: ProgressFn;
+}
+
+type Trx = Transaction<DB>;
+
+export async function insertUsers(trx: Trx, { o, plan, onProgress }: Phase, passwordHash: string): Promise<number> {
+  const users = new Inserter(trx, 'users');
+  for (const row of userRows(plan.userCreated, o.until, passwordHash, new Random(o.seed, 'users'))) {
+    if (users.add(row)) await users.flush();
+  }
+  await users.flush();
+  onProgress('users', users.written, o.users);
+  return users.written;
+}
+
+export async function insertTags(trx: Trx, { o, plan, onProgress }: Phase): Promise<number> {
+  const { names, postCount, createdAt } = plan.tagging;
+  const tags = new Inserter(trx, 'tags');
+  for (let i = 0; i < names.length; i++) {
+    if (tags.add({ id: i + 1, name: names[i], post_count: postCount[i], created_at: createdAt[i] })) await tags.flush();
+  }
+  await tags.flush();
+  onProgress('tags', tags.written, names.length);
+  return tags.written;
+}
+
+/** Posts with their tag links; each batch's media files are handed to the writer first. */
+export async function insertPosts(trx: Trx, phase: Phase): Promise<{ posts: number; postTags: number }> {
+  const { o, plan, writer, onProgress } = phase;
+  const { offsets, tagIds } = plan.tagging;
+  const rows = new PostRows({
+    seed: o.seed, postCreated: plan.postCreated, userCreated: plan.userCreated, likes: plan.likes,
+    favorites: plan.favorites, comments: plan.commentsPerPost, bases: phase.bases,
+  }, new Random(o.seed, 'posts'));
+  const posts = new Inserter(trx, 'posts');
+  const links = new Inserter(trx, 'post_tags');
+  let jobs: MediaJob[] = [];
+  const flush = async () => {
+    if (writer) await writer.write(jobs);
+    jobs = [];
+    await posts.flush(); // before the links that refer to them
+    await links.flush();
+    onProgress('posts', posts.written, o.posts);
+  };
+  for (let i = 0; i < o.posts; i++) {
+    const { row, job } = rows.row(i);
+    jobs.push(job);
+    let full = posts.add(row);
+    for (let j = offsets[i]; j < offsets[i + 1]; j++) full = links.add({ post_id: i + 1, tag_id: tagIds[j], created_at: row.created_at }) || full;
+    if (full) await flush();
+  }
+  await flush();
+  return { posts: posts.written, postTags: links.written };
+}
+
+/** Likes or favourites: counts[i] distinct users on post i, each after the post and the user existed. */
+export async function insertReactions(trx: Trx, { o, plan, onProgress }: Phase, table: 'likes' | 'favorites', counts: Int32Array): Promise<number> {
+  const rng = new Random(o.seed, table);
+  const users = new DistinctUsers(o.users, rng);
+  const out = new Inserter(trx, table);
+  for (let p = 0; p < o.posts; p++) {
+    for (const u of users.pick(counts[p])) {
+      const created_at = momentAfter(plan.postCreated[p], plan.userCreated[u], o.until, rng);
+      if (out.add({ user_id: u + 1, post_id: p + 1, created_at })) {
+        await out.flush();
+        onProgress(table, p + 1, o.posts);
+      }
+    }
+  }
+  await out.flush();
+  onProgress(table, o.posts, o.posts);
+  return out.written;
+}
+
+export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): Promise<number> {
+  const { post, user, time, parent, replies } = plan.comments;
+  const rng = new Random(o.seed, 'comments/text');
+  const out = new Inserter(trx, 'comments');
+  for (let i = 0; i < post.length; i++) {
+    const row = {
+      id: i + 1, post_id: post[i] + 1, user_id: user[i] + 1, parent_id: parent[i] || null,
+      content: commentText(rng, parent[i] > 0), reply_count: replies[i], created_at: time[i],
+    };
+    if (out.add(row)) {
+      await out.flush();
+      onProgress('comments', out.written, post.length);
+    }
+  }
+  await out.flush();
+  onProgress('comments', out.written, post.length);
+  return out.written;
+}
+
+export async function insertPools(trx: Trx, { onProgress }: Phase, pools: PoolPlan[]): Promise<number> {
+  const rows = new Inserter(trx, 'pools');
+  const members = new Inserter(trx, 'pool_posts');
+  pools.forEach((p, i) => rows.add({
+    id: i + 1, creator_id: p.creator + 1, name: p.name, description: p.description, is_public: p.isPublic ? 1 : 0,
+    post_count: p.posts.length, created_at: p.createdAt, updated_at: p.updatedAt,
+  }));
+  await rows.flush();
+  pools.forEach((p, i) => p.posts.forEach((post, j) => members.add({ pool_id: i + 1, post_id: post + 1, position: j + 1, added_at: p.addedAt[j] })));
+  await members.flush();
+  onProgress('pools', pools.length, pools.length);
+  return members.written;
+}

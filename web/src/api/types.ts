@@ -1,0 +1,73 @@
+// Shapes the pages use, read from the generated OpenAPI types (schema.d.ts, `npm run web:types`).
+// Endpoints that are not in the server's document yet are typed by hand at the bottom, to the
+// shapes announced for them; once they appear in schema.d.ts these become aliases too.
+import type { paths } from './schema';
+
+type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : never;
+type Ok<Op> = Op extends { responses: infer R } ? (R extends { 200: infer A } ? JsonOf<A> : R extends { 201: infer B } ? JsonOf<B> : never) : never;
+type Query<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+export type Get<P extends keyof paths> = paths[P] extends { get: infer Op } ? Ok<Op> : never;
+export type Post<P extends keyof paths> = paths[P] extends { post: infer Op } ? Ok<Op> : never;
+export type GetQuery<P extends keyof paths> = paths[P] extends { get: infer Op } ? Query<Op> : never;
+
+export type User = Get<'/api/auth/me'>['user'];
+export type PostList = Get<'/api/posts'>;
+export type PostItem = PostList['posts'][number];
+export type PostQuery = GetQuery<'/api/posts'>;
+export type Rating = PostItem['contentRating'];
+export type SortBy = NonNullable<PostQuery['sortBy']>;
+export type PostDetail = Get<'/api/posts/{id}'> & { liked?: boolean; favorited?: boolean };
+export type TagList = Get<'/api/tags'>;
+export type Tag = TagList['tags'][number];
+export type TagQuery = GetQuery<'/api/tags'>;
+export type PoolList = Get<'/api/pools'>;
+export type Pool = PoolList['pools'][number];
+export type Profile = Get<'/api/users/{username}'>;
+export type Status = Get<'/api/public/status'>;
+export type KeyList = Get<'/api/user/api-keys'>;
+export type ApiKey = KeyList['keys'][number];
+export type CreatedKey = Post<'/api/user/api-keys'>;
+export type Uploaded = Post<'/api/upload'>;
+
+export const RATINGS: Rating[] = ['safe', 'sketchy', 'unsafe'];
+export const SORTS: { value: SortBy; label: string }[] = [
+  { value: 'newest', label: 'Newest' },
+  { value: 'oldest', label: 'Oldest' },
+  { value: 'most_liked', label: 'Most liked' },
+  { value: 'most_favorited', label: 'Most favorited' },
+  { value: 'most_commented', label: 'Most commented' },
+];
+
+// --- announced endpoints, typed by hand until they are in the document ---
+
+export interface Comment {
+  id: string;
+  postId: string;
+  parentId: string | null;
+  content: string;
+  author: { username: string; avatar: string };
+  createdAt: string;
+  replyCount: number;
+}
+export interface CommentList {
+  comments: Comment[];
+  total: number;
+  page: number;
+  totalPages: number;
+}
+export interface LikeState {
+  liked: boolean;
+  likes: number;
+}
+export interface FavoriteState {
+  favorited: boolean;
+  favorites: number;
+}
+export interface PoolDetail {
+  pool: Pool;
+  posts: PostItem[];
+}
+export interface SimilarList {
+  posts: (PostItem & { distance: number })[];
+}

@@ -1,0 +1,58 @@
+// Who is signed in, and whether the safe-only view is on.
+import { api, ApiError, invalidate } from '../api/client.ts';
+import type { User } from '../api/types.ts';
+import { signal, useSignal } from './store.ts';
+
+export const session = signal<{ user: User | null; ready: boolean }>({ user: null, ready: false });
+export const useSession = () => useSignal(session);
+
+export async function loadSession(): Promise<void> {
+  try {
+    const { user } = await api<{ user: User }>('/api/auth/me');
+    session.set({ user, ready: true });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401) console.warn('could not read the session', err);
+    session.set({ user: null, ready: true });
+  }
+  safeMode.set(readSafeMode());
+}
+
+export async function signIn(username: string, password: string): Promise<void> {
+  const { user } = await api<{ user: User }>('/api/auth/login', { method: 'POST', json: { username, password } });
+  invalidate();
+  session.set({ user, ready: true });
+  safeMode.set(readSafeMode());
+}
+
+export async function signUp(username: string, password: string, email?: string): Promise<void> {
+  const { user } = await api<{ user: User }>('/api/auth/register', { method: 'POST', json: { username, password, email: email || undefined } });
+  invalidate();
+  session.set({ user, ready: true });
+  safeMode.set(readSafeMode());
+}
+
+export async function signOut(): Promise<void> {
+  await api('/api/auth/logout', { method: 'POST' });
+  invalidate();
+  session.set({ user: null, ready: true });
+  safeMode.set(readSafeMode());
+}
+
+// Safe mode: only posts rated safe. On by default for visitors who are not signed in, off for
+// members; either can change it, and the choice is remembered on this device.
+const KEY = 'ib.safeMode';
+
+function readSafeMode(): boolean {
+  const stored = localStorage.getItem(session.get().user ? `${KEY}.member` : KEY);
+  if (stored === 'on') return true;
+  if (stored === 'off') return false;
+  return !session.get().user;
+}
+
+export const safeMode = signal<boolean>(true);
+export const useSafeMode = () => useSignal(safeMode);
+
+export function setSafeMode(on: boolean): void {
+  localStorage.setItem(session.get().user ? `${KEY}.member` : KEY, on ? 'on' : 'off');
+  safeMode.set(on);
+}
