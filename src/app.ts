@@ -15,6 +15,9 @@ import { RouteIndex } from './core/route-index.ts';
 import { registerOpenApi } from './core/openapi.ts';
 import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
 import { installAuth } from './core/auth.ts';
+import { installRateLimits } from './core/rate-limit/index.ts';
+import { MemoryStore, type LimitStore } from './core/rate-limit/windows.ts';
+import { RedisStore } from './core/rate-limit/redis-store.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
@@ -48,6 +51,8 @@ export interface AppOptions {
   /** An open database to use (tests share one); otherwise one is opened from config and closed with the app. */
   database?: Database;
   clock?: Clock;
+  /** Rate-limit counters to use (tests share one between two apps); default: Redis with REDIS_URL, else memory. */
+  limitStore?: LimitStore;
   /** Where logs go (default stdout); tests read them. */
   logStream?: NodeJS.WritableStream;
 }
@@ -98,6 +103,11 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fieldSize: 64 * 1024, fields: 20, files: 1, headerPairs: 100 } });
   installAuth(app, deps);
+  if (config.rateLimits) {
+    const store = opts.limitStore ?? (config.redisUrl ? new RedisStore(config.redisUrl, config.redisPrefix, app.log) : new MemoryStore());
+    installRateLimits(app, deps, store);
+    if (!opts.limitStore) app.addHook('onClose', async () => store.close());
+  }
 
   await registerOpenApi(app);
   metaRoutes(app, index);

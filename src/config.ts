@@ -10,6 +10,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: string;
   redisUrl: string;
+  /** Prefix of every Redis key, so several boards (or test runs) can share one Redis. */
+  redisPrefix: string;
   rateLimits: boolean;
   /** How long SIGTERM waits for in-flight requests before closing anyway. */
   shutdownTimeoutMs: number;
@@ -87,6 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: env.TRUST_PROXY?.trim() ?? '',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: env.REDIS_PREFIX?.trim() || 'imageboard:',
     rateLimits: bool(env, 'RATE_LIMITS', true),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     uploads: {

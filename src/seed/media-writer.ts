@@ -3,8 +3,12 @@ import type { BaseBytes, MediaJob } from './media-files.ts';
 
 type Reply = { id: number; files: number; bytes: number } | { id: number; error: string };
 
-/** Batches queued before write() waits for the worker, which bounds memory and keeps it busy. */
-const MAX_IN_FLIGHT = 4;
+/**
+ * Batches queued before write() waits for the worker. A job is only an id, a base number and a
+ * hash (the worker rebuilds the bytes), so a long queue costs little and lets the database work
+ * run ahead of the slower file system instead of waiting on it.
+ */
+const MAX_IN_FLIGHT = 256;
 
 /**
  * Writes media files on a worker thread while the main thread fills the database, so the two

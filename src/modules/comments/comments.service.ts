@@ -35,7 +35,9 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
   const postId = Number(body.postId);
   const parentRaw = body.parentId ?? null;
   const id = await deps.db.transaction().execute(async (trx) => {
-    const post = await trx.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst();
+    // Counting the comment first locks the post's row, so comment writes on one post take turns
+    // (see deleteComment): a reply cannot land under a thread that is being deleted.
+    const post = await trx.updateTable('posts').set((eb) => ({ comment_count: eb('comment_count', '+', 1) })).where('id', '=', postId).returning('id').executeTakeFirst();
     if (!post) notFound('Post', body.postId);
     let parentId: number | null = null;
     if (parentRaw !== null) {
@@ -52,7 +54,6 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
       .values({ post_id: postId, user_id: viewer.id, parent_id: parentId, content, reply_count: 0, created_at: deps.clock.now() })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('posts').set((eb) => ({ comment_count: eb('comment_count', '+', 1) })).where('id', '=', postId).execute();
     return row.id;
   });
   const row = await commentQuery(deps).where('comments.id', '=', id).executeTakeFirstOrThrow();
@@ -75,6 +76,11 @@ export async function listComments(deps: Deps, rawPostId: string, page: number, 
 export async function deleteComment(deps: Deps, viewer: Viewer, rawId: string) {
   const id = parseId(rawId, 'Comment');
   await deps.db.transaction().execute(async (trx) => {
+    const found = await trx.selectFrom('comments').select('post_id').where('id', '=', id).executeTakeFirst();
+    if (!found) notFound('Comment', rawId);
+    // Lock the post's row as createComment does, then read again: no reply can join the thread
+    // between counting it and deleting it (PostgreSQL; SQLite runs one transaction at a time).
+    await trx.updateTable('posts').set((eb) => ({ comment_count: eb.ref('comment_count') })).where('id', '=', found!.post_id).execute();
     const c = await trx.selectFrom('comments').select(['id', 'post_id', 'user_id', 'parent_id']).where('id', '=', id).executeTakeFirst();
     if (!c) notFound('Comment', rawId);
     assertOwnerOrModerator(viewer, c!.user_id, 'comment');

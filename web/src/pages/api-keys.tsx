@@ -1,0 +1,130 @@
+// The API Keys section: the tier and its cap, create (the secret shown once, with a copy
+// button), the list with last use and status, and revoke after a confirmation.
+import { useState } from 'preact/hooks';
+import { api, invalidate } from '../api/client.ts';
+import type { ApiKey, CreatedKey, KeyList } from '../api/types.ts';
+import { ErrorNote, Loading } from '../components/notice.tsx';
+import { ago, fullDate } from '../lib/format.ts';
+import { useApi } from '../lib/use-api.ts';
+
+const KEYS = '/api/user/api-keys';
+
+function Secret({ created, onDone }: { created: CreatedKey; onDone(): void }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(created.key);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      (document.getElementById('new-key') as HTMLInputElement | null)?.select();
+      setCopied('Press Ctrl+C (or ⌘C) to copy the selected key.');
+    }
+  };
+  return (
+    <div class="secret" role="region" aria-labelledby="secret-h">
+      <h3 id="secret-h">Your new key “{created.name}”</h3>
+      <p><strong>Copy it now: it is shown only once.</strong> Send it in the <code>X-API-Key</code> header.</p>
+      <div class="row">
+        <label for="new-key" class="sr-only">New API key</label>
+        <input id="new-key" class="mono" readOnly value={created.key} onFocus={(e) => (e.target as HTMLInputElement).select()} data-testid="new-key" />
+        <button type="button" class="btn btn-primary" onClick={copy}>Copy</button>
+        <button type="button" class="btn btn-ghost" onClick={onDone}>Done</button>
+      </div>
+      {copied && <p class="muted" role="status">{copied}</p>}
+    </div>
+  );
+}
+
+function KeyRow({ k, onRevoked }: { k: ApiKey; onRevoked(): void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  const revoke = async () => {
+    try {
+      await api(KEYS, { method: 'DELETE', json: { keyId: k.id } });
+      onRevoked();
+    } catch (err) {
+      setError(err as Error);
+    }
+    setConfirming(false);
+  };
+  return (
+    <tr data-key-id={k.id}>
+      <td><strong>{k.name}</strong><div class="mono muted">{k.prefix}…</div></td>
+      <td><time dateTime={k.createdAt} title={fullDate(k.createdAt)}>{ago(k.createdAt)}</time></td>
+      <td>{k.lastUsed ? <time dateTime={k.lastUsed} title={fullDate(k.lastUsed)}>{ago(k.lastUsed)}</time> : <span class="muted">never</span>}</td>
+      <td><span class={k.isActive ? 'status status-on' : 'status status-off'}>{k.isActive ? 'Active' : 'Revoked'}</span></td>
+      <td class="right">
+        {k.isActive && !confirming && <button type="button" class="btn btn-ghost btn-small link-danger" onClick={() => setConfirming(true)} aria-label={`Revoke key ${k.name}`}>Revoke</button>}
+        {confirming && (
+          <span class="confirm" role="group" aria-label={`Confirm revoking ${k.name}`}>
+            Revoke “{k.name}”? Programs using it stop working.{' '}
+            <button type="button" class="btn btn-danger btn-small" onClick={revoke}>Revoke key</button>{' '}
+            <button type="button" class="btn btn-ghost btn-small" onClick={() => setConfirming(false)}>Cancel</button>
+          </span>
+        )}
+        <ErrorNote error={error} />
+      </td>
+    </tr>
+  );
+}
+
+export function ApiKeys() {
+  const { data, error, reload } = useApi<KeyList>(KEYS);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [createError, setCreateError] = useState<Error | null>(null);
+  const active = data ? data.keys.filter((k) => k.isActive).length : 0;
+  const full = !!data && active >= data.maxKeys;
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setCreateError(null);
+    try {
+      setCreated(await api<CreatedKey>(KEYS, { method: 'POST', json: { name: name.trim() } }));
+      setName('');
+      invalidate(KEYS);
+      reload();
+    } catch (err) {
+      setCreateError(err as Error);
+    }
+  };
+  return (
+    <section id="api-keys" class="card stack" aria-labelledby="keys-h">
+      <h2 id="keys-h">API keys</h2>
+      <p class="muted">Programs send a key in the <code>X-API-Key</code> header to use the <a href="/api/docs">API</a> as you, with higher rate limits.</p>
+      <ErrorNote error={error} />
+      {!data && !error && <Loading />}
+      {data && (
+        <p class="tier" data-testid="tier">
+          Your tier: <strong>{data.tier}</strong>. It allows <strong>{data.maxKeys}</strong> active key{data.maxKeys === 1 ? '' : 's'}; you have {active}.
+        </p>
+      )}
+      {created && <Secret created={created} onDone={() => setCreated(null)} />}
+      <form class="row key-form" onSubmit={create}>
+        <div class="field grow">
+          <label for="k-name">Name of the new key</label>
+          <input id="k-name" required maxLength={64} value={name} placeholder="e.g. my-uploader-script" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        </div>
+        <button type="submit" class="btn btn-primary">Create key</button>
+      </form>
+      {full && !createError && (
+        <p class="note note-warn" data-testid="key-cap">
+          {data!.maxKeys === 0
+            ? `The ${data!.tier} tier includes no API keys: keys come with the basic tier and above. You can still use the site and the API through your session.`
+            : `You have reached your ${data!.tier} tier's limit of ${data!.maxKeys} active key${data!.maxKeys === 1 ? '' : 's'}. Revoke one to create another.`}
+        </p>
+      )}
+      <ErrorNote error={createError} />
+      {data && data.keys.length > 0 && (
+        <div class="table-wrap">
+          <table class="keys">
+            <caption class="sr-only">Your API keys</caption>
+            <thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+            <tbody>{data.keys.map((k) => <KeyRow key={k.id} k={k} onRevoked={() => { invalidate(KEYS); reload(); }} />)}</tbody>
+          </table>
+        </div>
+      )}
+      {data && data.keys.length === 0 && <p class="muted">No keys yet.</p>}
+    </section>
+  );
+}

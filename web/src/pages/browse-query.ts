@@ -1,0 +1,78 @@
+// The browse page's URL <-> the API query. The URL uses short names (q, tag, rating, sort,
+// likes, from, to, page) so a search can be shared; a missing rating means the viewer's
+// default (safe only for visitors who are not signed in).
+import { toQuery } from '../api/client.ts';
+import type { PostQuery } from '../api/types.ts';
+
+export const PAGE_SIZE = 48;
+
+export interface BrowseState {
+  q: string;
+  tags: string[];
+  rating: 'all' | 'safe' | 'sketchy' | 'unsafe';
+  sort: NonNullable<PostQuery['sortBy']>;
+  likes: string;
+  from: string;
+  to: string;
+  page: number;
+}
+
+const SORTS = ['newest', 'oldest', 'most_liked', 'most_commented', 'most_favorited'];
+const RATINGS = ['all', 'safe', 'sketchy', 'unsafe'];
+
+export function readBrowse(query: URLSearchParams, safeMode: boolean): BrowseState {
+  const rating = query.get('rating') ?? '';
+  const sort = query.get('sort') ?? '';
+  return {
+    q: query.get('q') ?? '',
+    tags: query.getAll('tag').filter(Boolean),
+    rating: (RATINGS.includes(rating) ? rating : safeMode ? 'safe' : 'all') as BrowseState['rating'],
+    sort: (SORTS.includes(sort) ? sort : 'newest') as BrowseState['sort'],
+    likes: /^\d+$/.test(query.get('likes') ?? '') ? query.get('likes')! : '',
+    from: /^\d{4}-\d{2}-\d{2}$/.test(query.get('from') ?? '') ? query.get('from')! : '',
+    to: /^\d{4}-\d{2}-\d{2}$/.test(query.get('to') ?? '') ? query.get('to')! : '',
+    page: Math.max(1, Math.min(100_000, Number(query.get('page')) || 1)),
+  };
+}
+
+/** The GET /api/posts parameters of a browse state, without paging. */
+export function apiFilters(s: BrowseState): Record<string, string | string[] | undefined> {
+  return {
+    search: s.q.trim() || undefined,
+    tag: s.tags.length ? s.tags : undefined,
+    contentRating: s.rating === 'all' ? undefined : s.rating,
+    sortBy: s.sort === 'newest' ? undefined : s.sort,
+    minLikes: s.likes || undefined,
+    dateFrom: s.from || undefined,
+    dateTo: s.to || undefined,
+  };
+}
+
+export function postsUrl(filters: Record<string, string | string[] | undefined>, offset: number, limit: number): string {
+  return `/api/posts${toQuery({ ...filters, offset: offset || undefined, limit })}`;
+}
+
+// What the post page needs to step to the neighbouring posts of the list it was opened from.
+export interface BrowseContext {
+  filters: Record<string, string | string[] | undefined>;
+  offset: number;
+  ids: string[];
+}
+
+const CONTEXT_KEY = 'ib.browseContext';
+
+export function saveContext(ctx: BrowseContext): void {
+  try {
+    sessionStorage.setItem(CONTEXT_KEY, JSON.stringify(ctx));
+  } catch {
+    /* storage full or disabled: neighbours fall back to dates */
+  }
+}
+
+export function loadContext(): BrowseContext | null {
+  try {
+    return JSON.parse(sessionStorage.getItem(CONTEXT_KEY) ?? 'null');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,89 @@
+import { useEffect } from 'preact/hooks';
+import type { PostList, TagList } from '../api/types.ts';
+import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
+import { Pager } from '../components/pager.tsx';
+import { PostGrid } from '../components/post-grid.tsx';
+import { StatsPanel } from '../components/stats-panel.tsx';
+import { count, plural } from '../lib/format.ts';
+import { restoreScroll, useLoc, withQuery } from '../lib/router.ts';
+import { useSafeMode } from '../lib/session.ts';
+import { useApi, useTitle } from '../lib/use-api.ts';
+import { BrowseFilters } from './browse-filters.tsx';
+import { apiFilters, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
+
+function PopularTags() {
+  const { data } = useApi<TagList>('/api/tags?limit=25');
+  if (!data?.tags.length) return null;
+  return (
+    <section class="panel" aria-labelledby="popular-h">
+      <h2 id="popular-h" class="panel-title">Popular tags</h2>
+      <ul class="tag-list">
+        {data.tags.map((t) => (
+          <li key={t._id}><a href={`/?tag=${encodeURIComponent(t.name)}`}>{t.name}</a> <span class="tag-count">{count(t.postsCount)}</span></li>
+        ))}
+      </ul>
+      <a href="/tags" class="more">All tags →</a>
+    </section>
+  );
+}
+
+function heading(q: string, tags: string[]): string {
+  if (q && tags.length) return `“${q}” in ${tags.join(' + ')}`;
+  if (q) return `Results for “${q}”`;
+  if (tags.length) return tags.join(' + ');
+  return 'Posts';
+}
+
+export function Browse() {
+  const loc = useLoc();
+  const safe = useSafeMode();
+  const state = readBrowse(loc.query, safe);
+  const filters = apiFilters(state);
+  const offset = (state.page - 1) * PAGE_SIZE;
+  const { data, error, loading } = useApi<PostList>(postsUrl(filters, offset, PAGE_SIZE));
+  useTitle(state.q || state.tags.length ? heading(state.q, state.tags) : undefined);
+
+  useEffect(() => {
+    if (!data) return;
+    saveContext({ filters, offset, ids: data.posts.map((p) => p.id) });
+    if (loc.kind === 'pop') restoreScroll();
+  }, [data]);
+
+  return (
+    <div class="browse">
+      <div class="browse-main">
+        <div class="browse-head">
+          <h1>{heading(state.q, state.tags)}</h1>
+          {data && <span class="muted" data-testid="total">{plural(data.totalPosts, 'post')}</span>}
+        </div>
+        {state.tags.length > 0 && (
+          <ul class="chips" aria-label="Tag filters">
+            {state.tags.map((t) => (
+              <li key={t}>
+                <a class="chip" href={withQuery({ tag: state.tags.filter((x) => x !== t), page: undefined })} aria-label={`Remove tag filter ${t}`}>{t} <span aria-hidden="true">×</span></a>
+              </li>
+            ))}
+          </ul>
+        )}
+        <BrowseFilters state={state} />
+        {state.rating === 'safe' && !loc.query.get('rating') && (
+          <p class="hint">Safe mode: showing posts rated safe. <a href={withQuery({ rating: 'all', page: undefined })}>Show all ratings</a></p>
+        )}
+        <ErrorNote error={error} />
+        {loading && !data && <Loading label="Loading posts…" />}
+        {data && data.posts.length === 0 && (
+          <Empty>
+            <p><strong>No posts match.</strong></p>
+            <p>Try fewer tags, another rating or a wider date range. <a href="/">Show everything</a></p>
+          </Empty>
+        )}
+        {data && data.posts.length > 0 && <PostGrid posts={data.posts} />}
+        {data && <Pager page={state.page} totalPages={data.totalPages} />}
+      </div>
+      <aside class="browse-side" aria-label="Tags and statistics">
+        <PopularTags />
+        <StatsPanel />
+      </aside>
+    </div>
+  );
+}

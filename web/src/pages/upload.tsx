@@ -1,0 +1,113 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, invalidate } from '../api/client.ts';
+import { uploadFile } from '../api/upload.ts';
+import { RATINGS, type Rating } from '../api/types.ts';
+import { TagInput } from '../components/tag-input.tsx';
+import { useSession } from '../lib/session.ts';
+import { useTitle } from '../lib/use-api.ts';
+import { UploadRow, type Item } from './upload-row.tsx';
+
+const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp,image/avif,video/mp4,video/webm';
+let nextKey = 1;
+
+export default function UploadPage() {
+  useTitle('Upload');
+  const { user } = useSession();
+  const [items, setItems] = useState<Item[]>([]);
+  const [tags, setTags] = useState('');
+  const [rating, setRating] = useState<Rating>('safe');
+  const [over, setOver] = useState(false);
+  const [running, setRunning] = useState(false);
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+  useEffect(() => () => itemsRef.current.forEach((i) => URL.revokeObjectURL(i.preview)), []);
+
+  if (!user) {
+    return (
+      <div class="page narrow">
+        <h1>Upload</h1>
+        <p>You need an account to upload. <a href="/login?next=/upload">Sign in</a> or <a href="/register?next=/upload">sign up</a>: it takes a few seconds.</p>
+      </div>
+    );
+  }
+
+  const update = (key: number, change: Partial<Item>) => setItems((list) => list.map((i) => (i.key === key ? { ...i, ...change } : i)));
+  const add = (files: FileList | File[]) => {
+    const added = [...files].map((file): Item => ({
+      key: nextKey++, file, preview: URL.createObjectURL(file), title: file.name.replace(/\.[^.]+$/, ''), state: 'ready', progress: 0,
+    }));
+    setItems((list) => [...list, ...added]);
+  };
+  const send = async (item: Item) => {
+    update(item.key, { state: 'uploading', progress: 0, error: undefined });
+    try {
+      const r = await uploadFile(item.file, { title: item.title, tags, contentRating: rating }, (p) => update(item.key, { progress: p })).done;
+      update(item.key, { state: 'done', progress: 1, result: r.post });
+      invalidate('/api/posts');
+    } catch (err) {
+      update(item.key, { state: 'failed', error: err instanceof ApiError ? err : new ApiError(0, String(err)) });
+    }
+  };
+  const uploadAll = async () => {
+    setRunning(true);
+    const queue = itemsRef.current.filter((i) => i.state === 'ready');
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await send(itemsRef.current.find((i) => i.key === next!.key) ?? next);
+    };
+    await Promise.all([worker(), worker()]);
+    setRunning(false);
+  };
+  const ready = items.filter((i) => i.state === 'ready').length;
+
+  return (
+    <div class="page upload-page">
+      <h1>Upload</h1>
+      <div
+        class={over ? 'dropzone over' : 'dropzone'}
+        onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => { e.preventDefault(); setOver(false); if (e.dataTransfer?.files.length) add(e.dataTransfer.files); }}
+        data-testid="dropzone"
+      >
+        <p><strong>Drop images or videos here</strong></p>
+        <p class="muted">JPEG, PNG, GIF, WebP, AVIF, MP4 or WebM; several at once.</p>
+        <label class="btn btn-primary file-button">
+          Choose files
+          <input type="file" multiple accept={ACCEPT} class="sr-only" onChange={(e) => {
+            const input = e.target as HTMLInputElement;
+            if (input.files?.length) add(input.files);
+            input.value = '';
+          }} />
+        </label>
+      </div>
+
+      <form class="card stack upload-form" onSubmit={(e) => { e.preventDefault(); if (ready) uploadAll(); }}>
+        <TagInput id="u-tags" label="Tags for these files (comma-separated)" separator="," value={tags} onValue={setTags} placeholder="e.g. landscape, sunset, blue_sky" />
+        <fieldset class="field">
+          <legend>Rating</legend>
+          <div class="row">
+            {RATINGS.map((r) => (
+              <label key={r} class="radio"><input type="radio" name="rating" value={r} checked={rating === r} onChange={() => setRating(r)} /> {r}</label>
+            ))}
+          </div>
+        </fieldset>
+        {items.length > 0 && (
+          <ul class="upload-list" aria-label="Files to upload">
+            {items.map((item) => (
+              <UploadRow key={item.key} item={item}
+                onTitle={(title) => update(item.key, { title })}
+                onRemove={() => { URL.revokeObjectURL(item.preview); setItems((l) => l.filter((i) => i.key !== item.key)); }}
+                onRetry={() => send(item)} />
+            ))}
+          </ul>
+        )}
+        <div class="row">
+          <button type="submit" class="btn btn-primary" disabled={!ready || running}>
+            {running ? 'Uploading…' : ready > 1 ? `Upload ${ready} files` : 'Upload'}
+          </button>
+          {items.some((i) => i.state === 'done') && <button type="button" class="btn btn-ghost" onClick={() => setItems((l) => l.filter((i) => i.state !== 'done'))}>Clear finished</button>}
+        </div>
+      </form>
+    </div>
+  );
+}
