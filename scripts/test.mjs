@@ -26,6 +26,9 @@ if (!process.env.TEST_DATABASE_URL) {
 } else {
   console.log(`# PostgreSQL pass: every database suite also runs against ${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}`);
 }
+if (!process.env.REDIS_URL) {
+  console.log('# Redis pass skipped: REDIS_URL is not set (set it to redis://... to test rate limits shared by two instances)');
+}
 const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...files.map((f) => path.relative(root, f))];
 const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
 process.exit(res.status ?? 1);

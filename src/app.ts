@@ -104,9 +104,15 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   await app.register(fastifyMultipart, { limits: { fieldSize: 64 * 1024, fields: 20, files: 1, headerPairs: 100 } });
   installAuth(app, deps);
   if (config.rateLimits) {
-    const store = opts.limitStore ?? (config.redisUrl ? new RedisStore(config.redisUrl, config.redisPrefix, app.log) : new MemoryStore());
+    let store = opts.limitStore;
+    if (!store && config.redisUrl) {
+      const redis = new RedisStore(config.redisUrl, config.redisPrefix, app.log);
+      await redis.ready();
+      store = redis;
+    }
+    store ??= new MemoryStore();
     installRateLimits(app, deps, store);
-    if (!opts.limitStore) app.addHook('onClose', async () => store.close());
+    if (!opts.limitStore) app.addHook('onClose', async () => store!.close());
   }
 
   await registerOpenApi(app);

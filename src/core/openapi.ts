@@ -13,7 +13,52 @@ Conventions:
 - Every error is \`{ error, status }\`; validation errors add \`details: [{ field, message }]\`.
 - Unknown query parameters and bad values are refused with 400 naming the parameter and what it accepts.
 - An unknown route is 404; a known path with the wrong method is 405 with an \`Allow\` header.
+
+Authentication: anonymous, a session (cookie \`ib_session\`, from POST /api/auth/login or register),
+or an API key in the \`X-API-Key\` header. An invalid or revoked key is 401 on every endpoint.
+Cookie-authenticated writes whose \`Origin\` names another site are refused (403).
+
+Rate limits (per minute unless said): GET /api/posts, /api/posts/{id}, /api/tags, /api/pools and
+/api/users/{username}: 50; GET /api/public/status: 30; POST /api/upload and POST /api/comments: 10
+per user; each API-key endpoint: 5 per user; login and register: 10; everything else: 60.
+Anonymous and session reads count per client IP (IPv6 per /64); session writes count per user;
+requests with an API key count per user, plus the tier's hourly budget over all endpoints
+(free 30, basic 200, pro 1,000, enterprise 5,000). A window starts at the first request and lasts
+a minute (an hour for the budget). Every API response carries \`X-RateLimit-Limit\`,
+\`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (whole seconds until that window resets) for the
+tightest window that applies; a 429 adds \`Retry-After\` (seconds) and \`{ error, retryAfter, status }\`.
 `.trim();
+
+const HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed in the tightest window that applies', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in that window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Whole seconds until that window resets', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before trying again (429 only)', schema: { type: 'integer' } },
+};
+
+type Doc = { paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>; components?: Record<string, unknown> };
+
+/** Adds the rate-limit headers to every API response, and Retry-After to every 429. */
+function describeLimits(doc: Doc): Doc {
+  doc.components = {
+    ...doc.components,
+    headers: HEADERS,
+    securitySchemes: {
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      session: { type: 'apiKey', in: 'cookie', name: 'ib_session' },
+    },
+  };
+  for (const [path, ops] of Object.entries(doc.paths ?? {})) {
+    if (!path.startsWith('/api') || path.startsWith('/api/docs')) continue;
+    for (const op of Object.values(ops)) {
+      for (const [code, res] of Object.entries(op.responses ?? {})) {
+        const names = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...(code === '429' ? ['Retry-After'] : [])];
+        res.headers = { ...res.headers, ...Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }])) };
+      }
+    }
+  }
+  return doc;
+}
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -27,8 +72,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'pools', description: 'Ordered collections of posts' },
         { name: 'users', description: 'Profiles' },
         { name: 'stats', description: 'Statistics and health' },
+        { name: 'auth', description: 'Sign-up and sessions' },
+        { name: 'api-keys', description: 'API keys, capped by tier' },
+        { name: 'comments', description: 'Comments and replies' },
+        { name: 'reactions', description: 'Likes and favorites' },
+        { name: 'admin', description: 'Administration' },
       ],
     },
+    transformObject: (doc) => describeLimits(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Doc) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

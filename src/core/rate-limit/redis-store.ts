@@ -51,6 +51,20 @@ export class RedisStore implements LimitStore {
     this.redis.defineCommand('rlhit', { lua: SCRIPT });
   }
 
+  /** Waits (briefly) for the first connection, so the first requests already count in Redis. */
+  async ready(timeoutMs = 2000): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.redis.once('ready', done);
+    });
+  }
+
   async hit(windows: WindowSpec[], now: number): Promise<Decision> {
     try {
       const args: (string | number)[] = [now];

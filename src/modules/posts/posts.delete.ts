@@ -1,5 +1,18 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
+
+/**
+ * Moves the stored post counts of tags or pools one row at a time, in ascending id order: every
+ * writer then locks shared rows in the same order, so two edits or deletes touching the same tags
+ * cannot deadlock on PostgreSQL (one UPDATE ... WHERE id IN (...) locks in no fixed order).
+ */
+export async function movePostCounts(trx: Transaction<DB>, table: 'tags' | 'pools', deltas: Map<number, number>): Promise<void> {
+  for (const [id, delta] of [...deltas].sort((a, b) => a[0] - b[0])) {
+    if (delta === 0) continue;
+    const t = trx as unknown as Transaction<Pick<DB, 'tags'>>;
+    await t.updateTable(table as 'tags').set((eb) => ({ post_count: eb('post_count', '+', delta) })).where('id', '=', id).execute();
+  }
+}
 
 /**
  * Deletes a post and everything hanging off it in one transaction, keeping every stored counter
@@ -8,18 +21,19 @@ import type { DB } from '../../db/types.ts';
  */
 export async function deletePostRows(db: Kysely<DB>, postId: number): Promise<string[] | null> {
   return db.transaction().execute(async (trx) => {
-    const post = await trx.selectFrom('posts').select(['file_path', 'thumb_path', 'preview_path']).where('id', '=', postId).executeTakeFirst();
+    // Lock the post's row first, as edits and comments do: a concurrent edit or second delete
+    // waits, then finds the post as it is now (or gone), so no count moves twice.
+    const post = await trx
+      .updateTable('posts')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('id', '=', postId)
+      .returning(['file_path', 'thumb_path', 'preview_path'])
+      .executeTakeFirst();
     if (!post) return null;
-    await trx
-      .updateTable('tags')
-      .set((eb) => ({ post_count: eb('post_count', '-', 1) }))
-      .where('id', 'in', trx.selectFrom('post_tags').select('tag_id').where('post_id', '=', postId))
-      .execute();
-    await trx
-      .updateTable('pools')
-      .set((eb) => ({ post_count: eb('post_count', '-', 1) }))
-      .where('id', 'in', trx.selectFrom('pool_posts').select('pool_id').where('post_id', '=', postId))
-      .execute();
+    const tags = await trx.selectFrom('post_tags').select('tag_id').where('post_id', '=', postId).execute();
+    const pools = await trx.selectFrom('pool_posts').select('pool_id').where('post_id', '=', postId).execute();
+    await movePostCounts(trx, 'tags', new Map(tags.map((t) => [t.tag_id, -1])));
+    await movePostCounts(trx, 'pools', new Map(pools.map((p) => [p.pool_id, -1])));
     await trx.deleteFrom('posts').where('id', '=', postId).execute();
     return [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));
   });

@@ -2,7 +2,7 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
 import { MAX_TAGS_PER_POST, normalizeTagName } from '../tags/tag-names.ts';
-import { deletePostRows } from './posts.delete.ts';
+import { deletePostRows, movePostCounts } from './posts.delete.ts';
 import { getPost, parseId } from './posts.service.ts';
 import type { PostPatch } from './posts.schemas.ts';
 
@@ -27,10 +27,9 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
   const title = patch.title?.trim();
   if (title === '') throw new AppError(400, "field 'title' must not be empty", { details: [{ field: 'title', message: 'must not be empty' }] });
   await deps.db.transaction().execute(async (trx) => {
-    const post = await trx.selectFrom('posts').select(['id', 'uploader_id', 'created_at']).where('id', '=', id).executeTakeFirst();
-    if (!post) notFound('Post', rawId);
-    assertOwnerOrModerator(viewer, post!.uploader_id, 'post');
-    await trx
+    // Writing first locks the post's row (deletes and comments do the same), so the tag set read
+    // below is current; a refused edit is rolled back with the transaction.
+    const post = await trx
       .updateTable('posts')
       .set({
         updated_at: deps.clock.now(),
@@ -39,21 +38,22 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
         ...(patch.contentRating !== undefined ? { content_rating: patch.contentRating } : {}),
       })
       .where('id', '=', id)
-      .execute();
+      .returning(['uploader_id', 'created_at'])
+      .executeTakeFirst();
+    if (!post) notFound('Post', rawId);
+    assertOwnerOrModerator(viewer, post!.uploader_id, 'post');
     if (wanted === undefined) return;
     const current = await trx.selectFrom('post_tags').innerJoin('tags', 'tags.id', 'post_tags.tag_id').select(['tags.id', 'tags.name']).where('post_tags.post_id', '=', id).execute();
     const removed = current.filter((t) => !wanted.includes(t.name)).map((t) => t.id);
-    const added = wanted.filter((n) => !current.some((t) => t.name === n));
-    if (removed.length) {
-      await trx.deleteFrom('post_tags').where('post_id', '=', id).where('tag_id', 'in', removed).execute();
-      await trx.updateTable('tags').set((eb) => ({ post_count: eb('post_count', '-', 1) })).where('id', 'in', removed).execute();
-    }
+    const added = wanted.filter((n) => !current.some((t) => t.name === n)).sort();
+    let addedIds: number[] = [];
+    if (removed.length) await trx.deleteFrom('post_tags').where('post_id', '=', id).where('tag_id', 'in', removed).execute();
     if (added.length) {
       await trx.insertInto('tags').values(added.map((name) => ({ name, post_count: 0, created_at: deps.clock.now() }))).onConflict((oc) => oc.column('name').doNothing()).execute();
-      const ids = (await trx.selectFrom('tags').select('id').where('name', 'in', added).execute()).map((t) => t.id);
-      await trx.insertInto('post_tags').values(ids.map((tag_id) => ({ post_id: id, tag_id, created_at: post!.created_at }))).execute();
-      await trx.updateTable('tags').set((eb) => ({ post_count: eb('post_count', '+', 1) })).where('id', 'in', ids).execute();
+      addedIds = (await trx.selectFrom('tags').select('id').where('name', 'in', added).execute()).map((t) => t.id);
+      await trx.insertInto('post_tags').values(addedIds.map((tag_id) => ({ post_id: id, tag_id, created_at: post!.created_at }))).execute();
     }
+    await movePostCounts(trx, 'tags', new Map([...removed.map((t) => [t, -1] as const), ...addedIds.map((t) => [t, 1] as const)]));
   });
   return getPost(deps, rawId, viewer);
 }
@@ -65,6 +65,7 @@ export async function deletePost(deps: Deps, viewer: Viewer, rawId: string) {
   if (!post) return notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
   const files = await deletePostRows(deps.db, id);
-  await Promise.all((files ?? []).map((f) => deps.media.delete(f)));
+  if (files === null) return notFound('Post', rawId); // a concurrent delete got there first
+  await Promise.all(files.map((f) => deps.media.delete(f)));
   return { message: `Post ${rawId} deleted` };
 }

@@ -24,6 +24,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -43,6 +46,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -62,6 +68,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -108,6 +118,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -124,6 +137,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -143,6 +159,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -202,6 +222,9 @@ export interface paths {
                 /** @description Default Response */
                 201: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -226,6 +249,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -245,6 +271,9 @@ export interface paths {
                 /** @description Conflict */
                 409: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -264,6 +293,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -317,6 +350,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -341,6 +377,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -360,6 +399,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -379,6 +421,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -425,6 +471,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -436,6 +485,9 @@ export interface paths {
                 /** @description Authenticated but not allowed */
                 403: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -455,6 +507,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -499,6 +555,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -523,6 +582,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -542,6 +604,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -597,6 +663,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -608,6 +677,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -627,6 +699,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -646,6 +721,9 @@ export interface paths {
                 /** @description Authenticated but not allowed */
                 403: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -665,6 +743,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -710,6 +792,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -739,6 +824,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -758,6 +846,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -797,6 +889,9 @@ export interface paths {
                 /** @description Default Response */
                 201: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -819,6 +914,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -838,6 +936,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -857,6 +958,9 @@ export interface paths {
                 /** @description Authenticated but not allowed */
                 403: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -876,6 +980,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -913,6 +1021,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -924,6 +1035,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -943,6 +1057,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -962,6 +1079,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -981,6 +1101,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1036,6 +1160,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1062,6 +1189,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1081,6 +1211,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1100,6 +1233,9 @@ export interface paths {
                 /** @description Authenticated but not allowed */
                 403: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1119,6 +1255,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1138,6 +1277,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1196,6 +1339,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1226,6 +1372,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1245,6 +1394,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1264,6 +1416,9 @@ export interface paths {
                 /** @description Authenticated but not allowed */
                 403: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1283,6 +1438,9 @@ export interface paths {
                 /** @description Too large */
                 413: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1302,6 +1460,9 @@ export interface paths {
                 /** @description Unsupported media type */
                 415: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1321,6 +1482,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1376,6 +1541,9 @@ export interface paths {
                 /** @description Default Response */
                 201: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1398,6 +1566,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1417,6 +1588,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1436,6 +1610,9 @@ export interface paths {
                 /** @description Authenticated but not allowed */
                 403: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1455,6 +1632,9 @@ export interface paths {
                 /** @description Conflict */
                 409: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1474,6 +1654,9 @@ export interface paths {
                 /** @description Too large */
                 413: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1493,6 +1676,9 @@ export interface paths {
                 /** @description Unsupported media type */
                 415: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1512,6 +1698,2848 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Post a comment, or a reply with parentId (session or API key) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        postId: string;
+                        /** @description 1-5000 characters (not only spaces) */
+                        content: string;
+                        /** @description A comment of the same post to reply to; null or missing for a top-level comment */
+                        parentId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            comment: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                postId: string;
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                parentId: string | null;
+                                content: string;
+                                author: {
+                                    username: string;
+                                    /** @description Relative path served by this server */
+                                    avatar: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Direct replies to this comment */
+                                replyCount: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A post's comments, oldest first, with parentId and reply counts for threads */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Oldest first; build threads from parentId */
+                            comments: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                postId: string;
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                parentId: string | null;
+                                content: string;
+                                author: {
+                                    username: string;
+                                    /** @description Relative path served by this server */
+                                    avatar: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Direct replies to this comment */
+                                replyCount: number;
+                            }[];
+                            total: number;
+                            page: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a comment and its replies (its author or a moderator) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/like": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Like a post (idempotent); answers the new count */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            liked: boolean;
+                            /** @description The post's like count now */
+                            likes: number;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Take back a like (idempotent); answers the new count */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            liked: boolean;
+                            /** @description The post's like count now */
+                            likes: number;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/favorite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Add a post to your favorites (idempotent) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            favorited: boolean;
+                            /** @description The post's favorite count now */
+                            favorites: number;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a post from your favorites (idempotent) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            favorited: boolean;
+                            /** @description The post's favorite count now */
+                            favorites: number;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{username}/favorites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's favorite posts, most recently favorited first */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            posts: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                title: string;
+                                /** @description Relative path served by this server */
+                                thumbnail: string;
+                                /** @description Relative path served by this server */
+                                imageUrl: string;
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                /** @enum {string} */
+                                mediaType: "image" | "video";
+                                /** @description Original width in pixels */
+                                width: number;
+                                /** @description Original height in pixels */
+                                height: number;
+                                author: {
+                                    username: string;
+                                };
+                                tags: string[];
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                            totalPosts: number;
+                            /** @description floor(offset / limit) + 1 */
+                            currentPage: number;
+                            /** @description ceil(totalPosts / limit) */
+                            totalPages: number;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List pools (ordered collections of posts) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Most recently updated first; private pools only for their creator */
+                            pools: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                _id: string;
+                                name: string;
+                                description: string;
+                                postCount: number;
+                                isPublic: boolean;
+                                creator: {
+                                    username: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                updatedAt: string;
+                            }[];
+                            totalPools: number;
+                            page: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a pool (optionally with posts in order) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        description?: string;
+                        /** @default true */
+                        isPublic?: boolean;
+                        postIds?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pool: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                _id: string;
+                                name: string;
+                                description: string;
+                                postCount: number;
+                                isPublic: boolean;
+                                creator: {
+                                    username: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pool with its posts in order (a private pool only for its creator) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pool: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                _id: string;
+                                name: string;
+                                description: string;
+                                postCount: number;
+                                isPublic: boolean;
+                                creator: {
+                                    username: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description In pool order */
+                            posts: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                title: string;
+                                /** @description Relative path served by this server */
+                                thumbnail: string;
+                                /** @description Relative path served by this server */
+                                imageUrl: string;
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                /** @enum {string} */
+                                mediaType: "image" | "video";
+                                /** @description Original width in pixels */
+                                width: number;
+                                /** @description Original height in pixels */
+                                height: number;
+                                author: {
+                                    username: string;
+                                };
+                                tags: string[];
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a pool (its creator or a moderator); the posts stay */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename, describe, or make a pool public/private (its creator or a moderator) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        description?: string;
+                        isPublic?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pool: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                _id: string;
+                                name: string;
+                                description: string;
+                                postCount: number;
+                                isPublic: boolean;
+                                creator: {
+                                    username: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/pools/{id}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Reorder a pool: postIds lists all of the pool's posts in the new order */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pool: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                _id: string;
+                                name: string;
+                                description: string;
+                                postCount: number;
+                                isPublic: boolean;
+                                creator: {
+                                    username: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description In pool order */
+                            posts: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                title: string;
+                                /** @description Relative path served by this server */
+                                thumbnail: string;
+                                /** @description Relative path served by this server */
+                                imageUrl: string;
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                /** @enum {string} */
+                                mediaType: "image" | "video";
+                                /** @description Original width in pixels */
+                                width: number;
+                                /** @description Original height in pixels */
+                                height: number;
+                                author: {
+                                    username: string;
+                                };
+                                tags: string[];
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Add a post to a pool, at a position or at the end */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        postId: string;
+                        /** @description 1-based; default: the end */
+                        position?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pool: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                _id: string;
+                                name: string;
+                                description: string;
+                                postCount: number;
+                                isPublic: boolean;
+                                creator: {
+                                    username: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description In pool order */
+                            posts: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                title: string;
+                                /** @description Relative path served by this server */
+                                thumbnail: string;
+                                /** @description Relative path served by this server */
+                                imageUrl: string;
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                /** @enum {string} */
+                                mediaType: "image" | "video";
+                                /** @description Original width in pixels */
+                                width: number;
+                                /** @description Original height in pixels */
+                                height: number;
+                                author: {
+                                    username: string;
+                                };
+                                tags: string[];
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pools/{id}/posts/{postId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a post from a pool */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    postId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pool: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                _id: string;
+                                name: string;
+                                description: string;
+                                postCount: number;
+                                isPublic: boolean;
+                                creator: {
+                                    username: string;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description In pool order */
+                            posts: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                title: string;
+                                /** @description Relative path served by this server */
+                                thumbnail: string;
+                                /** @description Relative path served by this server */
+                                imageUrl: string;
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                /** @enum {string} */
+                                mediaType: "image" | "video";
+                                /** @description Original width in pixels */
+                                width: number;
+                                /** @description Original height in pixels */
+                                height: number;
+                                author: {
+                                    username: string;
+                                };
+                                tags: string[];
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posts that look like this one, by perceptual-hash distance */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description Largest Hamming distance (bits of 64) to include */
+                    maxDistance?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The 64-bit perceptual hash searched for, as 16 hex digits */
+                            hash: string;
+                            /** @description Nearest first */
+                            posts: ({
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                title: string;
+                                /** @description Relative path served by this server */
+                                thumbnail: string;
+                                /** @description Relative path served by this server */
+                                imageUrl: string;
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                /** @enum {string} */
+                                mediaType: "image" | "video";
+                                /** @description Original width in pixels */
+                                width: number;
+                                /** @description Original height in pixels */
+                                height: number;
+                                author: {
+                                    username: string;
+                                };
+                                tags: string[];
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            } & {
+                                /** @description Hamming distance; 0 = same picture */
+                                distance: number;
+                            })[];
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Find posts that look like an uploaded image (multipart field `file`); nothing is stored */
+        post: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description Largest Hamming distance (bits of 64) to include */
+                    maxDistance?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The 64-bit perceptual hash searched for, as 16 hex digits */
+                            hash: string;
+                            /** @description Nearest first */
+                            posts: ({
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                title: string;
+                                /** @description Relative path served by this server */
+                                thumbnail: string;
+                                /** @description Relative path served by this server */
+                                imageUrl: string;
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                /** @enum {string} */
+                                mediaType: "image" | "video";
+                                /** @description Original width in pixels */
+                                width: number;
+                                /** @description Original height in pixels */
+                                height: number;
+                                author: {
+                                    username: string;
+                                };
+                                tags: string[];
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            } & {
+                                /** @description Hamming distance; 0 = same picture */
+                                distance: number;
+                            })[];
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Too large */
+                413: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Unsupported media type */
+                415: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1575,6 +4603,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1619,6 +4650,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1638,6 +4672,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1657,6 +4694,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1705,6 +4746,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1766,6 +4810,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1785,6 +4832,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1804,6 +4854,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1839,6 +4893,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1850,6 +4907,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1869,6 +4929,9 @@ export interface paths {
                 /** @description Authenticated but not allowed */
                 403: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1888,6 +4951,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1907,6 +4973,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1954,6 +5024,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2015,6 +5088,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2034,6 +5110,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2053,6 +5132,9 @@ export interface paths {
                 /** @description Authenticated but not allowed */
                 403: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2072,6 +5154,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2091,6 +5176,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2142,6 +5231,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2169,6 +5261,9 @@ export interface paths {
                 /** @description Bad input; `details` names each field */
                 400: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2188,6 +5283,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2207,128 +5305,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            status: number;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            retryAfter?: number;
-                            postId?: string;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/pools": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List pools (ordered collections of posts) */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Most recently updated first; private pools only for their creator */
-                            pools: {
-                                /** @description Opaque identifier (digits today; treat as a string) */
-                                _id: string;
-                                name: string;
-                                description: string;
-                                postCount: number;
-                                isPublic: boolean;
-                                creator: {
-                                    username: string;
-                                };
-                                /**
-                                 * @description ISO 8601 UTC with milliseconds
-                                 * @example 2026-11-22T10:15:30.123Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * @description ISO 8601 UTC with milliseconds
-                                 * @example 2026-11-22T10:15:30.123Z
-                                 */
-                                updatedAt: string;
-                            }[];
-                            totalPools: number;
-                            page: number;
-                            totalPages: number;
-                        };
-                    };
-                };
-                /** @description Bad input; `details` names each field */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            status: number;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            retryAfter?: number;
-                            postId?: string;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Not authenticated, or an invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            status: number;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            retryAfter?: number;
-                            postId?: string;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2377,6 +5357,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2407,6 +5390,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2426,6 +5412,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2445,6 +5434,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2491,6 +5484,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2514,6 +5510,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2533,6 +5532,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2579,6 +5582,9 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2611,6 +5617,9 @@ export interface paths {
                 /** @description Not authenticated, or an invalid API key */
                 401: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2630,6 +5639,10 @@ export interface paths {
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2663,7 +5676,16 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests allowed in the tightest window that applies */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in that window */
+        "X-RateLimit-Remaining": number;
+        /** @description Whole seconds until that window resets */
+        "X-RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again (429 only) */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;

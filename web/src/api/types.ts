@@ -1,6 +1,5 @@
-// Shapes the pages use, read from the generated OpenAPI types (schema.d.ts, `npm run web:types`).
-// Endpoints that are not in the server's document yet are typed by hand at the bottom, to the
-// shapes announced for them; once they appear in schema.d.ts these become aliases too.
+// Shapes the pages use, read from the generated OpenAPI types (schema.d.ts, `npm run web:types`):
+// a change in the server's document is a type error here, not a surprise in the browser.
 import type { paths } from './schema';
 
 type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : never;
@@ -17,7 +16,7 @@ export type PostItem = PostList['posts'][number];
 export type PostQuery = GetQuery<'/api/posts'>;
 export type Rating = PostItem['contentRating'];
 export type SortBy = NonNullable<PostQuery['sortBy']>;
-export type PostDetail = Get<'/api/posts/{id}'> & { liked?: boolean; favorited?: boolean };
+export type PostDetail = Get<'/api/posts/{id}'>;
 export type TagList = Get<'/api/tags'>;
 export type Tag = TagList['tags'][number];
 export type TagQuery = GetQuery<'/api/tags'>;
@@ -39,35 +38,11 @@ export const SORTS: { value: SortBy; label: string }[] = [
   { value: 'most_commented', label: 'Most commented' },
 ];
 
-// --- announced endpoints, typed by hand until they are in the document ---
-
-export interface Comment {
-  id: string;
-  postId: string;
-  parentId: string | null;
-  content: string;
-  author: { username: string; avatar: string };
-  createdAt: string;
-  replyCount: number;
-}
-export interface CommentList {
-  comments: Comment[];
-  total: number;
-  page: number;
-  totalPages: number;
-}
-export interface LikeState {
-  liked: boolean;
-  likes: number;
-}
-export interface FavoriteState {
-  favorited: boolean;
-  favorites: number;
-}
-export interface PoolDetail {
-  pool: Pool;
-  posts: PostItem[];
-}
-export interface SimilarList {
-  posts: (PostItem & { distance: number })[];
-}
+export type CommentList = Get<'/api/posts/{id}/comments'>;
+export type Comment = CommentList['comments'][number];
+export type CommentCreated = Post<'/api/comments'>;
+export type LikeState = paths['/api/posts/{id}/like'] extends { put: infer Op } ? Ok<Op> : never;
+export type FavoriteState = paths['/api/posts/{id}/favorite'] extends { put: infer Op } ? Ok<Op> : never;
+export type PoolDetail = Get<'/api/pools/{id}'>;
+export type PoolCreated = Post<'/api/pools'>;
+export type SimilarList = Get<'/api/posts/{id}/similar'>;

@@ -12,13 +12,14 @@ import { BrowseFilters } from './browse-filters.tsx';
 import { apiFilters, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
 
 function PopularTags() {
-  const { data } = useApi<TagList>('/api/tags?limit=25');
+  // The same list the post page reads tag counts from: one request serves both.
+  const { data } = useApi<TagList>('/api/tags?limit=200');
   if (!data?.tags.length) return null;
   return (
     <section class="panel" aria-labelledby="popular-h">
       <h2 id="popular-h" class="panel-title">Popular tags</h2>
       <ul class="tag-list">
-        {data.tags.map((t) => (
+        {data.tags.slice(0, 25).map((t) => (
           <li key={t._id}><a href={`/?tag=${encodeURIComponent(t.name)}`}>{t.name}</a> <span class="tag-count">{count(t.postsCount)}</span></li>
         ))}
       </ul>

@@ -2,7 +2,7 @@
 // here. Deep threads stop indenting at MAX_DEPTH so they stay readable on a phone.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
-import type { Comment, CommentList } from '../api/types.ts';
+import type { Comment, CommentCreated, CommentList } from '../api/types.ts';
 import { Avatar } from '../components/avatar.tsx';
 import { ErrorNote, Loading } from '../components/notice.tsx';
 import { ago, fullDate, plural } from '../lib/format.ts';
@@ -33,7 +33,7 @@ function CommentForm({ postId, parentId, onDone, onCancel, autoFocus }: { postId
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ comment: Comment }>('/api/comments', { method: 'POST', json: { postId, content: text, parentId } });
+      const r = await api<CommentCreated>('/api/comments', { method: 'POST', json: { postId, content: text, parentId } });
       setText('');
       onDone(r.comment);
     } catch (err) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, invalidate, toQuery } from '../api/client.ts';
-import type { Pool, PoolList } from '../api/types.ts';
+import type { PoolCreated, PoolList } from '../api/types.ts';
 import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
 import { Pager } from '../components/pager.tsx';
 import { ago, plural } from '../lib/format.ts';
@@ -18,7 +18,7 @@ function NewPool() {
   const submit = async (e: Event) => {
     e.preventDefault();
     try {
-      const r = await api<{ pool: Pool }>('/api/pools', { method: 'POST', json: { name: name.trim(), description, isPublic } });
+      const r = await api<PoolCreated>('/api/pools', { method: 'POST', json: { name: name.trim(), description, isPublic } });
       invalidate('/api/pools');
       navigate(`/pools/${r.pool._id}`);
     } catch (err) {

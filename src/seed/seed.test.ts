@@ -1,0 +1,331 @@
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash, scryptSync, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql, type Kysely } from 'kysely';
+import sharp from 'sharp';
+import type { DB } from '../db/types.ts';
+import { perceptualHash } from '../media/phash.ts';
+import { normalizeTagName } from '../modules/tags/tag-names.ts';
+import { databaseKinds, eachDatabase, freshDatabase, getJson, type DbKind } from '../../test/helpers.ts';
+import { SeedRefused, seedDatabase, type SeedOptions, type SeedSummary } from './generate.ts';
+import { seedCommand } from './seed.command.ts';
+
+const POSTS = 300;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const options = (dataDir: string, until: number, seed = 7): SeedOptions => ({ posts: POSTS, seed, until, mediaDir: path.join(dataDir, 'media') });
+
+async function count(db: Kysely<DB>, table: keyof DB): Promise<number> {
+  return Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+/** Rows whose stored counter disagrees with a COUNT over the rows it counts. */
+async function counterMismatches(db: Kysely<DB>) {
+  const wrong = (rows: { id: number; stored: number; actual: number }[]) => rows.filter((r) => Number(r.stored) !== Number(r.actual));
+  const posts = await db.selectFrom('posts').select((eb) => [
+    'posts.id',
+    sql<string>`posts.like_count || '/' || posts.comment_count || '/' || posts.favorite_count`.as('stored'),
+    sql<string>`${eb.selectFrom('likes').select(eb.fn.countAll().as('n')).whereRef('likes.post_id', '=', 'posts.id')} || '/' || ${eb.selectFrom('comments').select(eb.fn.countAll().as('n')).whereRef('comments.post_id', '=', 'posts.id')} || '/' || ${eb.selectFrom('favorites').select(eb.fn.countAll().as('n')).whereRef('favorites.post_id', '=', 'posts.id')}`.as('actual'),
+  ]).execute();
+  const tags = await db.selectFrom('tags').select((eb) => ['tags.id', 'tags.post_count as stored',
+    eb.selectFrom('post_tags').select(eb.fn.countAll<number>().as('n')).whereRef('post_tags.tag_id', '=', 'tags.id').as('actual')]).execute();
+  const pools = await db.selectFrom('pools').select((eb) => ['pools.id', 'pools.post_count as stored',
+    eb.selectFrom('pool_posts').select(eb.fn.countAll<number>().as('n')).whereRef('pool_posts.pool_id', '=', 'pools.id').as('actual')]).execute();
+  const comments = await db.selectFrom('comments as c').select((eb) => ['c.id', 'c.reply_count as stored',
+    eb.selectFrom('comments as r').select(eb.fn.countAll<number>().as('n')).whereRef('r.parent_id', '=', 'c.id').as('actual')]).execute();
+  return {
+    posts: posts.filter((r) => r.stored !== r.actual),
+    tags: wrong(tags as any),
+    pools: wrong(pools as any),
+    comments: wrong(comments as any),
+  };
+}
+
+/** The tables seeding fills, with their keys. */
+const ORDER: Partial<Record<keyof DB, string[]>> = {
+  users: ['id'], posts: ['id'], tags: ['id'], post_tags: ['post_id', 'tag_id'], pools: ['id'],
+  pool_posts: ['pool_id', 'post_id'], comments: ['id'], likes: ['post_id', 'user_id'], favorites: ['post_id', 'user_id'],
+};
+
+/** A sha256 of every row of every seeded table, in key order. */
+async function digest(db: Kysely<DB>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [table, keys] of Object.entries(ORDER)) {
+    let q = db.selectFrom(table as keyof DB).selectAll();
+    for (const k of keys!) q = q.orderBy(sql.ref(k));
+    out[table] = createHash('sha256').update(JSON.stringify(await q.execute())).digest('hex');
+  }
+  return out;
+}
+
+eachDatabase('seed: a few hundred posts', (ctx) => {
+  let summary: SeedSummary;
+  before(async () => {
+    summary = await seedDatabase(ctx.database.db, ctx.database.dialect, options(ctx.dataDir, ctx.clock.now()));
+  });
+
+  test('the summary matches the tables, with the amounts asked for', async () => {
+    const { db } = ctx.database;
+    assert.equal(summary.posts, POSTS);
+    assert.equal(await count(db, 'posts'), POSTS);
+    assert.equal(await count(db, 'users'), summary.users);
+    assert.equal(summary.users, 10); // max(10, posts / 50)
+    assert.equal(await count(db, 'tags'), 50); // posts / 20, at least 50
+    assert.equal(await count(db, 'post_tags'), summary.postTags);
+    assert.ok(Math.abs(summary.postTags / POSTS - 10) < 0.7, `${summary.postTags} links`);
+    assert.equal(await count(db, 'likes'), summary.likes);
+    assert.ok(summary.likes >= 4 * POSTS && summary.likes <= 5 * POSTS, `${summary.likes} likes`);
+    assert.equal(await count(db, 'favorites'), POSTS);
+    assert.equal(await count(db, 'comments'), POSTS);
+    assert.equal(await count(db, 'pools'), 3);
+    assert.equal(await count(db, 'pool_posts'), summary.poolPosts);
+  });
+
+  test('every stored counter equals the rows it counts', async () => {
+    const wrong = await counterMismatches(ctx.database.db);
+    assert.deepEqual(wrong, { posts: [], tags: [], pools: [], comments: [] });
+  });
+
+  test('dates are ordered and consistent', async () => {
+    const { db } = ctx.database;
+    const until = ctx.clock.now();
+    const posts = await db.selectFrom('posts').select(['id', 'created_at', 'updated_at']).orderBy('id').execute();
+    posts.forEach((p, i) => {
+      assert.equal(p.updated_at, p.created_at);
+      if (i > 0) assert.ok(p.created_at > posts[i - 1].created_at, 'newer id, newer date');
+    });
+    assert.ok(posts[0].created_at >= until - 731 * 86_400_000 && posts[posts.length - 1].created_at <= until);
+    const links = await db.selectFrom('post_tags').innerJoin('posts', 'posts.id', 'post_tags.post_id')
+      .select((eb) => eb.fn.countAll<number>().as('n')).whereRef('post_tags.created_at', '!=', 'posts.created_at').executeTakeFirstOrThrow();
+    assert.equal(Number(links.n), 0);
+    for (const table of ['likes', 'favorites', 'comments'] as const) {
+      const early = await db.selectFrom(table).innerJoin('posts', 'posts.id', `${table}.post_id`).innerJoin('users', 'users.id', `${table}.user_id`)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where((eb) => eb.or([eb(`${table}.created_at`, '<', eb.ref('posts.created_at')), eb(`${table}.created_at`, '<', eb.ref('users.created_at')), eb(`${table}.created_at`, '>', until)]))
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(early.n), 0, `${table} dated before its post or user, or after --until`);
+    }
+    const badReplies = await db.selectFrom('comments as r').innerJoin('comments as p', 'p.id', 'r.parent_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => eb.or([eb('p.post_id', '!=', eb.ref('r.post_id')), eb('p.created_at', '>', eb.ref('r.created_at')), eb('p.id', '>', eb.ref('r.id'))]))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(badReplies.n), 0);
+    const replies = await db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', 'is not', null).executeTakeFirstOrThrow();
+    assert.ok(Math.abs(Number(replies.n) / POSTS - 0.3) < 0.08, `${replies.n} replies`);
+  });
+
+  test('users: admin first, moderators, tiers, valid names, a real scrypt hash of the printed password', async () => {
+    const users = await ctx.database.db.selectFrom('users').selectAll().orderBy('id').execute();
+    assert.equal(users[0].username, 'admin');
+    assert.equal(users[0].role, 'admin');
+    assert.ok(users.some((u) => u.role === 'moderator'));
+    assert.equal(new Set(users.map((u) => u.username_lower)).size, users.length);
+    for (const u of users) {
+      assert.match(u.username, /^[A-Za-z0-9_.-]{3,32}$/);
+      assert.equal(u.username_lower, u.username.toLowerCase());
+      assert.ok(['free', 'basic', 'pro', 'enterprise'].includes(u.tier));
+      assert.ok(u.last_seen_at! >= u.created_at);
+    }
+    assert.ok(users.filter((u) => u.last_seen_at! >= ctx.clock.now() - 86_400_000).length >= 1);
+    const [scheme, n, r, p, salt, hash] = users[0].password_hash.split('$');
+    assert.deepEqual([scheme, n, r, p], ['scrypt', '16384', '8', '1']);
+    assert.equal(Buffer.from(salt, 'base64').length, 16);
+    const key = scryptSync('password123', Buffer.from(salt, 'base64'), 64, { N: 16384, r: 8, p: 1 });
+    assert.ok(timingSafeEqual(key, Buffer.from(hash, 'base64')));
+    assert.ok(users.every((u) => u.password_hash === users[0].password_hash));
+  });
+
+  test('seeded users can sign in with the printed password', async () => {
+    const moderator = await ctx.database.db.selectFrom('users').select('username').where('role', '=', 'moderator').executeTakeFirstOrThrow();
+    for (const username of ['admin', moderator.username]) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password: 'password123' } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().user.username, username);
+    }
+    const wrong = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'password124' } });
+    assert.equal(wrong.statusCode, 401);
+  });
+
+  test('tags are valid names, used with a skew, never twice on a post', async () => {
+    const tags = await ctx.database.db.selectFrom('tags').select(['name', 'post_count']).orderBy('post_count', 'desc').execute();
+    for (const t of tags) assert.deepEqual(normalizeTagName(t.name), { ok: true, name: t.name });
+    assert.ok(tags[0].post_count > 4 * tags[24].post_count, `top ${tags[0].post_count}, 25th ${tags[24].post_count}`);
+  });
+
+  test('ratings are mostly safe', async () => {
+    const rows = await ctx.database.db.selectFrom('posts').select(['content_rating', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('content_rating').execute();
+    const share = Object.fromEntries(rows.map((r) => [r.content_rating, Number(r.n) / POSTS]));
+    assert.ok(share.safe > 0.6 && share.safe < 0.8 && share.sketchy > 0.12 && share.unsafe > 0.04, JSON.stringify(share));
+  });
+
+  test('each post has its own original on disk, with the stored hash, size, dimensions and phash', async () => {
+    const posts = await ctx.database.db.selectFrom('posts').selectAll().orderBy('id').execute();
+    const media = path.join(ctx.dataDir, 'media');
+    for (const p of posts) {
+      const bytes = fs.readFileSync(path.join(media, p.file_path));
+      assert.equal(createHash('sha256').update(bytes).digest('hex'), p.sha256);
+      assert.equal(p.file_path, `originals/${p.sha256.slice(0, 2)}/${p.sha256.slice(2, 4)}/${p.sha256}.png`);
+      assert.equal(bytes.length, Number(p.file_size));
+      assert.ok(fs.existsSync(path.join(media, p.thumb_path)), p.thumb_path);
+    }
+    assert.equal(summary.mediaFiles, POSTS);
+    for (const p of posts.filter((_, i) => i % 37 === 0)) {
+      const meta = await sharp(path.join(media, p.file_path)).metadata();
+      assert.deepEqual([meta.format, meta.width, meta.height], ['png', p.width, p.height]);
+      assert.equal(p.mime, 'image/png');
+      assert.equal(await perceptualHash(path.join(media, p.file_path)), p.phash);
+      const thumb = await sharp(path.join(media, p.thumb_path)).metadata();
+      assert.equal(thumb.format, 'webp');
+      assert.equal(Math.max(thumb.width!, thumb.height!), 300);
+      assert.equal((await sharp(path.join(media, p.thumb_path)).raw().toBuffer()).length, thumb.width! * thumb.height! * thumb.channels!);
+    }
+  });
+
+  test('the API serves the seeded board', async () => {
+    const { db } = ctx.database;
+    const list = await getJson(ctx.app, '/api/posts?limit=5');
+    assert.equal(list.status, 200);
+    assert.equal(list.body.totalPosts, POSTS);
+    assert.equal(list.body.totalPages, POSTS / 5);
+    assert.equal(list.body.posts[0].id, String(POSTS), 'newest first: the highest id');
+    const newest = await db.selectFrom('posts').selectAll().where('id', '=', POSTS).executeTakeFirstOrThrow();
+    assert.equal(list.body.posts[0].likes, newest.like_count);
+    const tagCount = await count(db, 'post_tags');
+    assert.ok(tagCount > 0);
+
+    const mostLiked = await getJson(ctx.app, '/api/posts?sortBy=most_liked&limit=1');
+    const top = await db.selectFrom('posts').select((eb) => eb.fn.max('like_count').as('m')).executeTakeFirstOrThrow();
+    assert.equal(mostLiked.body.posts[0].likes, Number(top.m));
+
+    const detail = await getJson(ctx.app, `/api/posts/${newest.id}`);
+    assert.equal(detail.status, 200);
+    assert.equal(detail.body.imageUrl, `/media/${newest.file_path}`);
+    assert.deepEqual(detail.body.stats, { likes: newest.like_count, comments: newest.comment_count, favorites: newest.favorite_count });
+    const file = await ctx.app.inject({ method: 'GET', url: detail.body.thumbnail });
+    assert.equal(file.statusCode, 200);
+
+    const tags = await getJson(ctx.app, '/api/tags?limit=1');
+    const topTag = await db.selectFrom('tags').select(['name', 'post_count']).orderBy('post_count', 'desc').orderBy('name').limit(1).executeTakeFirstOrThrow();
+    assert.deepEqual([tags.body.tags[0].name, tags.body.tags[0].postsCount], [topTag.name, topTag.post_count]);
+    const tagged = await getJson(ctx.app, `/api/posts?tag=${topTag.name}&limit=1`);
+    assert.equal(tagged.body.totalPosts, topTag.post_count);
+
+    const stats = await getJson(ctx.app, '/api/stats');
+    assert.equal(stats.body.totalPosts, POSTS);
+    assert.equal(stats.body.totalComments, POSTS);
+    assert.equal(stats.body.totalUsers, summary.users);
+    assert.ok(stats.body.activeUsers24h >= 1);
+  });
+
+  test('seeding a database that has posts is refused and changes nothing', async () => {
+    const before = await digest(ctx.database.db);
+    await assert.rejects(seedDatabase(ctx.database.db, ctx.database.dialect, options(ctx.dataDir, ctx.clock.now(), 99)), (err) => {
+      assert.ok(err instanceof SeedRefused);
+      assert.match(err.message, /already has 300 posts/);
+      return true;
+    });
+    assert.deepEqual(await digest(ctx.database.db), before);
+  });
+});
+
+for (const kind of databaseKinds()) {
+  describe(`seed: reproducible [${kind}]`, () => {
+    const until = Date.parse('2026-06-15T12:00:00.000Z');
+    async function seeded(k: DbKind, seed: number, media: boolean) {
+      const fresh = await freshDatabase(k);
+      try {
+        const o = { ...options(fresh.dataDir, until, seed), posts: 60, mediaDir: media ? path.join(fresh.dataDir, 'media') : null };
+        await seedDatabase(fresh.database.db, fresh.database.dialect, o);
+        return await digest(fresh.database.db);
+      } finally {
+        await fresh.cleanup();
+      }
+    }
+
+    test('the same seed and --until give identical rows; another seed gives different rows', async () => {
+      const [a, b, c] = [await seeded(kind, 5, true), await seeded(kind, 5, true), await seeded(kind, 6, true)];
+      assert.deepEqual(a, b);
+      for (const table of ['users', 'posts', 'tags', 'post_tags', 'likes', 'favorites', 'comments', 'pools', 'pool_posts']) {
+        assert.notEqual(a[table], c[table], `${table} should differ between seeds`);
+      }
+    });
+
+    test('--no-media gives identical rows for the same seed too', async () => {
+      assert.deepEqual(await seeded(kind, 5, false), await seeded(kind, 5, false));
+    });
+
+    if (kind === 'postgres') {
+      test('identity sequences continue after the seeded ids', async () => {
+        const fresh = await freshDatabase(kind);
+        try {
+          const o = { ...options(fresh.dataDir, until), posts: 20, mediaDir: null };
+          await seedDatabase(fresh.database.db, fresh.database.dialect, o);
+          const { id } = await fresh.database.db.insertInto('tags').values({ name: 'brand_new', post_count: 0, created_at: until })
+            .returning('id').executeTakeFirstOrThrow();
+          assert.equal(id, 51);
+        } finally {
+          await fresh.cleanup();
+        }
+      });
+    }
+  });
+}
+
+describe('imageboard seed (the command)', () => {
+  const run = async (args: string[], env: Record<string, string>) => {
+    let out = '';
+    let err = '';
+    const code = await seedCommand(args, { env, out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (err += s) } });
+    return { code, out, err };
+  };
+  const temp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-seed-'));
+
+  test('bad options exit with 2 and say what is wrong', async () => {
+    const env = { DATA_DIR: temp() };
+    for (const [args, message] of [
+      [['--posts', 'abc'], /--posts must be a whole number/],
+      [['--posts', '0'], /--posts must be a whole number from 1/],
+      [[], /--posts N is required/],
+      [['--posts', '5', '--until', 'yesterday'], /--until must be an ISO date/],
+      [['--posts', '5', '--tags-per-post', '65'], /--tags-per-post/],
+    ] as const) {
+      const r = await run([...args], env);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.err, message);
+    }
+    assert.deepEqual(fs.readdirSync(env.DATA_DIR), [], 'no database was created');
+    fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+  });
+
+  test('seeds, prints the password, and refuses a second time with exit code 1', async (t) => {
+    const env = { DATA_DIR: temp() };
+    t.after(() => fs.rmSync(env.DATA_DIR, { recursive: true, force: true }));
+    const first = await run(['--posts', '40', '--no-media', '--until', '2026-01-01'], env);
+    assert.equal(first.code, 0, first.err);
+    assert.match(first.out, /posts\s+40\b/);
+    assert.match(first.out, /password is: password123/);
+    assert.match(first.err, /posts\s+40\/40 \(100%\)/);
+    assert.ok(!fs.existsSync(path.join(env.DATA_DIR, 'media')), '--no-media writes no files');
+    const second = await run(['--posts', '40', '--no-media'], env);
+    assert.equal(second.code, 1);
+    assert.match(second.err, /already has 40 posts/);
+  });
+
+  test('npx imageboard seed writes media through its worker', (t) => {
+    const dataDir = temp();
+    t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const res = spawnSync(process.execPath, ['bin/imageboard.js', 'seed', '--posts', '12', '--seed', '3'], {
+      cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8',
+    });
+    assert.equal(res.status, 0, res.stderr);
+    const originals = fs.readdirSync(path.join(dataDir, 'media', 'originals'), { recursive: true }).filter((f) => String(f).endsWith('.png'));
+    assert.equal(originals.length, 12);
+    const unknown = spawnSync(process.execPath, ['bin/imageboard.js', 'seed', '--post', '12'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /--post/);
+  });
+});
