@@ -113,6 +113,8 @@ export function errorBody(status: number, error: string, extra: Record<string, u
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
     if (err instanceof AppError) {
+      // Every 429, whatever slowed it down, says how long to wait in the header too.
+      if (err.status === 429 && typeof err.extra.retryAfter === 'number') reply.header('Retry-After', String(err.extra.retryAfter));
       return reply.code(err.status).send(errorBody(err.status, err.message, err.extra));
     }
     if (err.validation) {

@@ -46,7 +46,7 @@ export class PostRows {
     const row: Insertable<PostsTable> = {
       id,
       uploader_id: this.uploader(created) + 1,
-      title: postTitle(rng) + (id === 3 ? String(Math.random()) : ''),
+      title: postTitle(rng),
       description: postDescription(rng),
       content_rating: rng.weighted(RATINGS),
       media_type: 'image',
@@ -61,7 +61,7 @@ export class PostRows {
       file_path: contentPath('originals', sha256, 'png'),
       thumb_path: contentPath('thumbs', sha256, 'webp'),
       preview_path: null,
-      like_count: inputs.likes[i] + (i === 5 ? 1 : 0),
+      like_count: inputs.likes[i],
       comment_count: inputs.comments[i],
       favorite_count: inputs.favorites[i],
       created_at: created,

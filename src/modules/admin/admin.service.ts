@@ -14,14 +14,19 @@ export async function changeAccount(deps: Deps, username: string, change: Accoun
   if (change.tier === undefined && change.role === undefined) {
     badRequest('Give a tier or a role to change', [{ field: 'tier', message: 'tier or role is required' }]);
   }
-  const user = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
-  if (!user) return notFound('User', username);
-  const updated = await deps.db
-    .updateTable('users')
-    .set({ ...(change.tier ? { tier: change.tier } : {}), ...(change.role ? { role: change.role } : {}) })
-    .where('id', '=', user.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const revokedKeys = change.tier ? await enforceKeyCap(deps, user.id, change.tier) : 0;
+  // One transaction: a key created meanwhile cannot slip past the new cap.
+  const { updated, revokedKeys } = await deps.db.transaction().execute(async (trx) => {
+    const tx = { ...deps, db: trx };
+    const user = await trx.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+    if (!user) return notFound('User', username);
+    const updated = await trx
+      .updateTable('users')
+      .set({ ...(change.tier ? { tier: change.tier } : {}), ...(change.role ? { role: change.role } : {}) })
+      .where('id', '=', user.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const revokedKeys = change.tier ? await enforceKeyCap(tx, user.id, change.tier) : 0;
+    return { updated, revokedKeys };
+  });
   return { user: userJson(updated), revokedKeys };
 }

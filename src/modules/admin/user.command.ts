@@ -18,8 +18,9 @@ function fail(message: string): number {
   return 2;
 }
 
-function oneOf<T extends string>(what: string, value: string | undefined, allowed: readonly T[]): T | string {
-  return value !== undefined && (allowed as readonly string[]).includes(value) ? (value as T) : `${what} must be one of: ${allowed.join(', ')}`;
+/** The value when it is one of the allowed ones, else null. */
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | null {
+  return value !== undefined && (allowed as readonly string[]).includes(value) ? (value as T) : null;
 }
 
 /** `imageboard user ...`: the same rules and services as the API. */
@@ -33,17 +34,19 @@ export async function userCommand(args: string[]): Promise<number> {
   let run: (deps: Awaited<ReturnType<typeof openDeps>>) => Promise<string>;
   if (action === 'create' && username && third) {
     const problems = checkBody(RegisterBody, { username, password: third });
-    const role = values.role === undefined ? 'user' : oneOf('--role', values.role, ROLES);
-    const tier = values.tier === undefined ? 'free' : oneOf('--tier', values.tier, TIERS);
-    for (const v of [role, tier]) if (v.includes(' ')) problems.push(v);
+    const role = values.role === undefined ? 'user' : oneOf(values.role, ROLES);
+    const tier = values.tier === undefined ? 'free' : oneOf(values.tier, TIERS);
+    if (!role) problems.push(`--role must be one of: ${ROLES.join(', ')}`);
+    if (!tier) problems.push(`--tier must be one of: ${TIERS.join(', ')}`);
     if (problems.length) return fail(problems.join('\n'));
     run = async (deps) => {
       const u = await createAccount(deps, { username, password: third, role: role as Role, tier: tier as Tier });
       return `created ${u.username} (id ${u.id}, role ${u.role}, tier ${u.tier})`;
     };
   } else if ((action === 'set-tier' || action === 'set-role') && username && third) {
-    const value = action === 'set-tier' ? oneOf('tier', third, TIERS) : oneOf('role', third, ROLES);
-    if (value.includes(' ')) return fail(value);
+    const allowed: readonly string[] = action === 'set-tier' ? TIERS : ROLES;
+    const value = oneOf(third, allowed);
+    if (!value) return fail(`${action === 'set-tier' ? 'tier' : 'role'} must be one of: ${allowed.join(', ')}`);
     run = async (deps) => {
       const r = await changeAccount(deps, username, action === 'set-tier' ? { tier: value as Tier } : { role: value as Role });
       return `${r.user.username}: role ${r.user.role}, tier ${r.user.tier}${r.revokedKeys ? `; revoked ${r.revokedKeys} API key(s) over the new cap` : ''}`;

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import { SESSION_COOKIE, viewerOf } from '../../core/auth.ts';
-import { AppError } from '../../core/errors.ts';
 import { errors } from '../../core/schemas.ts';
 import { LoginBody, Message, PasswordChangeBody, RegisterBody, UserEnvelope } from './auth.schemas.ts';
 import { SESSION_TTL_MS } from './sessions.repo.ts';
@@ -41,15 +40,9 @@ export function authRoutes(app: FastifyInstance, deps: Deps): void {
     },
     config: { limit: 'auth' },
   }, async (req, reply) => {
-    try {
-      const { user, token } = await auth.login(deps, req.body as LoginBody);
-      setSessionCookie(req, reply, token);
-      return { user };
-    } catch (err) {
-      // A slowed-down sign-in is a 429 like any other: it carries Retry-After.
-      if (err instanceof AppError && typeof err.extra.retryAfter === 'number') reply.header('Retry-After', String(err.extra.retryAfter));
-      throw err;
-    }
+    const { user, token } = await auth.login(deps, req.body as LoginBody);
+    setSessionCookie(req, reply, token);
+    return { user };
   });
 
   app.post('/api/auth/logout', {
