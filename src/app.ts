@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -70,6 +71,7 @@ function trustProxy(value: string): any {
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   const clock = opts.clock ?? systemClock;
+  fs.mkdirSync(path.join(config.dataDir, 'media'), { recursive: true });
   const media = new LocalMediaStore(path.join(config.dataDir, 'media'));
   const deps: Deps = { db: database.db, dialect: database.dialect, config, clock, media, startedAt: clock.now() };
 

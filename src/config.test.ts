@@ -16,12 +16,12 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
 test('every setting is read', () => {
   const c = loadConfig({
     PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/srv/board', DATABASE_URL: 'postgres://u@db/board', LOG_LEVEL: 'debug',
-    TRUST_PROXY: '10.0.0.1', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: 'board1:', RATE_LIMITS: 'off', SHUTDOWN_TIMEOUT_MS: '2500',
+    TRUST_PROXY: '10.0.0.1', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: 'board1:', RATE_LIMITS: 'off', SHUTDOWN_TIMEOUT_MS: '2500', WORKERS: '2',
     MAX_IMAGE_MB: '10', MAX_VIDEO_MB: '100', MAX_IMAGE_MEGAPIXELS: '20', MAX_VIDEO_SECONDS: '60', FFMPEG_PATH: '/opt/ff/ffmpeg', FFPROBE_PATH: '/opt/ff/ffprobe',
   });
   assert.deepEqual(c, {
     port: 8080, host: '0.0.0.0', dataDir: '/srv/board', databaseUrl: 'postgres://u@db/board', logLevel: 'debug',
-    trustProxy: '10.0.0.1', redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'board1:', rateLimits: false, shutdownTimeoutMs: 2500,
+    trustProxy: '10.0.0.1', redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'board1:', rateLimits: false, shutdownTimeoutMs: 2500, workers: 2,
     uploads: { maxImageBytes: 10 * 1024 * 1024, maxVideoBytes: 100 * 1024 * 1024, maxImagePixels: 20_000_000, maxVideoSeconds: 60, ffmpegPath: '/opt/ff/ffmpeg', ffprobePath: '/opt/ff/ffprobe' },
   });
 });
@@ -35,6 +35,7 @@ test('a bad value names the setting', () => {
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ RATE_LIMITS: 'maybe' }, 'RATE_LIMITS'],
+    [{ WORKERS: '0' }, 'WORKERS'],
     [{ MAX_IMAGE_MB: '0' }, 'MAX_IMAGE_MB'],
     [{ MAX_VIDEO_SECONDS: 'ten' }, 'MAX_VIDEO_SECONDS'],
   ];

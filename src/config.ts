@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Every setting the server reads, in one place. See the settings table in README.md. */
@@ -15,6 +16,8 @@ export interface Config {
   rateLimits: boolean;
   /** How long SIGTERM waits for in-flight requests before closing anyway. */
   shutdownTimeoutMs: number;
+  /** Server processes sharing the port (node:cluster); 1 runs in-process. */
+  workers: number;
   uploads: UploadLimits;
 }
 
@@ -92,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: env.REDIS_PREFIX?.trim() || 'imageboard:',
     rateLimits: bool(env, 'RATE_LIMITS', true),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    workers: env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : int(env, 'WORKERS', 1, 1, 64),
     uploads: {
       maxImageBytes: int(env, 'MAX_IMAGE_MB', 50, 1, 4096) * MB,
       maxVideoBytes: int(env, 'MAX_VIDEO_MB', 200, 1, 16384) * MB,

@@ -1,10 +1,11 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
 
-async function main(): Promise<void> {
-  let config;
+function readConfig(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -12,6 +13,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+}
+
+/** One server process: serves until SIGTERM/SIGINT, then finishes in-flight requests and closes the database. */
+async function serve(config: Config): Promise<void> {
   const app = await buildApp(config);
   let stopping = false;
   const stop = async (signal: string) => {
@@ -32,7 +37,36 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
 }
 
-main().catch((err) => {
+/**
+ * WORKERS > 1: this process migrates the database once, then forks that many servers sharing the
+ * port (SQLite in WAL mode lets them read at once). SIGTERM is passed on; it exits when they have.
+ */
+async function supervise(config: Config): Promise<void> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  await database.close();
+  if (config.rateLimits && !config.redisUrl) {
+    console.warn(`WORKERS=${config.workers} without REDIS_URL: each worker counts rate limits on its own`);
+  }
+  let stopping = false;
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code) => {
+    if (!stopping && code !== 0) {
+      console.error(`worker ${worker.process.pid} exited with ${code}; starting another`);
+      cluster.fork();
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  });
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+const config = readConfig();
+const main = config.workers > 1 && cluster.isPrimary ? supervise(config) : serve(config);
+main.catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -75,6 +75,8 @@ export async function newPage(board: Board, opts: { viewport?: { width: number; 
 
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  // A sticky header would be painted mid-page in a full-page picture of a scrolled page.
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   // Let lazy thumbnails that are on screen finish, so the picture shows the page as a person sees it.
   await page.waitForFunction(() => [...document.images].filter((i) => i.getBoundingClientRect().top < innerHeight).every((i) => i.complete), undefined, { timeout: 5_000 }).catch(() => undefined);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });

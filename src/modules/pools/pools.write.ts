@@ -42,6 +42,16 @@ async function writeOrder(trx: Transaction<DB>, poolId: number, postIds: number[
   await trx.updateTable('pools').set({ post_count: postIds.length, updated_at: now }).where('id', '=', poolId).execute();
 }
 
+/**
+ * Locks the pool's row for the rest of the transaction before its order is read: concurrent
+ * changes to one pool then take turns instead of rewriting each other's order (PostgreSQL;
+ * SQLite runs one writer at a time). A pool deleted meanwhile is not found.
+ */
+async function lockPool(trx: Transaction<DB>, poolId: number, rawId: string): Promise<void> {
+  const locked = await trx.updateTable('pools').set((eb) => ({ post_count: eb.ref('post_count') })).where('id', '=', poolId).executeTakeFirst();
+  if (locked.numUpdatedRows === 0n) notFound('Pool', rawId);
+}
+
 async function existingPosts(db: Kysely<DB>, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   return new Set((await db.selectFrom('posts').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
@@ -105,6 +115,7 @@ export async function addPost(deps: Deps, viewer: Viewer, rawId: string, rawPost
   const [postId] = postIdList([rawPostId], 'postId');
   if (!(await existingPosts(deps.db, [postId])).has(postId)) notFound('Post', rawPostId);
   await deps.db.transaction().execute(async (trx) => {
+    await lockPool(trx, row.id, rawId);
     const order = await orderedPostIds(trx, row.id);
     if (order.includes(postId)) return;
     if (order.length >= MAX_POOL_POSTS) badRequest(`A pool holds at most ${MAX_POOL_POSTS} posts`);
@@ -119,6 +130,7 @@ export async function removePost(deps: Deps, viewer: Viewer, rawId: string, rawP
   const row = await editablePool(deps, viewer, rawId);
   const postId = parseId(rawPostId, 'Post');
   await deps.db.transaction().execute(async (trx) => {
+    await lockPool(trx, row.id, rawId);
     const order = await orderedPostIds(trx, row.id);
     if (!order.includes(postId)) notFound('Post in this pool', rawPostId);
     await writeOrder(trx, row.id, order.filter((id) => id !== postId), deps.clock.now());
@@ -131,6 +143,7 @@ export async function reorder(deps: Deps, viewer: Viewer, rawId: string, raw: st
   const row = await editablePool(deps, viewer, rawId);
   const wanted = postIdList(raw, 'postIds');
   await deps.db.transaction().execute(async (trx) => {
+    await lockPool(trx, row.id, rawId);
     const current = await orderedPostIds(trx, row.id);
     const same = wanted.length === current.length && wanted.every((id) => current.includes(id));
     if (!same) badRequest("field 'postIds' must list exactly the pool's posts, each once", [{ field: 'postIds', message: 'not the same posts as the pool' }]);

@@ -213,4 +213,4 @@ eachDatabase('PATCH and DELETE /api/posts/<id>', (ctx) => {
     const again = await ctx.app.inject({ method: 'POST', url: '/api/upload', payload: m.payload, headers: { ...m.headers, ...alice.headers } });
     assert.equal(again.statusCode, 201, 'the same file may be uploaded again once its post is gone');
   });
-}, { rateLimits: false, logLevel: "error" });
+}, { rateLimits: false });

@@ -103,7 +103,7 @@ export function TagInput({ id, label, value, onValue, separator, placeholder, hi
         onKeyDown={onKeyDown}
         onBlur={() => setTimeout(() => setOpen(false), 100)}
       />
-      <ul id={listId} role="listbox" class="combo-list" hidden={!show} aria-label={`${label}: suggestions`}>
+      <ul id={listId} role="listbox" class="combo-list" hidden={!show} aria-label="Tag suggestions">
         {items.map((t, i) => (
           <li
             key={t._id}

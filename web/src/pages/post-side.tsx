@@ -36,7 +36,6 @@ export function PostSide({ post }: { post: PostDetail }) {
           <dt>Posted</dt><dd><time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time></dd>
           <dt>Size</dt><dd>{post.width} × {post.height} · {bytes(post.fileSize)}</dd>
           <dt>Type</dt><dd>{post.mime}{post.duration ? ` · ${duration(post.duration)}` : ''}</dd>
-          <dt>Stats</dt><dd>{post.stats.likes} likes · {post.stats.favorites} favorites · {post.stats.comments} comments</dd>
         </dl>
       </section>
     </aside>

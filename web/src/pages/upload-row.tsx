@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import type { ApiError } from '../api/client.ts';
 import type { Uploaded } from '../api/types.ts';
 import { bytes } from '../lib/format.ts';
@@ -25,12 +26,17 @@ function explain(err: ApiError): string {
 
 export function UploadRow({ item, onTitle, onRemove, onRetry }: { item: Item; onTitle(t: string): void; onRemove(): void; onRetry(): void }) {
   const id = `u-title-${item.key}`;
+  const [broken, setBroken] = useState(false);
   const duplicate = item.error?.status === 409 && item.error.body.postId;
+  const status = item.error?.status ?? 0;
+  const retryable = status === 0 || status === 401 || status === 429 || status >= 500;
   return (
     <li class={`upload-row is-${item.state}`} data-file={item.file.name}>
-      {item.file.type.startsWith('video/')
-        ? <video class="upload-thumb" src={item.preview} muted aria-label={`Preview of ${item.file.name}`} />
-        : <img class="upload-thumb" src={item.preview} alt={`Preview of ${item.file.name}`} width={72} height={72} />}
+      {broken
+        ? <span class="upload-thumb upload-thumb-none" aria-hidden="true">{item.file.name.split('.').pop()?.slice(0, 4) || '?'}</span>
+        : item.file.type.startsWith('video/')
+          ? <video class="upload-thumb" src={item.preview} muted aria-label={`Preview of ${item.file.name}`} onError={() => setBroken(true)} />
+          : <img class="upload-thumb" src={item.preview} alt={`Preview of ${item.file.name}`} width={72} height={72} onError={() => setBroken(true)} />}
       <div class="upload-info">
         <div class="row">
           <span class="upload-name">{item.file.name}</span>
@@ -52,7 +58,7 @@ export function UploadRow({ item, onTitle, onRemove, onRetry }: { item: Item; on
         </div>
       </div>
       <div class="upload-tools">
-        {item.state === 'failed' && !duplicate && <button type="button" class="btn btn-small" onClick={onRetry}>Retry</button>}
+        {item.state === 'failed' && retryable && <button type="button" class="btn btn-small" onClick={onRetry}>Retry</button>}
         {item.state !== 'uploading' && item.state !== 'done' && <button type="button" class="btn btn-ghost btn-small" onClick={onRemove} aria-label={`Remove ${item.file.name}`}>Remove</button>}
       </div>
     </li>
