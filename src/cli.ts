@@ -5,7 +5,7 @@ import { MEDIA_USAGE } from './modules/uploads/media.command.ts';
 const USAGE = `Usage: imageboard <command> [options]
 
 Commands:
-  seed --posts N [--seed S] [--users N] [--tags N] [--until ISO-DATE] [--no-media]
+  seed --posts N [--seed S] [--users N] [--tags N] [--tags-per-post N] [--until ISO-DATE] [--no-media]
         Fill the database (DATABASE_URL, or SQLite under DATA_DIR) with synthetic data.
 ${USER_USAGE}${MEDIA_USAGE}`;
 

@@ -36,3 +36,16 @@ export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string } | null;
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/**
+ * Title contains `needle`, case-insensitively, matched literally. SQLite: through the FTS5 trigram
+ * index when the needle has 3 or more characters (shorter ones scan); PostgreSQL: ILIKE, which the
+ * pg_trgm index serves.
+ */
+export function titleContains(dialect: DialectName, id: Expression<number>, title: Expression<string>, needle: string): RawBuilder<boolean> {
+  if (dialect === 'sqlite' && [...needle].length >= 3) {
+    const phrase = `"${needle.replace(/"/g, '""')}"`;
+    return sql<boolean>`${id} IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ${phrase})`;
+  }
+  return containsInsensitive(dialect, title, needle);
+}

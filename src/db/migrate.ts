@@ -3,12 +3,14 @@ import type { DialectName } from './dialect.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as loginThrottle from './migrations/002-login-throttle.ts';
 import * as videoCodecs from './migrations/003-video-codecs.ts';
+import * as counters from './migrations/004-counters-and-search.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
   '001-initial': initial,
   '002-login-throttle': loginThrottle,
   '003-video-codecs': videoCodecs,
+  '004-counters-and-search': counters,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

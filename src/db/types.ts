@@ -118,7 +118,13 @@ export interface LoginFailuresTable {
   blocked_until: number;
 }
 
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
 export interface DB {
+  counters: CountersTable;
   login_failures: LoginFailuresTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -53,7 +53,18 @@ export class SeedRefused extends Error {}
 /** Images rendered at most; posts beyond that reuse them, each with its own bytes. */
 export const MAX_BASE_IMAGES = 200;
 
+function checkWhole(name: string, value: number | undefined, min: number): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= min)) throw new RangeError(`${name} must be a whole number >= ${min} (got ${value})`);
+}
+
+/** Fills in the defaults; rejects values the generator cannot honour. */
 export function resolveOptions(o: SeedOptions): Resolved {
+  checkWhole('posts', o.posts, 1);
+  checkWhole('users', o.users, 1);
+  checkWhole('tags', o.tags, 1);
+  checkWhole('tagsPerPost', o.tagsPerPost, 0);
+  checkWhole('seed', o.seed, 0);
+  if (!Number.isFinite(o.until)) throw new RangeError('until must be a time in epoch milliseconds');
   return {
     posts: o.posts,
     users: o.users ?? Math.max(10, Math.floor(o.posts / 50)),

@@ -24,15 +24,23 @@ function iendOffset(png: Buffer): number {
 }
 
 /**
- * A copy of `png` with a tEXt chunk inserted before IEND. Decoders ignore tEXt, so the picture is
- * pixel-for-pixel the same; only the bytes (and so the sha256) differ.
+ * `png` with a tEXt chunk inserted before IEND, as three pieces (before, chunk, IEND onwards), so
+ * it can be hashed or written without first being copied into one buffer.
  */
-export function withTextChunk(png: Buffer, keyword: string, text: string): Buffer {
+export function withTextChunkParts(png: Buffer, keyword: string, text: string): [Buffer, Buffer, Buffer] {
   const at = iendOffset(png);
   const body = Buffer.from(`tEXt${keyword}\0${text}`, 'latin1');
   const chunk = Buffer.alloc(body.length + 8);
   chunk.writeUInt32BE(body.length - 4, 0);
   body.copy(chunk, 4);
   chunk.writeUInt32BE(crc32(body), body.length + 4);
-  return Buffer.concat([png.subarray(0, at), chunk, png.subarray(at)]);
+  return [png.subarray(0, at), chunk, png.subarray(at)];
+}
+
+/**
+ * A copy of `png` with a tEXt chunk inserted before IEND. Decoders ignore tEXt, so the picture is
+ * pixel-for-pixel the same; only the bytes (and so the sha256) differ.
+ */
+export function withTextChunk(png: Buffer, keyword: string, text: string): Buffer {
+  return Buffer.concat(withTextChunkParts(png, keyword, text));
 }

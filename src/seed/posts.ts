@@ -6,7 +6,7 @@ import type { BaseImage } from './images.ts';
 import type { MediaJob } from './media-files.ts';
 import { postDescription, postTitle } from './names.ts';
 import { countUpTo } from './plan.ts';
-import { postMark, textChunkSize, withTextChunk } from './png-text.ts';
+import { postMark, textChunkSize, withTextChunkParts } from './png-text.ts';
 import { permutation, type Random, Zipf } from './random.ts';
 
 const RATINGS = [['safe', 70], ['sketchy', 20], ['unsafe', 10]] as const;
@@ -80,7 +80,7 @@ export class PostRows {
   /** The real file's hash; with --no-media, a stand-in that is just as unique. */
   private sha256(base: BaseImage, id: number): string {
     const hash = createHash('sha256');
-    if (base.png) hash.update(withTextChunk(base.png, ...postMark(id)));
+    if (base.png) for (const part of withTextChunkParts(base.png, ...postMark(id))) hash.update(part);
     else hash.update(`seed ${this.inputs.seed} post ${id}`);
     return hash.digest('hex');
   }

@@ -60,6 +60,8 @@ export async function insertPosts(trx: Trx, phase: Phase): Promise<{ posts: numb
     await posts.flush(); // before the links that refer to them
     await links.flush();
     onProgress('posts', posts.written, o.posts);
+    // SQLite calls never leave the microtask queue; let the media writer's replies in.
+    await new Promise((resolve) => setImmediate(resolve));
   };
   for (let i = 0; i < o.posts; i++) {
     const { row, job } = rows.row(i);

@@ -39,7 +39,7 @@ describe('browser: a member’s journey', { timeout: 240_000 }, () => {
       { name: 'red-harbour.png', mimeType: 'image/png', buffer: red },
       { name: 'blue-harbour.png', mimeType: 'image/png', buffer: await png(12, 300, 450) },
     ]);
-    assert.equal(await page.locator('.upload-row').count(), 2);
+    await page.waitForFunction(() => document.querySelectorAll('.upload-row').length === 2);
     await page.getByLabel('Title for red-harbour.png').fill('Red harbour at dusk');
     await page.getByLabel(/Tags for these files/).fill('harbour_test, boats');
     await page.getByRole('button', { name: 'Upload 2 files' }).click();
@@ -53,6 +53,12 @@ describe('browser: a member’s journey', { timeout: 240_000 }, () => {
 
   it('names the duplicate and the unreadable file, each next to its file', async () => {
     await page.getByRole('button', { name: 'Clear finished' }).click();
+    // Tags complete from the board's own tags.
+    const tags = page.getByRole('combobox', { name: /Tags for these files/ });
+    await tags.fill('');
+    await tags.pressSequentially('harb');
+    await page.getByRole('option', { name: /harbour_test\s*2/ }).click();
+    assert.equal(await tags.inputValue(), 'harbour_test, ');
     await dropFiles(page, '[data-testid=dropzone]', [
       { name: 'again.png', mimeType: 'image/png', buffer: red },
       { name: 'notes.png', mimeType: 'image/png', buffer: textFile() },
@@ -73,6 +79,7 @@ describe('browser: a member’s journey', { timeout: 240_000 }, () => {
     await page.goto('/?q=Red');
     await page.locator('.tile a').first().click();
     await page.getByRole('button', { name: 'Edit post' }).click();
+    await page.getByLabel('Description').fill('Boats coming home, shot from the pier.');
     await page.getByLabel('Tags (comma-separated)').fill('harbour_test, boats, crimson_sails');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-testid=post-tags]', { hasText: 'crimson_sails' }).waitFor();
@@ -97,6 +104,9 @@ describe('browser: a member’s journey', { timeout: 240_000 }, () => {
     const img = page.locator('.media img');
     assert.match((await img.getAttribute('alt')) ?? '', /Red harbour at dusk/);
     assert.equal(await page.locator('.uploader-name').innerText(), 'alice');
+    assert.equal(await page.locator('.uploader .avatar').getAttribute('alt'), 'alice\'s avatar');
+    assert.equal(await page.locator('.description').innerText(), 'Boats coming home, shot from the pier.');
+    await page.locator('.post-side time').first().waitFor();
     const tags = page.getByTestId('post-tags');
     await tags.locator('li', { hasText: 'harbour_test' }).filter({ hasText: '2' }).waitFor();
     assert.equal(await tags.getByRole('link', { name: 'crimson_sails' }).getAttribute('href'), '/?tag=crimson_sails');
@@ -189,19 +199,40 @@ describe('browser: a member’s journey', { timeout: 240_000 }, () => {
     await page.getByText('I photograph harbours.').waitFor();
     assert.match(await page.getByTestId('profile-stats').innerText(), /2\s*Uploads/i);
     assert.match((await page.locator('.profile .avatar').getAttribute('src')) ?? '', /^\/media\//);
-    assert.equal(await page.locator('.tile').count(), 2);
+    await page.waitForFunction(() => document.querySelectorAll('.tile').length === 2);
     await screenshot(page, 'profile');
     await page.getByRole('link', { name: 'Favorites', exact: true }).click();
     await page.waitForURL(/tab=favorites/);
     await page.waitForFunction(() => document.querySelectorAll('.tile').length === 1);
   });
 
-  it('signs out', async () => {
+  it('changes the password', async () => {
+    await page.goto('/settings#password');
+    await page.getByLabel('Current password').fill('correct horse battery');
+    await page.getByLabel('New password (at least 8 characters)').fill('a much longer secret');
+    await page.getByLabel('New password again').fill('a much longer secret');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor();
+  });
+
+  it('signs out, and back in (a wrong password is said in words)', async () => {
     await page.locator('summary', { hasText: 'alice' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     const me = await page.evaluate(() => fetch('/api/auth/me').then((r) => r.status));
     assert.equal(me, 401);
+
+    await page.goto('/upload');
+    await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    assert.ok((await page.getByRole('alert').innerText()).length > 5);
+    await screenshot(page, 'login');
+    await page.getByLabel('Password').fill('a much longer secret');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/upload$/);
+    await page.locator('summary', { hasText: 'alice' }).waitFor();
     assert.deepEqual(errors, []);
   });
 });

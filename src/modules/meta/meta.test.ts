@@ -125,7 +125,8 @@ eachDatabase('meta: GET /api, /api/methods, errors, OpenAPI and docs', (ctx: Ctx
       assert.ok(doc.paths[p]?.[method.toLowerCase()], `${label} is documented as ${method.toLowerCase()} ${p}`);
     }
     const params = doc.paths['/api/posts'].get.parameters.filter((x: any) => x.in === 'query').map((x: any) => x.name);
-    assert.deepEqual([...params].sort(), [...POST_QUERY_PARAMS].sort());
+    for (const name of POST_QUERY_PARAMS) assert.ok(params.includes(name), `/api/posts documents '${name}'`);
+    assert.ok(params.includes('before'), 'and the keyset cursor');
     const idParam = doc.paths['/api/posts/{id}'].get.parameters.find((x: any) => x.name === 'id');
     assert.equal(idParam.in, 'path');
   });

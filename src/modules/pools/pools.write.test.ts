@@ -21,7 +21,7 @@ async function createPoolOk(ctx: Ctx, who: Account, payload: Record<string, unkn
 async function getPool(ctx: Ctx, id: string, headers: Headers = {}) {
   const res = await getJson(ctx.app, `/api/pools/${id}`, headers);
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body as { pool: PoolJson; posts: { id: string }[] };
+  return res.body as { pool: PoolJson; posts: { id: string; title: string }[] };
 }
 
 /** The pool as GET /api/pools lists it to these headers, or undefined. */
@@ -190,7 +190,7 @@ eachDatabase('pool writes', (ctx) => {
   test('every pool write without a session or key is 401', async () => {
     const pool = await createPoolOk(ctx, alice, { name: 'Guarded', postIds: [posts[9]] });
     const url = `/api/pools/${pool._id}`;
-    for (const headers of [{}, { 'x-api-key': 'ib_invalid' }]) {
+    for (const headers of [{}, { 'x-api-key': 'ib_invalid' }] as Headers[]) {
       assertError(await call(ctx, 'POST', '/api/pools', headers, { name: 'anon' }), 401);
       assertError(await call(ctx, 'PATCH', url, headers, { name: 'anon' }), 401);
       assertError(await call(ctx, 'POST', `${url}/posts`, headers, { postId: posts[10] }), 401);

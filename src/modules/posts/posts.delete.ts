@@ -9,8 +9,10 @@ import type { DB } from '../../db/types.ts';
 export async function movePostCounts(trx: Transaction<DB>, table: 'tags' | 'pools', deltas: Map<number, number>): Promise<void> {
   for (const [id, delta] of [...deltas].sort((a, b) => a[0] - b[0])) {
     if (delta === 0) continue;
-    const t = trx as unknown as Transaction<Pick<DB, 'tags'>>;
-    await t.updateTable(table as 'tags').set((eb) => ({ post_count: eb('post_count', '+', delta) })).where('id', '=', id).execute();
+    await (table === 'tags'
+      ? trx.updateTable('tags').set((eb) => ({ post_count: eb('post_count', '+', delta) })).where('id', '=', id)
+      : trx.updateTable('pools').set((eb) => ({ post_count: eb('post_count', '+', delta) })).where('id', '=', id)
+    ).execute();
   }
 }
 

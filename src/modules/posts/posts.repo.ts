@@ -1,55 +1,5 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB, NewPost } from '../../db/types.ts';
-import { containsInsensitive, type DialectName } from '../../db/dialect.ts';
-import type { Rating, Sort } from './posts.schemas.ts';
-
-/** A resolved post filter: names already turned into ids by the service. */
-export interface PostFilter {
-  uploaderId?: number;
-  tagIds: number[];
-  /** Each term: title substring, or (when a tag of that name exists) that tag. */
-  terms: { text: string; tagId: number | null }[];
-  rating?: Rating;
-  minLikes?: number;
-  from?: number;
-  to?: number;
-}
-
-const ORDER: Record<Sort, [string, 'asc' | 'desc'][]> = {
-  newest: [['created_at', 'desc'], ['id', 'desc']],
-  oldest: [['created_at', 'asc'], ['id', 'asc']],
-  most_liked: [['like_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
-  most_commented: [['comment_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
-  most_favorited: [['favorite_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
-};
-
-function where(dialect: DialectName, f: PostFilter) {
-  return (eb: ExpressionBuilder<DB, 'posts'>) => {
-    const parts: Expression<SqlBool>[] = [];
-    const hasTag = (tagId: number) =>
-      eb('posts.id', 'in', eb.selectFrom('post_tags').select('post_tags.post_id').where('post_tags.tag_id', '=', tagId));
-    if (f.uploaderId !== undefined) parts.push(eb('posts.uploader_id', '=', f.uploaderId));
-    for (const tagId of f.tagIds) parts.push(hasTag(tagId));
-    for (const term of f.terms) {
-      const title = containsInsensitive(dialect, eb.ref('posts.title'), term.text);
-      parts.push(term.tagId === null ? title : eb.or([title, hasTag(term.tagId)]));
-    }
-    if (f.rating) parts.push(eb('posts.content_rating', '=', f.rating));
-    if (f.minLikes !== undefined) parts.push(eb('posts.like_count', '>=', f.minLikes));
-    if (f.from !== undefined) parts.push(eb('posts.created_at', '>=', f.from));
-    if (f.to !== undefined) parts.push(eb('posts.created_at', '<=', f.to));
-    return eb.and(parts);
-  };
-}
-
-export async function countPosts(db: Kysely<DB>, dialect: DialectName, f: PostFilter): Promise<number> {
-  const row = await db
-    .selectFrom('posts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(where(dialect, f))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 /** The columns a post list item needs, joined with the uploader's name. */
 export function listItemQuery(db: Kysely<DB>) {
@@ -63,19 +13,6 @@ export function listItemQuery(db: Kysely<DB>) {
     ]);
 }
 export type ListRow = Awaited<ReturnType<ReturnType<typeof listItemQuery>['execute']>>[number];
-
-export async function listPosts(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  f: PostFilter,
-  sort: Sort,
-  offset: number,
-  limit: number,
-): Promise<ListRow[]> {
-  let q = listItemQuery(db).where(where(dialect, f));
-  for (const [col, dir] of ORDER[sort]) q = q.orderBy(sql.ref(`posts.${col}`), dir);
-  return q.limit(limit).offset(offset).execute();
-}
 
 /** List rows of the given posts, in the order of `ids` (missing ones left out). */
 export async function listRowsByIds(db: Kysely<DB>, ids: number[]): Promise<ListRow[]> {
@@ -110,11 +47,11 @@ export async function findPost(db: Kysely<DB>, id: number) {
     .executeTakeFirst();
 }
 
-/** Ids of the named tags that exist. */
-export async function tagIdsByName(db: Kysely<DB>, names: string[]): Promise<Map<string, number>> {
+/** The named tags that exist, with their stored post counts. */
+export async function tagsByName(db: Kysely<DB>, names: string[]): Promise<Map<string, { id: number; count: number }>> {
   if (names.length === 0) return new Map();
-  const rows = await db.selectFrom('tags').select(['id', 'name']).where('name', 'in', names).execute();
-  return new Map(rows.map((r) => [r.name, r.id]));
+  const rows = await db.selectFrom('tags').select(['id', 'name', 'post_count']).where('name', 'in', names).execute();
+  return new Map(rows.map((r) => [r.name, { id: r.id, count: r.post_count }]));
 }
 
 /**

@@ -30,6 +30,12 @@ export const PostListQuery = Type.Object(
     contentRating: Type.Optional(StringEnum(RATINGS)),
     minLikes: Type.Optional(Type.Integer({ minimum: 0, description: 'Only posts with at least this many likes' })),
     dateFrom: Type.Optional(Type.String({ maxLength: 40, description: `Created at or after: ${DATE_TEXT}` })),
+    before: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description: 'Keyset cursor for deep pages (sortBy=newest): only posts older than this post id. Pass the previous page\'s `nextCursor`; `offset` then counts from the cursor',
+      }),
+    ),
     dateTo: Type.Optional(
       Type.String({ maxLength: 40, description: `Created at or before: ${DATE_TEXT}; a bare date means the end of that UTC day` }),
     ),
@@ -57,9 +63,13 @@ export const PostListItem = Type.Object({
 
 export const PostList = Type.Object({
   posts: Type.Array(PostListItem),
-  totalPosts: Type.Integer(),
-  currentPage: Type.Integer({ description: 'floor(offset / limit) + 1' }),
+  totalPosts: Type.Integer({ description: 'Exact, unless totalIsEstimate is true' }),
+  totalIsEstimate: Type.Boolean({
+    description: 'true when more than 10,000 posts match a filter that has no stored count: totalPosts is then estimated from a sample of the newest posts',
+  }),
+  currentPage: Type.Integer({ description: 'floor(offset / limit) + 1 (counted from the cursor when `before` is given)' }),
   totalPages: Type.Integer({ description: 'ceil(totalPosts / limit)' }),
+  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'With sortBy=newest and a full page: pass as `before` for the next page' }),
 });
 
 export const PostDetail = Type.Object({

@@ -4,6 +4,7 @@ import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
 import { iso } from '../../core/schemas.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
+import { countRows, listRows, type PostFilter } from './posts.query.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 
 const MAX_TERMS = 10;
@@ -28,7 +29,7 @@ export function parseId(raw: string, what: string): number {
   return Number(raw);
 }
 
-async function resolveFilter(deps: Deps, q: PostListQuery): Promise<repo.PostFilter | null> {
+async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter | null> {
   // Dates first: a bad date is a 400 even when another filter already means "no posts".
   const from = q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false);
   const to = q.dateTo === undefined ? undefined : parseDateParam('dateTo', q.dateTo, true);
@@ -39,16 +40,27 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<repo.PostFil
     });
   }
   const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
-  const ids = await repo.tagIdsByName(deps.db, [...tagNames, ...terms]);
-  if (tagNames.some((n) => !ids.has(n))) return null;
-  const filter: repo.PostFilter = {
-    tagIds: tagNames.map((n) => ids.get(n)!),
-    terms: terms.map((text) => ({ text, tagId: ids.get(text) ?? null })),
+  const found = await repo.tagsByName(deps.db, [...tagNames, ...terms]);
+  if (tagNames.some((n) => !found.has(n))) return null;
+  const filter: PostFilter = {
+    tags: tagNames.map((n) => found.get(n)!),
+    terms: terms.map((text) => ({ text, tagId: found.get(text)?.id ?? null })),
     rating: q.contentRating as Rating | undefined,
     minLikes: q.minLikes,
     from,
     to,
   };
+  if (q.before !== undefined) {
+    if ((q.sortBy ?? 'newest') !== 'newest') {
+      throw new AppError(400, "query parameter 'before' works with sortBy=newest only", { details: [{ field: 'before', message: 'only with sortBy=newest' }] });
+    }
+    const id = /^[1-9]\d{0,14}$/.test(q.before) ? Number(q.before) : NaN;
+    const cursor = Number.isNaN(id) ? undefined : await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
+    if (!cursor) {
+      throw new AppError(400, `query parameter 'before' must be the id of an existing post`, { details: [{ field: 'before', message: 'unknown post' }] });
+    }
+    filter.before = { createdAt: cursor.created_at, id: cursor.id };
+  }
   if (q.uploader !== undefined) {
     const uploaderId = await findUserIdByName(deps.db, q.uploader);
     if (uploaderId === undefined) return null;
@@ -81,18 +93,19 @@ export async function toListItems(deps: Deps, rows: repo.ListRow[]) {
 export async function listPosts(deps: Deps, q: PostListQuery) {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
+  const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
-  const [rows, total] = filter
-    ? await Promise.all([
-        repo.listPosts(deps.db, deps.dialect, filter, (q.sortBy ?? 'newest') as Sort, offset, limit),
-        repo.countPosts(deps.db, deps.dialect, filter),
-      ])
-    : [[], 0];
+  const [rows, count] = filter
+    ? await Promise.all([listRows(deps.db, deps.dialect, filter, sort, offset, limit), countRows(deps.db, deps.dialect, filter)])
+    : [[], { total: 0, estimated: false }];
+  const last = rows[rows.length - 1];
   return {
     posts: await toListItems(deps, rows),
-    totalPosts: total,
+    totalPosts: count.total,
+    totalIsEstimate: count.estimated,
     currentPage: Math.floor(offset / limit) + 1,
-    totalPages: Math.ceil(total / limit),
+    totalPages: Math.ceil(count.total / limit),
+    nextCursor: sort === 'newest' && rows.length === limit && last ? String(last.id) : null,
   };
 }
 

@@ -139,7 +139,7 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
       assert.ok(body.posts.every((p) => p.author.username === who));
     }
     const none = await list('?uploader=nobody');
-    assert.deepEqual(none, { posts: [], totalPosts: 0, currentPage: 1, totalPages: 0 });
+    assert.deepEqual(none, { posts: [], totalPosts: 0, totalIsEstimate: false, currentPage: 1, totalPages: 0, nextCursor: null });
   });
 
   test('tag, repeated: the post must carry every tag; an unknown tag gives an empty list', async () => {

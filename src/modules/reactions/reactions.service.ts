@@ -58,7 +58,9 @@ export async function favoritesOf(deps: Deps, username: string, offset: number, 
   return {
     posts: await toListItems(deps, await listRowsByIds(deps.db, rows.map((r) => r.post_id))),
     totalPosts,
+    totalIsEstimate: false,
     currentPage: Math.floor(offset / limit) + 1,
     totalPages: Math.ceil(totalPosts / limit),
+    nextCursor: null,
   };
 }

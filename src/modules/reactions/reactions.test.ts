@@ -137,7 +137,7 @@ eachDatabase('likes and favorites', (ctx) => {
 
     const listItem = (await getJson(ctx.app, '/api/posts?limit=100')).body.posts.find((p: { id: string }) => p.id === ids[3]);
     assert.deepEqual(all.posts[0], listItem, 'the same item as GET /api/posts');
-    assert.deepEqual(Object.keys(all).sort(), ['currentPage', 'posts', 'totalPages', 'totalPosts']);
+    assert.deepEqual(Object.keys(all).sort(), ['currentPage', 'nextCursor', 'posts', 'totalIsEstimate', 'totalPages', 'totalPosts']);
 
     const page2 = await favorites(ctx, fan.username, '?offset=2&limit=2');
     assert.deepEqual(page2.posts.map((p) => p.id), expected.slice(2, 4));

@@ -10,7 +10,7 @@ const popcount32 = (x: number): number => {
 /**
  * Every post's 64-bit perceptual hash in two typed arrays, scanned linearly (a million hashes take
  * a few milliseconds). Posts get new ids only, so each query first appends the rows added since the
- * last one, by any instance; deleted posts drop out when their rows are fetched.
+ * last one, by any instance; deleted posts are forgotten when their rows are found missing.
  */
 export class PhashIndex {
   private ids = new Int32Array(1024);
@@ -43,6 +43,20 @@ export class PhashIndex {
     this.hi[this.size] = parseInt(hex.slice(0, 8), 16) >>> 0;
     this.lo[this.size] = parseInt(hex.slice(8, 16), 16) >>> 0;
     this.size++;
+  }
+
+  /** Drops deleted posts (found missing when their rows were fetched). */
+  forget(ids: number[]): void {
+    const gone = new Set(ids);
+    let kept = 0;
+    for (let i = 0; i < this.size; i++) {
+      if (gone.has(this.ids[i])) continue;
+      this.ids[kept] = this.ids[i];
+      this.hi[kept] = this.hi[i];
+      this.lo[kept] = this.lo[i];
+      kept++;
+    }
+    this.size = kept;
   }
 
   /** Posts within maxDistance bits of the hash, nearest first (then newest). */

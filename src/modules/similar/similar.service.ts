@@ -17,10 +17,20 @@ export interface SimilarQuery {
 
 async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQuery, excludeId?: number) {
   await index.refresh(deps.db);
-  const near = index.nearest(hash, q.maxDistance, q.limit, excludeId);
-  const distance = new Map(near.map((n) => [n.id, n.distance]));
-  const items = await toListItems(deps, await listRowsByIds(deps.db, near.map((n) => n.id)));
-  return { hash, posts: items.map((p) => ({ ...p, distance: distance.get(Number(p.id))! })) };
+  for (;;) {
+    const near = index.nearest(hash, q.maxDistance, q.limit, excludeId);
+    const rows = await listRowsByIds(deps.db, near.map((n) => n.id));
+    if (rows.length < near.length) {
+      // Some were deleted since they were indexed: forget them and look again, so they do not
+      // take places of the limit that posts further away should fill.
+      const present = new Set(rows.map((r) => r.id));
+      index.forget(near.filter((n) => !present.has(n.id)).map((n) => n.id));
+      continue;
+    }
+    const distance = new Map(near.map((n) => [n.id, n.distance]));
+    const items = await toListItems(deps, rows);
+    return { hash, posts: items.map((p) => ({ ...p, distance: distance.get(Number(p.id))! })) };
+  }
 }
 
 export async function similarToPost(deps: Deps, index: PhashIndex, rawId: string, q: SimilarQuery) {
@@ -44,7 +54,9 @@ async function hashOf(deps: Deps, file: Received): Promise<string> {
 export async function similarToUpload(deps: Deps, index: PhashIndex, req: FastifyRequest, q: SimilarQuery) {
   let file: Received | undefined;
   try {
-    for await (const part of req.parts({ limits: { files: 1, fields: 0, fileSize: Math.max(deps.config.uploads.maxImageBytes, deps.config.uploads.maxVideoBytes) + 1 } })) {
+    // Other fields are allowed through to the check below, which names what is wrong (busboy's
+    // own "reach fields limit" would be a 413 that says nothing useful).
+    for await (const part of req.parts({ limits: { files: 1, fields: 5, fileSize: Math.max(deps.config.uploads.maxImageBytes, deps.config.uploads.maxVideoBytes) + 1 } })) {
       if (part.type !== 'file' || part.fieldname !== 'file') badRequest("send the image as a multipart file field named 'file'");
       else file = await receiveFile(part, path.join(deps.config.dataDir, 'tmp'), deps.config.uploads);
     }

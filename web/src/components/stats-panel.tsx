@@ -26,11 +26,12 @@ export function StatsPanel() {
               <dd>{Number(data[k]).toLocaleString()}</dd>
             </div>
           ))}
-          <div>
-            <dt>Server</dt>
-            <dd><span class={data.serverStatus === 'healthy' ? 'dot dot-ok' : 'dot'} aria-hidden="true" /> {data.serverStatus} · v{data.version}</dd>
-          </div>
         </dl>
+      )}
+      {data && (
+        <p class="muted server-line">
+          <span class={data.serverStatus === 'healthy' ? 'dot dot-ok' : 'dot'} aria-hidden="true" /> Server {data.serverStatus} · version {data.version}
+        </p>
       )}
     </section>
   );

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { navigate, withQuery } from '../lib/router.ts';
 import { SORTS } from '../api/types.ts';
 import type { BrowseState } from './browse-query.ts';
@@ -7,7 +8,12 @@ export function BrowseFilters({ state }: { state: BrowseState }) {
   const set = (changes: Record<string, string | undefined>) => navigate(withQuery({ ...changes, page: undefined }), { keepScroll: true });
   const value = (e: Event) => (e.target as HTMLInputElement).value;
   const active = state.sort !== 'newest' || state.likes || state.from || state.to || state.q || state.tags.length;
+  const count = [state.sort !== 'newest', state.likes, state.from, state.to, state.rating !== 'all' && state.rating !== 'safe'].filter(Boolean).length;
+  // On a phone the filters fold away behind one button, so the grid starts near the top.
+  const [open] = useState(() => count > 0 || !window.matchMedia('(max-width: 640px)').matches);
   return (
+    <details class="filters-box" open={open}>
+      <summary class="btn btn-small">Filters{count ? ` (${count})` : ''}</summary>
     <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
       <div class="field">
         <label for="f-rating">Rating</label>
@@ -39,5 +45,6 @@ export function BrowseFilters({ state }: { state: BrowseState }) {
       </div>
       {active ? <a class="btn btn-ghost filters-clear" href={state.rating === 'all' ? '/?rating=all' : '/'}>Clear filters</a> : null}
     </form>
+    </details>
   );
 }

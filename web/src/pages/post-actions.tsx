@@ -28,6 +28,7 @@ export function PostActions({ post }: { post: PostDetail }) {
       if (kind === 'like') setLike(await api<LikeState>(path, { method: on ? 'DELETE' : 'PUT' }));
       else setFav(await api<FavoriteState>(path, { method: on ? 'DELETE' : 'PUT' }));
       invalidate(`/api/posts/${post.id}`);
+      invalidate('/api/users/');
     } catch (err) {
       setError(err as Error);
     } finally {

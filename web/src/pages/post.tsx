@@ -69,9 +69,11 @@ export default function PostPage({ id }: { id: string }) {
         <PostActions post={post} />
         {post.content && <p class="description">{post.content}</p>}
         <PostEdit post={post} onSaved={reload} />
-        <Comments postId={post.id} />
       </div>
       <PostSide post={post} />
+      <div class="post-comments">
+        <Comments postId={post.id} />
+      </div>
       <Similar id={post.id} safe={safe} />
     </article>
   );

@@ -1,0 +1,75 @@
+import { createRequire } from 'node:module';
+
+/** autocannon's programmatic API (it ships no types). */
+const autocannon = createRequire(import.meta.url)('autocannon') as any;
+
+export interface LoadOptions {
+  /** http://127.0.0.1:port (loopback only). */
+  origin: string;
+  connections: number;
+  durationSeconds: number;
+  /** The path of each request, chosen when it is sent. */
+  nextPath: () => string;
+  /** Hard cap on requests, so a run is bounded in count as well as in time. */
+  maxRequests?: number;
+  /** Per-request timeout, seconds. */
+  timeoutSeconds?: number;
+}
+
+export interface LoadResult {
+  connections: number;
+  durationSeconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** non2xx + socket errors + timeouts. */
+  errors: number;
+  non2xx: number;
+  socketErrors: number;
+  timeouts: number;
+  bytesPerSecond: number;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** Only loopback addresses may receive load. */
+export function assertLoopback(origin: string): void {
+  const host = new URL(origin).hostname;
+  if (!LOOPBACK.has(host) && !host.startsWith('127.')) throw new Error(`refusing to send load to ${origin}: loopback only`);
+}
+
+/** One autocannon run: GETs with a path drawn per request, for a fixed time and at most maxRequests. */
+export async function runLoad(o: LoadOptions): Promise<LoadResult> {
+  assertLoopback(o.origin);
+  const maxRequests = Math.max(o.connections, o.maxRequests ?? o.connections * o.durationSeconds * 20_000);
+  const instance = autocannon({
+    url: o.origin,
+    connections: o.connections,
+    duration: o.durationSeconds,
+    maxOverallRequests: maxRequests,
+    timeout: o.timeoutSeconds ?? 10,
+    requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: o.nextPath() }) }],
+  });
+  // Belt and braces: whatever happens inside autocannon, the run ends.
+  const guard = setTimeout(() => instance.stop(), (o.durationSeconds + 2 * (o.timeoutSeconds ?? 10) + 5) * 1000);
+  try {
+    const r: any = await instance;
+    const non2xx = Number(r.non2xx ?? 0);
+    const socketErrors = Math.max(0, Number(r.errors ?? 0) - Number(r.timeouts ?? 0));
+    const timeouts = Number(r.timeouts ?? 0);
+    return {
+      connections: o.connections,
+      durationSeconds: Number(r.duration),
+      requests: Number(r.requests.total),
+      requestsPerSecond: Number(r.requests.total) / Math.max(0.001, Number(r.duration)),
+      latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+      errors: non2xx + socketErrors + timeouts,
+      non2xx,
+      socketErrors,
+      timeouts,
+      bytesPerSecond: Number(r.throughput.average),
+    };
+  } finally {
+    clearTimeout(guard);
+  }
+}

@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LoadResult } from './load.ts';
+import type { UploadResult } from './uploads.ts';
+import type { SeedSummary } from '../src/seed/generate.ts';
+
+/** The report: JSON for tools, a markdown table for people, and the README's Benchmarks section. */
+
+export const README_START = '<!-- bench:start -->';
+export const README_END = '<!-- bench:end -->';
+
+/** Issue 8's targets, checked on SQLite at 16 connections. */
+export const TARGETS = { connections: 16, p99Ms: 50, peakRssBytes: 400 * 1024 * 1024 } as const;
+
+export interface ScenarioRun {
+  connections: number;
+  ours: LoadResult;
+  ceiling: LoadResult;
+  /** ours / ceiling requests per second. */
+  ratio: number;
+}
+
+export interface ScenarioReport {
+  name: string;
+  description: string;
+  distinctPaths: number;
+  /** Response sizes of the sample requests the ceiling server imitates. */
+  sampleBytes: { count: number; min: number; median: number; max: number };
+  sampleErrors: number;
+  ceilingTarget: number | null;
+  runs: ScenarioRun[];
+}
+
+export interface Check {
+  name: string;
+  target: string;
+  value: string;
+  pass: boolean;
+}
+
+export interface Report {
+  kind: 'sqlite' | 'postgres';
+  startedAt: string;
+  finishedAt: string;
+  options: { posts: number; connections: number[]; durationSeconds: number; workers: number; scenarios: string[] };
+  machine: { cpus: number; cpuModel: string; node: string; loadAverageStart: number[]; loadAverageEnd: number[] };
+  dataset: { name: string; reused: boolean; generationSeconds: number; bytes: number; ageDays: number; summary: SeedSummary };
+  server: { peakRssBytes: number | null; processes: number; samples: number };
+  scenarios: ScenarioReport[];
+  upload: UploadResult | null;
+  /** Empty on PostgreSQL: the targets are for SQLite. */
+  checks: Check[];
+  passed: boolean | null;
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en');
+const ms = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(1));
+const pct = (r: number) => `${(r * 100).toFixed(r < 0.1 ? 1 : 0)}%`;
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+const size = (b: number) => (b >= 1024 ** 3 ? `${(b / 1024 ** 3).toFixed(2)} GB` : mb(b));
+const mark = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
+
+/** The connection count the targets are checked at: 16, else the lowest that ran. */
+export function checkedConnections(r: Pick<Report, 'options'>): number {
+  return r.options.connections.includes(TARGETS.connections) ? TARGETS.connections : Math.min(...r.options.connections);
+}
+
+export function computeChecks(r: Omit<Report, 'checks' | 'passed'>): Check[] {
+  if (r.kind !== 'sqlite') return [];
+  const at = checkedConnections(r);
+  const checks: Check[] = [];
+  for (const s of r.scenarios) {
+    const run = s.runs.find((x) => x.connections === at);
+    if (!run) continue;
+    checks.push({ name: `${s.name} p99`, target: `< ${TARGETS.p99Ms} ms at ${at} conns`, value: `${ms(run.ours.latencyMs.p99)} ms`, pass: run.ours.latencyMs.p99 < TARGETS.p99Ms });
+    if (s.ceilingTarget !== null) {
+      checks.push({ name: `${s.name} ceiling`, target: `>= ${pct(s.ceilingTarget)}`, value: pct(run.ratio), pass: run.ratio >= s.ceilingTarget });
+    }
+    const errors = s.runs.reduce((n, x) => n + x.ours.errors, 0);
+    checks.push({ name: `${s.name} errors`, target: '0', value: String(errors), pass: errors === 0 });
+  }
+  if (r.upload) checks.push({ name: 'upload errors', target: '0', value: String(r.upload.errors), pass: r.upload.errors === 0 });
+  if (r.server.peakRssBytes !== null) {
+    checks.push({ name: 'peak RSS', target: `< ${mb(TARGETS.peakRssBytes)}`, value: mb(r.server.peakRssBytes), pass: r.server.peakRssBytes < TARGETS.peakRssBytes });
+  }
+  return checks;
+}
+
+export function markdown(r: Report): string {
+  const title = r.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const at = checkedConnections(r);
+  const lines = [
+    `### ${title}, ${int(r.options.posts)} posts (${r.startedAt.slice(0, 16).replace('T', ' ')} UTC)`,
+    '',
+    `Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
+      `${r.machine.loadAverageEnd.map((n) => n.toFixed(1)).join(' / ')} at the end (with other work on the machine the figures are noisy). ` +
+      `Server: ${r.options.workers} worker${r.options.workers === 1 ? '' : 's'}, rate limits off; ${r.options.durationSeconds} s a run; the load generator shares the machine.`,
+    '',
+    `Dataset: ${int(r.dataset.summary.posts)} posts, ${int(r.dataset.summary.tags)} tags (${int(r.dataset.summary.postTags)} links), ` +
+      `${int(r.dataset.summary.users)} users, ${int(r.dataset.summary.likes)} likes, ${int(r.dataset.summary.comments)} comments, ${int(r.dataset.summary.pools)} pools; ` +
+      `${size(r.dataset.bytes)} on disk; generated in ${r.dataset.generationSeconds.toFixed(0)} s${r.dataset.reused ? ' (reused)' : ''}.`,
+    '',
+    `| Scenario | Conns | req/s | p50 ms | p99 ms | Errors | Ceiling req/s | Ours/ceiling | Check (${at} conns) |`,
+    '|---|--:|--:|--:|--:|--:|--:|--:|---|',
+  ];
+  const byName = new Map(r.checks.map((c) => [c.name, c]));
+  for (const s of r.scenarios) {
+    for (const run of s.runs) {
+      let check = '';
+      if (r.kind === 'sqlite' && run.connections === at) {
+        const parts = [byName.get(`${s.name} p99`), byName.get(`${s.name} ceiling`), byName.get(`${s.name} errors`)]
+          .filter((c): c is Check => c !== undefined)
+          .map((c) => `${c.name.slice(s.name.length + 1)} ${c.target.replace(` at ${at} conns`, '')}: ${mark(c.pass)}`);
+        check = parts.join('; ');
+      }
+      lines.push(`| ${s.name} | ${run.connections} | ${int(run.ours.requestsPerSecond)} | ${ms(run.ours.latencyMs.p50)} | ${ms(run.ours.latencyMs.p99)} | ` +
+        `${run.ours.errors} | ${int(run.ceiling.requestsPerSecond)} | ${pct(run.ratio)} | ${check} |`);
+    }
+  }
+  lines.push('');
+  if (r.upload) {
+    const u = r.upload;
+    const upCheck = byName.get('upload errors');
+    lines.push(`Uploads: ${u.uploads} small PNGs one at a time, ${u.ok} accepted; latency p50 ${ms(u.latencyMs.p50)} ms, p99 ${ms(u.latencyMs.p99)} ms; ` +
+      `${u.uploadsPerSecond.toFixed(1)} uploads/s${upCheck ? ` (errors: ${mark(upCheck.pass)})` : ''}.`);
+  }
+  const rss = byName.get('peak RSS');
+  lines.push(`Peak RSS of the server: ${r.server.peakRssBytes === null ? 'not measured' : mb(r.server.peakRssBytes)} over ${r.server.processes} processes` +
+    `${rss ? ` (target ${rss.target}: ${mark(rss.pass)})` : ''}.`);
+  if (r.kind === 'sqlite') {
+    const failed = r.checks.filter((c) => !c.pass);
+    lines.push(`Targets: ${r.checks.length - failed.length} of ${r.checks.length} checks pass — ${failed.length === 0 ? 'PASS' : `FAIL (${failed.map((c) => c.name).join(', ')})`}.`);
+  } else {
+    lines.push('Targets: checked on SQLite only.');
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** Writes the timestamped JSON and markdown and latest-<kind>.md; returns their paths. */
+export function writeReport(r: Report, outDir: string): { json: string; markdown: string; latest: string } {
+  fs.mkdirSync(outDir, { recursive: true });
+  const stamp = r.startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const base = path.join(outDir, `${stamp}-${r.kind}`);
+  const md = markdown(r);
+  fs.writeFileSync(`${base}.json`, JSON.stringify(r, null, 2) + '\n');
+  fs.writeFileSync(`${base}.md`, md);
+  const latest = path.join(outDir, `latest-${r.kind}.md`);
+  fs.writeFileSync(latest, md);
+  return { json: `${base}.json`, markdown: `${base}.md`, latest };
+}
+
+/** Replaces what lies between the README's bench markers with the table. */
+export function updateReadme(readmePath: string, md: string): boolean {
+  const text = fs.readFileSync(readmePath, 'utf8');
+  const start = text.indexOf(README_START);
+  const end = text.indexOf(README_END);
+  if (start < 0 || end < start) return false;
+  const next = `${text.slice(0, start + README_START.length)}\n${md.trimEnd()}\n${text.slice(end)}`;
+  if (next !== text) fs.writeFileSync(readmePath, next);
+  return true;
+}
+
+/** A few lines for the console: one per run, then the targets. */
+export function consoleSummary(r: Report): string {
+  const out = r.scenarios.flatMap((s) => s.runs.map((run) =>
+    `${s.name.padEnd(14)} c=${String(run.connections).padEnd(3)} ${int(run.ours.requestsPerSecond).padStart(7)} req/s  p50 ${ms(run.ours.latencyMs.p50).padStart(6)} ms  ` +
+    `p99 ${ms(run.ours.latencyMs.p99).padStart(6)} ms  errors ${run.ours.errors}  ceiling ${int(run.ceiling.requestsPerSecond).padStart(7)} req/s  ${pct(run.ratio)}`));
+  if (r.upload) out.push(`upload         ${r.upload.uploads} uploads  p50 ${ms(r.upload.latencyMs.p50)} ms  p99 ${ms(r.upload.latencyMs.p99)} ms  ${r.upload.uploadsPerSecond.toFixed(1)}/s  errors ${r.upload.errors}`);
+  out.push(`peak RSS ${r.server.peakRssBytes === null ? 'n/a' : mb(r.server.peakRssBytes)}; dataset ${size(r.dataset.bytes)}, generated in ${r.dataset.generationSeconds.toFixed(1)} s`);
+  if (r.checks.length) {
+    out.push('targets check:');
+    for (const c of r.checks) out.push(`  ${mark(c.pass)}  ${c.name.padEnd(22)} ${c.value.padStart(9)}  (target ${c.target})`);
+  }
+  return out.join('\n');
+}

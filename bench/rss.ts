@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+
+/**
+ * Resident memory of a process tree (the server's supervisor and its cluster workers), read
+ * from /proc/<pid>/status (VmRSS) every ~200 ms. Linux only; elsewhere it reports null.
+ */
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces or parentheses: fields follow the last ')'.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** The pid and every live descendant. */
+export function processTree(root: number): number[] {
+  let pids: number[];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  } catch {
+    return [root];
+  }
+  const children = new Map<number, number[]>();
+  for (const pid of pids) {
+    const parent = parentOf(pid);
+    if (parent === null) continue;
+    const list = children.get(parent) ?? [];
+    list.push(pid);
+    children.set(parent, list);
+  }
+  const out: number[] = [];
+  const todo = [root];
+  while (todo.length > 0 && out.length < 10_000) {
+    const pid = todo.pop()!;
+    out.push(pid);
+    todo.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** VmRSS of one process in bytes, or 0 when it is gone. */
+export function rssOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export interface RssSampler {
+  /** Stops sampling; the highest sum seen, in bytes (null where /proc is missing). */
+  stop(): { peakBytes: number | null; samples: number; processes: number };
+}
+
+export function sampleRss(root: number, everyMs = 200): RssSampler {
+  if (!fs.existsSync(`/proc/${root}/status`)) return { stop: () => ({ peakBytes: null, samples: 0, processes: 0 }) };
+  let peak = 0;
+  let samples = 0;
+  let processes = 0;
+  let tree = processTree(root);
+  const take = () => {
+    // The tree is re-read now and then: workers start after the supervisor and may be replaced.
+    if (samples % 10 === 0) tree = processTree(root);
+    const sum = tree.reduce((s, pid) => s + rssOf(pid), 0);
+    processes = Math.max(processes, tree.length);
+    peak = Math.max(peak, sum);
+    samples++;
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return { peakBytes: peak, samples, processes };
+    },
+  };
+}

@@ -1,0 +1,254 @@
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startCeiling, type Sizes } from './ceiling.ts';
+import { datasetBytes, prepareDataset } from './dataset.ts';
+import { runLoad } from './load.ts';
+import {
+  computeChecks, consoleSummary, markdown, updateReadme, writeReport, type Report, type ScenarioReport,
+} from './report.ts';
+import { sampleRss } from './rss.ts';
+import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
+import { ROOT, startServer, type Child } from './server.ts';
+import { percentile, runUploads, type UploadResult } from './uploads.ts';
+
+/**
+ * `npm run bench`: builds or reuses the dataset, starts our server (WORKERS processes, rate
+ * limits off) and a bare node:http ceiling server with as many processes, runs every scenario
+ * against both at each connection count, and writes the report (bench/results/, README).
+ */
+
+export interface BenchOptions {
+  posts: number;
+  connections: number[];
+  durationSeconds: number;
+  workers: number;
+  /** Scenario names to run (read scenarios and `upload`); empty: all. */
+  scenarios: string[];
+  outDir: string;
+  /** Replace the README's Benchmarks table. */
+  readme: boolean;
+  readmePath: string;
+  /** postgres://... to run on PostgreSQL (BENCH_DATABASE_URL); empty: SQLite. */
+  databaseUrl: string;
+  /** Where SQLite datasets live. */
+  dataRoot: string;
+  seed: number;
+  tagsPerPost: number;
+  /** Sample requests a scenario whose response sizes the ceiling server imitates. */
+  samples: number;
+  /** Seconds of load on each server before the first measured run (JIT, caches). */
+  warmupSeconds: number;
+  uploads: number;
+  log: (line: string) => void;
+}
+
+export function defaultOptions(): BenchOptions {
+  return {
+    posts: 1_000_000,
+    connections: [16, 64],
+    durationSeconds: 10,
+    workers: 2,
+    scenarios: [],
+    outDir: path.join(ROOT, 'bench', 'results'),
+    readme: true,
+    readmePath: path.join(ROOT, 'README.md'),
+    databaseUrl: process.env.BENCH_DATABASE_URL ?? '',
+    dataRoot: path.join(ROOT, 'bench', 'data'),
+    seed: 1,
+    tagsPerPost: 15,
+    samples: 50,
+    warmupSeconds: 3,
+    uploads: 20,
+    log: (line) => console.log(line),
+  };
+}
+
+const ALL = [...SCENARIO_NAMES, UPLOAD_SCENARIO] as string[];
+
+/** Fetches sample paths one by one: each response's size, and how many were not 2xx. */
+async function sampleSizes(origin: string, s: Scenario, count: number): Promise<{ sizes: number[]; errors: number }> {
+  const rng = new Prng(seedOf(`samples/${s.name}`));
+  const sizes: number[] = [];
+  let errors = 0;
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(origin + rng.pick(s.paths), { signal: AbortSignal.timeout(60_000) });
+    const body = Buffer.from(await res.arrayBuffer());
+    if (!res.ok) errors++;
+    sizes.push(body.length);
+  }
+  return { sizes, errors };
+}
+
+function sizeStats(sizes: number[]) {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  return { count: sorted.length, min: sorted[0] ?? 0, median: percentile(sorted, 50), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+/** A short mixed load on both servers, not measured, so neither starts its first run cold. */
+async function warmUp(server: Child, ceiling: Child, scenarios: Scenario[], sizes: Sizes, o: BenchOptions): Promise<void> {
+  const rng = new Prng(seedOf('warmup'));
+  const paths = scenarios.flatMap((s) => s.paths.slice(0, 100));
+  const names = scenarios.map((s) => s.name);
+  const common = { connections: o.connections[0], durationSeconds: o.warmupSeconds, maxRequests: o.warmupSeconds * 200_000 };
+  const ours = await runLoad({ ...common, origin: server.origin, nextPath: () => paths[rng.int(paths.length)] });
+  await runLoad({
+    ...common, origin: ceiling.origin,
+    nextPath: () => {
+      const name = names[rng.int(names.length)];
+      return `/${name}/${rng.int(sizes[name].length)}`;
+    },
+  });
+  o.log(`warm-up: ${o.warmupSeconds} s on each server (${Math.round(ours.requestsPerSecond)} req/s on ours, ${ours.errors} errors)`);
+}
+
+export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ report: Report; files: ReturnType<typeof writeReport> }> {
+  const o: BenchOptions = { ...defaultOptions(), ...given };
+  const unknown = o.scenarios.filter((n) => !ALL.includes(n));
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${ALL.join(', ')}`);
+  const wanted = (name: string) => o.scenarios.length === 0 || o.scenarios.includes(name);
+  const startedAt = new Date().toISOString();
+  const loadAverageStart = os.loadavg();
+
+  const dataset = await prepareDataset({
+    posts: o.posts, seed: o.seed, tagsPerPost: o.tagsPerPost, dataRoot: o.dataRoot, databaseUrl: o.databaseUrl, log: o.log,
+  });
+  const scenarios = (await buildScenarios(dataset, o.seed)).filter((s) => wanted(s.name));
+  for (const s of scenarios) {
+    if (s.paths.length < 1000) o.log(`note: ${s.name} has ${s.paths.length} distinct paths (the dataset allows no more)`);
+  }
+
+  let server: Child | null = null;
+  let ceiling: Child | null = null;
+  let rss: ReturnType<typeof sampleRss> | null = null;
+  const reports: ScenarioReport[] = [];
+  let upload: UploadResult | null = null;
+  let memory: ReturnType<ReturnType<typeof sampleRss>['stop']> = { peakBytes: null, samples: 0, processes: 0 };
+  try {
+    o.log(`server: starting ${o.workers} worker(s) on ${dataset.kind}`);
+    server = await startServer({ dataDir: dataset.dataDir, databaseUrl: dataset.databaseUrl, workers: o.workers });
+    rss = sampleRss(server.pid);
+
+    const sizes: Sizes = {};
+    for (const s of scenarios) {
+      const sample = await sampleSizes(server.origin, s, o.samples);
+      sizes[s.name] = sample.sizes;
+      reports.push({
+        name: s.name, description: s.description, distinctPaths: s.paths.length, sampleBytes: sizeStats(sample.sizes),
+        sampleErrors: sample.errors, ceilingTarget: s.ceilingTarget, runs: [],
+      });
+      if (sample.errors) o.log(`warning: ${sample.errors} of ${o.samples} sample requests of ${s.name} were not 2xx`);
+    }
+    if (scenarios.length) ceiling = await startCeiling(sizes, o.workers);
+
+    const maxRequests = o.durationSeconds * 200_000;
+    if (o.warmupSeconds > 0 && ceiling) await warmUp(server, ceiling, scenarios, sizes, o);
+    for (const [i, s] of scenarios.entries()) {
+      for (const connections of o.connections) {
+        const rng = new Prng(seedOf(`load/${s.name}/${connections}`));
+        const ours = await runLoad({
+          origin: server.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
+          nextPath: () => s.paths[rng.int(s.paths.length)],
+        });
+        const count = sizes[s.name].length;
+        const top = await runLoad({
+          origin: ceiling!.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
+          nextPath: () => `/${s.name}/${rng.int(count)}`,
+        });
+        const run = { connections, ours, ceiling: top, ratio: ours.requestsPerSecond / Math.max(1e-9, top.requestsPerSecond) };
+        reports[i].runs.push(run);
+        o.log(`${s.name.padEnd(14)} c=${connections}: ${Math.round(ours.requestsPerSecond)} req/s, p99 ${ours.latencyMs.p99} ms, ` +
+          `errors ${ours.errors}; ceiling ${Math.round(top.requestsPerSecond)} req/s (${(run.ratio * 100).toFixed(1)}%)`);
+      }
+    }
+    if (wanted(UPLOAD_SCENARIO) && o.uploads > 0) {
+      upload = await runUploads(server.origin, o.uploads);
+      o.log(`upload: ${upload.ok}/${upload.uploads} accepted, p50 ${upload.latencyMs.p50.toFixed(0)} ms, p99 ${upload.latencyMs.p99.toFixed(0)} ms`);
+    }
+  } finally {
+    if (rss) memory = rss.stop();
+    await ceiling?.stop();
+    await server?.stop();
+  }
+
+  const base = {
+    kind: dataset.kind,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    options: {
+      posts: o.posts, connections: o.connections, durationSeconds: o.durationSeconds, workers: o.workers,
+      scenarios: [...scenarios.map((s) => s.name), ...(upload ? [UPLOAD_SCENARIO] : [])],
+    },
+    machine: {
+      cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version,
+      loadAverageStart, loadAverageEnd: os.loadavg(),
+    },
+    dataset: {
+      name: dataset.name, reused: dataset.reused, generationSeconds: dataset.generationSeconds,
+      bytes: await datasetBytes(dataset, o.databaseUrl), ageDays: dataset.ageDays, summary: dataset.summary,
+    },
+    server: { peakRssBytes: memory.peakBytes, processes: memory.processes, samples: memory.samples },
+    scenarios: reports,
+    upload,
+  };
+  const checks = computeChecks(base);
+  const report: Report = { ...base, checks, passed: base.kind === 'sqlite' ? checks.every((c) => c.pass) : null };
+  const files = writeReport(report, o.outDir);
+  if (o.readme && updateReadme(o.readmePath, markdown(report))) o.log(`README: Benchmarks section updated`);
+  o.log(consoleSummary(report));
+  o.log(`report: ${files.json}\n        ${files.markdown}`);
+  return { report, files };
+}
+
+function whole(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new Error(`--${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+  return Number(raw);
+}
+
+export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      posts: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' }, workers: { type: 'string' },
+      scenarios: { type: 'string' }, out: { type: 'string' }, 'no-readme': { type: 'boolean' }, seed: { type: 'string' },
+    },
+  });
+  const out: Partial<BenchOptions> = {};
+  const set = <K extends keyof BenchOptions>(key: K, v: BenchOptions[K] | undefined) => {
+    if (v !== undefined) out[key] = v;
+  };
+  set('posts', whole('posts', values.posts, 100, 10_000_000));
+  set('durationSeconds', whole('duration', values.duration, 1, 600));
+  set('workers', whole('workers', values.workers, 1, 64));
+  set('seed', whole('seed', values.seed, 0, 2 ** 32 - 1));
+  if (values.connections !== undefined) out.connections = values.connections.split(',').map((c) => whole('connections', c.trim(), 1, 1024)!);
+  if (values.scenarios !== undefined) out.scenarios = values.scenarios.split(',').map((s) => s.trim()).filter(Boolean);
+  if (values.out !== undefined) out.outDir = path.resolve(values.out);
+  if (values['no-readme']) out.readme = false;
+  return out;
+}
+
+const USAGE = `Usage: npm run bench -- [--posts N] [--connections 16,64] [--duration S] [--workers N]
+       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-readme] [--seed S]
+BENCH_DATABASE_URL=postgres://... runs on PostgreSQL instead of SQLite.`;
+
+async function main(): Promise<void> {
+  let options: Partial<BenchOptions>;
+  try {
+    options = parseBenchArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  await runBench(options);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

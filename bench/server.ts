@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { processTree } from './rss.ts';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+export interface Child {
+  child: ChildProcess;
+  pid: number;
+  origin: string;
+  /** What the process wrote (kept short), for error messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Spawns a Node process with tsx, keeping the last few KB of its output. */
+export function spawnNode(script: string, args: string[], env: Record<string, string>, port: number): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-8000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return {
+    child,
+    pid: child.pid!,
+    origin: `http://127.0.0.1:${port}`,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const tree = processTree(child.pid!);
+      child.kill('SIGTERM');
+      const done = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
+      if (!done) child.kill('SIGKILL');
+      // Workers of a supervisor killed hard would be left behind: end the ones it started.
+      for (const pid of tree.slice(1)) {
+        try {
+          process.kill(pid, 0);
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      await Promise.race([exited, sleep(5_000)]);
+    },
+  };
+}
+
+/** Waits until `ok()` holds, the process died, or the time is up. */
+export async function waitUntil(c: Child, what: string, ok: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (c.child.exitCode !== null || c.child.signalCode !== null) {
+      throw new Error(`${what} exited (${c.child.exitCode ?? c.child.signalCode}) before it was ready:\n${c.output()}`);
+    }
+    if (await ok().catch(() => false)) return;
+    if (Date.now() > end) throw new Error(`${what} was not ready within ${ms / 1000} s:\n${c.output()}`);
+    await sleep(100);
+  }
+}
+
+export interface ServerOptions {
+  dataDir: string;
+  databaseUrl: string;
+  workers: number;
+}
+
+/** Our server as production runs it: `node --import tsx src/server.ts`, rate limits off. */
+export async function startServer(o: ServerOptions): Promise<Child> {
+  const port = await freePort();
+  const env = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: o.dataDir,
+    DATABASE_URL: o.databaseUrl,
+    WORKERS: String(o.workers),
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    REDIS_URL: '',
+    NODE_ENV: 'production',
+  };
+  const server = spawnNode('src/server.ts', [], env, port);
+  await waitUntil(server, 'the server', async () => {
+    if (o.workers > 1 && processTree(server.pid).length < o.workers + 1) return false;
+    const res = await fetch(`${server.origin}/api`, { signal: AbortSignal.timeout(2000) });
+    await res.arrayBuffer();
+    return res.ok;
+  }, 120_000);
+  // With several workers the first to listen answers first; give the others a moment too.
+  if (o.workers > 1) await sleep(1500);
+  return server;
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { assertLoopback } from './load.ts';
+
+/**
+ * The upload scenario: a fresh account (POST /api/auth/register, session cookie), then `count`
+ * small distinct PNGs made with sharp, uploaded one after another (multipart POST /api/upload);
+ * each upload's latency is measured. The posts are deleted afterwards so the read dataset
+ * stays as it was.
+ */
+
+export interface UploadResult {
+  uploads: number;
+  ok: number;
+  errors: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  uploadsPerSecond: number;
+  statuses: Record<string, number>;
+}
+
+/** Distinct small PNGs: random pixels (fresh every run, so none is a duplicate of an earlier run's). */
+export async function makePngs(count: number, size = 96): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const raw = randomBytes(size * size * 3);
+    out.push(await sharp(raw, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer());
+  }
+  return out;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+async function register(origin: string): Promise<string> {
+  const username = `bench_${randomBytes(6).toString('hex')}`;
+  const res = await fetch(`${origin}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: randomBytes(12).toString('hex') }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`register answered ${res.status}: ${text.slice(0, 300)}`);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('ib_session='));
+  if (!cookie) throw new Error('register set no ib_session cookie');
+  return cookie;
+}
+
+export async function runUploads(origin: string, count: number): Promise<UploadResult> {
+  assertLoopback(origin);
+  const cookie = await register(origin);
+  const pngs = await makePngs(count);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const created: string[] = [];
+  const started = performance.now();
+  for (let i = 0; i < pngs.length; i++) {
+    const form = new FormData();
+    form.append('title', `bench upload ${i + 1}`);
+    form.append('file', new Blob([new Uint8Array(pngs[i])], { type: 'image/png' }), `bench-${i + 1}.png`);
+    const t = performance.now();
+    let status = 'error';
+    try {
+      const res = await fetch(`${origin}/api/upload`, {
+        method: 'POST', headers: { cookie }, body: form, signal: AbortSignal.timeout(60_000),
+      });
+      const body = (await res.json().catch(() => null)) as { post?: { id?: string } } | null;
+      status = String(res.status);
+      if (res.status === 201 && body?.post?.id) created.push(body.post.id);
+    } catch {
+      // counted as an error below
+    }
+    latencies.push(performance.now() - t);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  for (const id of created) {
+    await fetch(`${origin}/api/posts/${id}`, { method: 'DELETE', headers: { cookie }, signal: AbortSignal.timeout(30_000) })
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    uploads: pngs.length,
+    ok: created.length,
+    errors: pngs.length - created.length,
+    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] ?? 0 },
+    uploadsPerSecond: pngs.length / Math.max(0.001, seconds),
+    statuses,
+  };
+}

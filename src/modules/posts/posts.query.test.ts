@@ -1,0 +1,84 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { eachDatabase } from '../../../test/helpers.ts';
+import { addLike, createPost, createUser } from '../../../test/factories.ts';
+import { countRows } from './posts.query.ts';
+import { deletePostRows } from './posts.delete.ts';
+
+const HOUR = 3_600_000;
+
+eachDatabase('post queries at scale: counters, search index, cursors, estimates', (ctx) => {
+  const ids: number[] = [];
+  before(async () => {
+    const db = ctx.database.db;
+    const u = await createUser(db, { username: 'maker' });
+    for (let i = 0; i < 30; i++) {
+      const rating = (['safe', 'sketchy', 'unsafe'] as const)[i % 3];
+      ids.push(await createPost(db, { uploaderId: u, title: i % 2 ? `Dragon number ${i}` : `Quiet lake ${i}`, rating, tags: i % 5 ? ['common'] : ['common', 'fifth'], createdAt: ctx.clock.now() - (30 - i) * HOUR }));
+    }
+    await addLike(db, u, ids[3], ctx.clock.now());
+  });
+
+  const counters = async () =>
+    Object.fromEntries((await ctx.database.db.selectFrom('counters').selectAll().execute()).map((r) => [r.name, Number(r.value)]));
+  const actual = async () => {
+    const rows = await ctx.database.db.selectFrom('posts').select(['content_rating', sql<number>`count(*)`.as('n')]).groupBy('content_rating').execute();
+    const by = Object.fromEntries(rows.map((r) => [`posts:${r.content_rating}`, Number(r.n)]));
+    return { posts: Object.values(by).reduce((a, b) => a + b, 0), 'posts:safe': by['posts:safe'] ?? 0, 'posts:sketchy': by['posts:sketchy'] ?? 0, 'posts:unsafe': by['posts:unsafe'] ?? 0 };
+  };
+
+  test('stored totals stay exact through inserts, rating edits and deletes, and answer unfiltered counts', async () => {
+    const c0 = await counters();
+    assert.deepEqual({ posts: c0.posts, 'posts:safe': c0['posts:safe'], 'posts:sketchy': c0['posts:sketchy'], 'posts:unsafe': c0['posts:unsafe'] }, await actual());
+    await ctx.database.db.updateTable('posts').set({ content_rating: 'unsafe' }).where('id', '=', ids[0]).execute();
+    await deletePostRows(ctx.database.db, ids[1]);
+    const c1 = await counters();
+    assert.deepEqual({ posts: c1.posts, 'posts:safe': c1['posts:safe'], 'posts:sketchy': c1['posts:sketchy'], 'posts:unsafe': c1['posts:unsafe'] }, await actual());
+    assert.ok(c1.version > c0.version, 'every post change moves the data version');
+    const all = (await ctx.app.inject({ url: '/api/posts' })).json();
+    assert.equal(all.totalPosts, 29);
+    assert.equal(all.totalIsEstimate, false);
+    const unsafe = (await ctx.app.inject({ url: '/api/posts?contentRating=unsafe' })).json();
+    assert.equal(unsafe.totalPosts, (await actual())['posts:unsafe']);
+  });
+
+  test('title search goes through the search index and follows title edits and deletes', async () => {
+    const search = async (q: string) => (await ctx.app.inject({ url: `/api/posts?limit=100&search=${encodeURIComponent(q)}` })).json();
+    const before = await search('DRAGON');
+    assert.equal(before.totalPosts, before.posts.length);
+    assert.ok(before.posts.every((p: { title: string }) => /dragon/i.test(p.title)));
+    await ctx.database.db.updateTable('posts').set({ title: 'Sleeping wyvern' }).where('id', '=', ids[5]).execute();
+    const after = await search('dragon');
+    assert.equal(after.totalPosts, before.totalPosts - 1);
+    assert.equal((await search('wyvern')).posts[0].id, String(ids[5]));
+    assert.equal((await search('umber 1')).totalPosts, (await search('dragon number 1')).totalPosts, 'substrings across words');
+  });
+
+  test('before=<id> pages by keyset in newest order; nextCursor leads on', async () => {
+    const first = (await ctx.app.inject({ url: '/api/posts?limit=7' })).json();
+    const second = (await ctx.app.inject({ url: `/api/posts?limit=7&before=${first.nextCursor}` })).json();
+    const byOffset = (await ctx.app.inject({ url: '/api/posts?limit=7&offset=7' })).json();
+    assert.deepEqual(second.posts.map((p: { id: string }) => p.id), byOffset.posts.map((p: { id: string }) => p.id));
+    const tagged = (await ctx.app.inject({ url: `/api/posts?limit=3&tag=fifth&before=${first.posts[0].id}` })).json();
+    assert.ok(tagged.posts.every((p: { tags: string[] }) => p.tags.includes('fifth')));
+    for (const bad of ['abc', '999999']) {
+      const res = await ctx.app.inject({ url: `/api/posts?before=${bad}` });
+      assert.equal(res.statusCode, 400);
+      assert.match(res.json().error, /before/);
+    }
+    assert.equal((await ctx.app.inject({ url: `/api/posts?before=${ids[9]}&sortBy=oldest` })).statusCode, 400);
+  });
+
+  test('past the cap a total is estimated from a sample and says so; under it, exact', async () => {
+    const f = { tags: [], terms: [{ text: 'lake', tagId: null }] };
+    const titles = await ctx.database.db.selectFrom('posts').select('title').execute();
+    const truth = titles.filter((t) => t.title.toLowerCase().includes('lake')).length;
+    assert.ok(truth > 5);
+    const exact = await countRows(ctx.database.db, ctx.database.dialect, f);
+    assert.deepEqual(exact, { total: truth, estimated: false });
+    const est = await countRows(ctx.database.db, ctx.database.dialect, f, 5);
+    assert.equal(est.estimated, true);
+    assert.equal(est.total, truth, 'with every post in the sample the estimate is the true share');
+  });
+});

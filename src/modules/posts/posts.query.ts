@@ -1,0 +1,129 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { titleContains, type DialectName } from '../../db/dialect.ts';
+import type { Rating, Sort } from './posts.schemas.ts';
+
+/** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
+export interface PostFilter {
+  uploaderId?: number;
+  tags: { id: number; count: number }[];
+  /** Each term: title substring, or (when a tag of that name exists) that tag. */
+  terms: { text: string; tagId: number | null }[];
+  rating?: Rating;
+  minLikes?: number;
+  from?: number;
+  to?: number;
+  /** Keyset cursor (newest order): only posts after this one. */
+  before?: { createdAt: number; id: number };
+}
+
+/** Exact counts are taken up to this many matches; past it the total is an estimate, and says so. */
+export const COUNT_CAP = 10_000;
+/** Newest posts sampled to estimate a large total. */
+const SAMPLE = 5_000;
+/** A tag with at most this many posts drives the query whatever the order (its posts are few to sort). */
+const SMALL_TAG = 5_000;
+
+const ORDER: Record<Sort, [string, 'asc' | 'desc'][]> = {
+  newest: [['created_at', 'desc'], ['id', 'desc']],
+  oldest: [['created_at', 'asc'], ['id', 'asc']],
+  most_liked: [['like_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
+  most_commented: [['comment_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
+  most_favorited: [['favorite_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
+};
+
+type EB = ExpressionBuilder<DB, 'posts'>;
+
+function where(dialect: DialectName, f: PostFilter, skipTag?: number) {
+  return (eb: EB) => {
+    const parts: Expression<SqlBool>[] = [];
+    // EXISTS probes the (post_id, tag_id) key per row; IN would first collect every post of the tag.
+    const hasTag = (tagId: number) =>
+      eb.exists(eb.selectFrom('post_tags').select(sql`1`.as('one')).whereRef('post_tags.post_id', '=', 'posts.id').where('post_tags.tag_id', '=', tagId));
+    if (f.uploaderId !== undefined) parts.push(eb('posts.uploader_id', '=', f.uploaderId));
+    for (const t of f.tags) if (t.id !== skipTag) parts.push(hasTag(t.id));
+    for (const term of f.terms) {
+      const title = titleContains(dialect, eb.ref('posts.id'), eb.ref('posts.title'), term.text);
+      parts.push(term.tagId === null ? title : eb.or([title, hasTag(term.tagId)]));
+    }
+    if (f.rating) parts.push(eb('posts.content_rating', '=', f.rating));
+    if (f.minLikes !== undefined) parts.push(eb('posts.like_count', '>=', f.minLikes));
+    if (f.from !== undefined) parts.push(eb('posts.created_at', '>=', f.from));
+    if (f.to !== undefined) parts.push(eb('posts.created_at', '<=', f.to));
+    if (f.before) {
+      const { createdAt, id } = f.before;
+      parts.push(eb.or([eb('posts.created_at', '<', createdAt), eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', '<', id)])]));
+    }
+    return eb.and(parts);
+  };
+}
+
+/** The tag whose posts drive the query: the rarest, when the order follows its index or its posts are few. */
+function drivingTag(f: PostFilter, sort: Sort) {
+  if (f.tags.length === 0) return undefined;
+  const rarest = f.tags.reduce((a, b) => (b.count < a.count ? b : a));
+  return sort === 'newest' || sort === 'oldest' || rarest.count <= SMALL_TAG ? rarest : undefined;
+}
+
+const LIST_COLUMNS = [
+  'posts.id', 'posts.title', 'posts.thumb_path', 'posts.file_path', 'posts.like_count', 'posts.comment_count',
+  'posts.favorite_count', 'posts.content_rating', 'posts.media_type', 'posts.width', 'posts.height',
+  'posts.created_at', 'users.username',
+] as const;
+
+/** Post ids in one of the rows' source: all posts, or the posts of the driving tag (its index is in date order). */
+function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort) {
+  const driver = drivingTag(f, sort);
+  if (!driver) return { q: db.selectFrom('posts').where(where(dialect, f)), viaTag: false };
+  const q = db
+    .selectFrom('post_tags as d')
+    .innerJoin('posts', 'posts.id', 'd.post_id')
+    .where('d.tag_id', '=', driver.id)
+    .where(where(dialect, f, driver.id) as never);
+  return { q: q as unknown as ReturnType<typeof db.selectFrom<'posts'>>, viaTag: true };
+}
+
+export async function listRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number) {
+  const { q, viaTag } = source(db, dialect, f, sort);
+  let rows = q.innerJoin('users', 'users.id', 'posts.uploader_id').select([...LIST_COLUMNS]);
+  for (const [col, dir] of ORDER[sort]) {
+    // Through a tag, order by the link's own copy of the date so the (tag_id, created_at, post_id) index serves it.
+    const ref = viaTag && col === 'created_at' ? 'd.created_at' : viaTag && col === 'id' ? 'd.post_id' : `posts.${col}`;
+    rows = rows.orderBy(sql.ref(ref), dir);
+  }
+  return rows.limit(limit).offset(offset).execute();
+}
+
+async function counter(db: Kysely<DB>, name: string): Promise<number> {
+  const row = await db.selectFrom('counters').select('value').where('name', '=', name).executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+/**
+ * The number of matching posts: from a stored counter when the filter is one (everything, one
+ * rating, one tag); else counted exactly up to COUNT_CAP; past that estimated from the share of
+ * matches among the newest SAMPLE posts, and flagged as an estimate.
+ */
+export async function countRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, cap = COUNT_CAP): Promise<{ total: number; estimated: boolean }> {
+  const only = (k: keyof PostFilter) =>
+    (['uploaderId', 'rating', 'minLikes', 'from', 'to', 'before'] as const).every((key) => key === k || f[key] === undefined) && f.terms.length === 0;
+  if (only('rating') && f.tags.length === 0) return { total: await counter(db, f.rating ? `posts:${f.rating}` : 'posts'), estimated: false };
+  if (only('rating') && !f.rating && f.tags.length === 1) return { total: f.tags[0].count, estimated: false };
+
+  const { q } = source(db, dialect, f, 'newest');
+  const capped = await db
+    .selectFrom(q.select('posts.id').limit(cap + 1).as('m'))
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
+  const n = Number(capped.n);
+  if (n <= cap) return { total: n, estimated: false };
+  const sample = await db
+    .selectFrom('posts')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('posts.id', 'in', db.selectFrom('posts').select('posts.id').orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(SAMPLE))
+    .where(where(dialect, f))
+    .executeTakeFirstOrThrow();
+  const all = await counter(db, 'posts');
+  const estimate = Math.round((Number(sample.n) / Math.min(SAMPLE, Math.max(all, 1))) * all);
+  return { total: Math.max(estimate, cap + 1), estimated: true };
+}
