@@ -23,16 +23,13 @@ export class Inserter<T extends keyof DB & string> {
     return this.rows.length >= this.perStatement;
   }
 
-  get queued(): number {
-    return this.rows.length;
-  }
-
   /** Writes everything queued, as many statements as it takes. */
   async flush(): Promise<void> {
     const rows = this.rows;
     this.rows = [];
     for (let at = 0; at < rows.length; at += this.perStatement) {
       const batch = rows.slice(at, at + this.perStatement);
+      // Kysely cannot relate Insertable<DB[T]> to its insert type for a generic T; the rows are typed at add().
       await this.db.insertInto(this.table).values(batch as any).execute();
       this.written += batch.length;
     }

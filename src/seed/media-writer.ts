@@ -3,6 +3,20 @@ import type { BaseBytes, MediaJob } from './media-files.ts';
 
 type Reply = { id: number; files: number; bytes: number } | { id: number; error: string };
 
+interface Pending {
+  done: Promise<void>;
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+function pending(): Pending {
+  let resolve!: () => void;
+  let reject!: (err: Error) => void;
+  const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  done.catch(() => {}); // reported by close() or the next write(), not as an unhandled rejection
+  return { done, resolve, reject };
+}
+
 /**
  * Batches queued before write() waits for the worker. A job is only an id, a base number and a
  * hash (the worker rebuilds the bytes), so a long queue costs little and lets the database work
@@ -16,7 +30,7 @@ const MAX_IN_FLIGHT = 256;
  */
 export class MediaWriter {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void; done: Promise<void> }>();
+  private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private failure: Error | null = null;
   files = 0;
@@ -40,11 +54,7 @@ export class MediaWriter {
     if (jobs.length === 0) return;
     while (this.pending.size >= MAX_IN_FLIGHT) await this.pending.values().next().value!.done;
     const id = this.nextId++;
-    let entry!: { resolve(): void; reject(e: Error): void; done: Promise<void> };
-    const done = new Promise<void>((resolve, reject) => (entry = { resolve, reject, done: undefined as never }));
-    entry.done = done;
-    done.catch(() => {}); // surfaced through flush() or the next write()
-    this.pending.set(id, entry);
+    this.pending.set(id, pending());
     this.worker.postMessage({ id, jobs });
   }
 
@@ -70,7 +80,7 @@ export class MediaWriter {
     entry?.resolve();
   }
 
-  private fail(err: Error, entry?: { reject(e: Error): void }): void {
+  private fail(err: Error, entry?: Pending): void {
     this.failure ??= err;
     entry?.reject(err);
     for (const other of this.pending.values()) other.reject(err);

@@ -148,6 +148,23 @@ eachDatabase('rate limits', (ctx) => {
   });
 }, { rateLimits: true });
 
+eachDatabase('rate limits in the OpenAPI document', (ctx) => {
+  test('every API response documents the limit headers, and 429s Retry-After', async () => {
+    const doc = (await ctx.app.inject({ url: '/api/openapi.json' })).json();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
+      for (const op of Object.values(ops)) {
+        for (const [code, res] of Object.entries(op.responses)) {
+          const names = Object.keys(res.headers ?? {});
+          for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) assert.ok(names.includes(h), `${path} ${code} ${h}`);
+          if (code === '429') assert.ok(names.includes('Retry-After'), `${path} 429 Retry-After`);
+        }
+      }
+    }
+    assert.match(doc.info.description, /200/, 'the tier budgets are described');
+    assert.equal(doc.components.headers['X-RateLimit-Reset'].schema.type, 'integer');
+  });
+});
+
 eachDatabase('rate limits behind a proxy', (ctx) => {
   test('with TRUST_PROXY the client is the forwarded address', async () => {
     const o = (fwd: string): Opts => ({ ip: '127.0.0.1', headers: { 'x-forwarded-for': fwd } });

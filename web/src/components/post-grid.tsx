@@ -1,6 +1,7 @@
 // The dense grid of thumbnails: justified rows (each tile grows in proportion to its aspect
 // ratio, so a row shares one height), with the size reserved from the original's width and
 // height before the lazy image arrives, so nothing jumps.
+import { useState } from 'preact/hooks';
 import type { PostItem } from '../api/types.ts';
 import { count, fit } from '../lib/format.ts';
 
@@ -8,7 +9,7 @@ export function RatingBadge({ rating }: { rating: PostItem['contentRating'] }) {
   return <span class={`badge badge-${rating}`} title={`Rated ${rating}`}>{rating}</span>;
 }
 
-function Tile({ post, hidden }: { post: PostItem; hidden: boolean }) {
+function Tile({ post }: { post: PostItem }) {
   const size = fit(post.width, post.height, 300);
   const ratio = size.width / size.height;
   const style = { flexGrow: ratio, flexBasis: `calc(var(--row) * ${ratio.toFixed(4)})`, aspectRatio: `${size.width} / ${size.height}` };
@@ -16,11 +17,7 @@ function Tile({ post, hidden }: { post: PostItem; hidden: boolean }) {
   return (
     <li class="tile" style={style} data-post-id={post.id}>
       <a href={`/posts/${post.id}`} aria-label={`${post.title}, ${post.mediaType}, rated ${post.contentRating}, ${post.likes} likes`}>
-        {hidden ? (
-          <span class="tile-hidden">Rated {post.contentRating}: hidden in safe mode</span>
-        ) : (
-          <img src={post.thumbnail} alt={alt} width={size.width} height={size.height} loading="lazy" decoding="async" />
-        )}
+        <img src={post.thumbnail} alt={alt} width={size.width} height={size.height} loading="lazy" decoding="async" />
         <span class="tile-badges" aria-hidden="true">
           {post.mediaType === 'video' && <span class="badge badge-video">▶ video</span>}
           <RatingBadge rating={post.contentRating} />
@@ -35,11 +32,25 @@ function Tile({ post, hidden }: { post: PostItem; hidden: boolean }) {
   );
 }
 
-/** `hideUnsafe`: show only a placeholder for posts not rated safe (lists the server cannot filter). */
+/**
+ * `hideUnsafe`: leave out posts not rated safe, saying how many, with a button to show them
+ * (for lists the server cannot filter by rating: pools, favorites, similar images).
+ */
 export function PostGrid({ posts, hideUnsafe = false, label = 'Posts', small = false }: { posts: PostItem[]; hideUnsafe?: boolean; label?: string; small?: boolean }) {
+  const [reveal, setReveal] = useState(false);
+  const shown = hideUnsafe && !reveal ? posts.filter((p) => p.contentRating === 'safe') : posts;
+  const hidden = posts.length - shown.length;
   return (
-    <ul class={small ? 'grid grid-small' : 'grid'} aria-label={label}>
-      {posts.map((p) => <Tile key={p.id} post={p} hidden={hideUnsafe && p.contentRating !== 'safe'} />)}
-    </ul>
+    <>
+      <ul class={small ? 'grid grid-small' : 'grid'} aria-label={label}>
+        {shown.map((p) => <Tile key={p.id} post={p} />)}
+      </ul>
+      {hidden > 0 && (
+        <p class="hint">
+          Safe mode hides {hidden} post{hidden === 1 ? '' : 's'} rated sketchy or unsafe here.{' '}
+          <button type="button" class="link" onClick={() => setReveal(true)}>Show {hidden === 1 ? 'it' : 'them'}</button>
+        </p>
+      )}
+    </>
   );
 }
