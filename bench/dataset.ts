@@ -45,6 +45,8 @@ export interface Dataset {
   reused: boolean;
   /** Seconds the generation took (from the marker when reused). */
   generationSeconds: number;
+  /** CPU seconds the generating process used (user + system): on a busy machine, the steadier figure. */
+  generationCpuSeconds: number | null;
   summary: SeedSummary;
   /** Days between `until` and now. */
   ageDays: number;
@@ -66,6 +68,7 @@ interface Marker {
   version: number;
   params: DatasetParams;
   generationSeconds: number;
+  cpuSeconds?: number;
   summary: SeedSummary;
   finishedAt: string;
 }
@@ -84,6 +87,10 @@ export function datasetParams(o: { posts: number; seed: number; tagsPerPost: num
 
 const family = (p: { posts: number; seed: number; tagsPerPost: number }) => `p${p.posts}_s${p.seed}_t${p.tagsPerPost}_v${DATASET_VERSION}`;
 const stamp = (until: number) => new Date(until).toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '_');
+const cpuSince = (start: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(start);
+  return (u.user + u.system) / 1e6;
+};
 const sameParams = (a: DatasetParams, b: DatasetParams) => JSON.stringify(a) === JSON.stringify(b);
 
 export async function prepareDataset(o: DatasetOptions): Promise<Dataset> {
@@ -143,10 +150,11 @@ async function prepareSqlite(o: DatasetOptions, now: number): Promise<Dataset> {
   fs.mkdirSync(path.join(partial, 'media'), { recursive: true });
   o.log(`dataset: generating ${name} on SQLite (${params.posts.toLocaleString('en')} posts, ${params.tags.toLocaleString('en')} tags, ${params.users.toLocaleString('en')} users)`);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const summary = await seedSqlite(partial, params, o.log);
   const marker: Marker = {
-    version: DATASET_VERSION, params, summary,
-    generationSeconds: (performance.now() - started) / 1000, finishedAt: new Date().toISOString(),
+    version: DATASET_VERSION, params, summary, generationSeconds: (performance.now() - started) / 1000,
+    cpuSeconds: cpuSince(cpu), finishedAt: new Date().toISOString(),
   };
   fs.writeFileSync(path.join(partial, MARKER), JSON.stringify(marker, null, 2) + '\n');
   fs.renameSync(partial, path.join(o.dataRoot, name));
@@ -165,7 +173,8 @@ function readMarker(file: string): Marker | null {
 function sqliteDataset(root: string, name: string, m: Marker, reused: boolean, now: number): Dataset {
   return {
     kind: 'sqlite', name, params: m.params, dataDir: path.join(root, name), databaseUrl: '', reused,
-    generationSeconds: m.generationSeconds, summary: m.summary, ageDays: (now - m.params.until) / DAY,
+    generationSeconds: m.generationSeconds, generationCpuSeconds: m.cpuSeconds ?? null, summary: m.summary,
+    ageDays: (now - m.params.until) / DAY,
   };
 }
 
@@ -236,14 +245,15 @@ async function preparePostgres(o: DatasetOptions, now: number): Promise<Dataset>
     const schema = `${prefix}${stamp(params.until)}`.toLowerCase();
     o.log(`dataset: generating schema ${schema} on PostgreSQL (${params.posts.toLocaleString('en')} posts)`);
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const summary = await seedPostgres(o.databaseUrl, schema, params, o.log);
     // What autovacuum would have done by the time a real board is this big.
     for (const { t } of (await admin.query<{ t: string }>('select tablename as t from pg_tables where schemaname = $1', [schema])).rows) {
       await admin.query(`analyze ${schema}."${t}"`);
     }
     const marker: Marker = {
-      version: DATASET_VERSION, params, summary,
-      generationSeconds: (performance.now() - started) / 1000, finishedAt: new Date().toISOString(),
+      version: DATASET_VERSION, params, summary, generationSeconds: (performance.now() - started) / 1000,
+      cpuSeconds: cpuSince(cpu), finishedAt: new Date().toISOString(),
     };
     await admin.query(`create table ${schema}.bench_marker (marker text not null)`);
     await admin.query(`insert into ${schema}.bench_marker values ($1)`, [JSON.stringify(marker)]);
@@ -268,7 +278,8 @@ function pgDataset(o: DatasetOptions, schema: string, m: Marker, reused: boolean
   fs.mkdirSync(path.join(dataDir, 'media'), { recursive: true });
   return {
     kind: 'postgres', name: schema, schema, params: m.params, dataDir, databaseUrl: urlWithSchema(o.databaseUrl, schema), reused,
-    generationSeconds: m.generationSeconds, summary: m.summary, ageDays: (now - m.params.until) / DAY,
+    generationSeconds: m.generationSeconds, generationCpuSeconds: m.cpuSeconds ?? null, summary: m.summary,
+    ageDays: (now - m.params.until) / DAY,
   };
 }
 

@@ -44,7 +44,10 @@ export interface Report {
   finishedAt: string;
   options: { posts: number; connections: number[]; durationSeconds: number; workers: number; scenarios: string[] };
   machine: { cpus: number; cpuModel: string; node: string; loadAverageStart: number[]; loadAverageEnd: number[] };
-  dataset: { name: string; reused: boolean; generationSeconds: number; bytes: number; ageDays: number; summary: SeedSummary };
+  dataset: {
+    name: string; reused: boolean; generationSeconds: number; generationCpuSeconds: number | null; bytes: number; ageDays: number;
+    summary: SeedSummary;
+  };
   server: { peakRssBytes: number | null; processes: number; samples: number };
   scenarios: ScenarioReport[];
   upload: UploadResult | null;
@@ -98,7 +101,9 @@ export function markdown(r: Report): string {
     '',
     `Dataset: ${int(r.dataset.summary.posts)} posts, ${int(r.dataset.summary.tags)} tags (${int(r.dataset.summary.postTags)} links), ` +
       `${int(r.dataset.summary.users)} users, ${int(r.dataset.summary.likes)} likes, ${int(r.dataset.summary.comments)} comments, ${int(r.dataset.summary.pools)} pools; ` +
-      `${size(r.dataset.bytes)} on disk; generated in ${r.dataset.generationSeconds.toFixed(0)} s${r.dataset.reused ? ' (reused)' : ''}.`,
+      `${size(r.dataset.bytes)} on disk; generated in ${r.dataset.generationSeconds.toFixed(0)} s` +
+      `${r.dataset.generationCpuSeconds === null ? '' : ` (${r.dataset.generationCpuSeconds.toFixed(0)} s of CPU in the generating process)`}` +
+      `${r.dataset.reused ? ', reused' : ''}.`,
     '',
     `| Scenario | Conns | req/s | p50 ms | p99 ms | Errors | Ceiling req/s | Ours/ceiling | Check (${at} conns) |`,
     '|---|--:|--:|--:|--:|--:|--:|--:|---|',

@@ -185,7 +185,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       loadAverageStart, loadAverageEnd: os.loadavg(),
     },
     dataset: {
-      name: dataset.name, reused: dataset.reused, generationSeconds: dataset.generationSeconds,
+      name: dataset.name, reused: dataset.reused, generationSeconds: dataset.generationSeconds, generationCpuSeconds: dataset.generationCpuSeconds,
       bytes: await datasetBytes(dataset, o.databaseUrl), ageDays: dataset.ageDays, summary: dataset.summary,
     },
     server: { peakRssBytes: memory.peakBytes, processes: memory.processes, samples: memory.samples },

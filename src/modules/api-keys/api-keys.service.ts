@@ -5,6 +5,7 @@ import { iso, isoOrNull } from '../../core/schemas.ts';
 import { KEY_CAP, type Tier } from '../../core/tiers.ts';
 import { randomToken, sha256Hex } from '../../core/tokens.ts';
 import type { NewKeyBody, RevokeKeyBody } from './api-keys.schemas.ts';
+import { toId } from '../../core/ids.ts';
 
 export const KEY_PREFIX = 'ib_';
 
@@ -55,7 +56,7 @@ export async function listKeys(deps: Deps, viewer: Viewer) {
 
 /** Revoking your own key twice is fine; a key that is not yours is not found. */
 export async function revokeKey(deps: Deps, viewer: Viewer, body: RevokeKeyBody) {
-  const id = /^[1-9]\d{0,14}$/.test(body.keyId) ? Number(body.keyId) : -1;
+  const id = toId(body.keyId) ?? -1;
   const key = await deps.db.selectFrom('api_keys').select(['id', 'is_active']).where('id', '=', id).where('user_id', '=', viewer.id).executeTakeFirst();
   if (!key) notFound('API key', body.keyId);
   if (key!.is_active === 1) {

@@ -5,9 +5,8 @@ import { avatarUrl } from '../../core/media-paths.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
 import { parseId } from '../posts/posts.service.ts';
+import { toId } from '../../core/ids.ts';
 import type { NewComment } from './comments.schemas.ts';
-
-const ID = /^[1-9]\d{0,14}$/;
 
 function commentQuery(deps: Deps) {
   return deps.db
@@ -31,8 +30,7 @@ const toJson = (c: Row) => ({
 export async function createComment(deps: Deps, viewer: Viewer, body: NewComment) {
   const content = body.content.trim();
   if (content === '') badRequest("field 'content' must not be empty", [{ field: 'content', message: 'must not be empty' }]);
-  if (!ID.test(body.postId)) notFound('Post', body.postId);
-  const postId = Number(body.postId);
+  const postId = toId(body.postId) ?? notFound('Post', body.postId);
   const parentRaw = body.parentId ?? null;
   const id = await deps.db.transaction().execute(async (trx) => {
     // Counting the comment first locks the post's row, so comment writes on one post take turns
@@ -41,7 +39,8 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
     if (!post) notFound('Post', body.postId);
     let parentId: number | null = null;
     if (parentRaw !== null) {
-      const parent = ID.test(parentRaw) ? await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', Number(parentRaw)).executeTakeFirst() : undefined;
+      const parentNumber = toId(parentRaw);
+      const parent = parentNumber === null ? undefined : await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', parentNumber).executeTakeFirst();
       if (!parent) notFound('Parent comment', parentRaw);
       if (parent!.post_id !== postId) {
         badRequest(`field 'parentId': comment ${parentRaw} belongs to another post`, [{ field: 'parentId', message: 'must be a comment of the same post' }]);

@@ -7,6 +7,7 @@ import { listRowsByIds } from '../posts/posts.repo.ts';
 import { parseId, toListItems } from '../posts/posts.service.ts';
 import { poolJson } from './pools.service.ts';
 import type { NewPool, PoolPatch } from './pools.schemas.ts';
+import { toId } from '../../core/ids.ts';
 
 export const MAX_POOL_POSTS = 1000;
 
@@ -58,7 +59,7 @@ async function existingPosts(db: Kysely<DB>, ids: number[]): Promise<Set<number>
 }
 
 function postIdList(raw: string[], field: string): number[] {
-  const ids = raw.map((r) => (/^[1-9]\d{0,14}$/.test(r) ? Number(r) : NaN));
+  const ids = raw.map((r) => toId(r) ?? NaN);
   if (ids.some(Number.isNaN)) badRequest(`field '${field}' holds an id that is not a post id`);
   if (new Set(ids).size !== ids.length) badRequest(`field '${field}' lists a post twice`);
   return ids;

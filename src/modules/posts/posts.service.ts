@@ -6,6 +6,7 @@ import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
 import { countRows, listRows, type PostFilter } from './posts.query.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
+import { toId } from '../../core/ids.ts';
 
 const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -25,8 +26,7 @@ export function parseDateParam(name: string, value: string, endOfDay: boolean): 
 
 /** Parses an opaque post id; anything that is not one of ours is simply not found. */
 export function parseId(raw: string, what: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw)) return notFound(what, raw);
-  return Number(raw);
+  return toId(raw) ?? notFound(what, raw);
 }
 
 async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter | null> {
@@ -54,8 +54,8 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
     if ((q.sortBy ?? 'newest') !== 'newest') {
       throw new AppError(400, "query parameter 'before' works with sortBy=newest only", { details: [{ field: 'before', message: 'only with sortBy=newest' }] });
     }
-    const id = /^[1-9]\d{0,14}$/.test(q.before) ? Number(q.before) : NaN;
-    const cursor = Number.isNaN(id) ? undefined : await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
+    const id = toId(q.before);
+    const cursor = id === null ? undefined : await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
     if (!cursor) {
       throw new AppError(400, `query parameter 'before' must be the id of an existing post`, { details: [{ field: 'before', message: 'unknown post' }] });
     }
