@@ -28,6 +28,8 @@ export interface LoadResult {
   socketErrors: number;
   timeouts: number;
   bytesPerSecond: number;
+  /** CPU milliseconds the server's processes spent per request (filled in by the caller). */
+  serverCpuMsPerRequest?: number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);

@@ -61,6 +61,7 @@ const ms = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(1));
 const pct = (r: number) => `${(r * 100).toFixed(r < 0.1 ? 1 : 0)}%`;
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const size = (b: number) => (b >= 1024 ** 3 ? `${(b / 1024 ** 3).toFixed(2)} GB` : mb(b));
+const cpu = (l: LoadResult) => (l.serverCpuMsPerRequest === undefined ? 'n/a' : l.serverCpuMsPerRequest.toFixed(2));
 const mark = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
 
 /** The connection count the targets are checked at: 16, else the lowest that ran. */
@@ -97,7 +98,8 @@ export function markdown(r: Report): string {
     '',
     `Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
       `${r.machine.loadAverageEnd.map((n) => n.toFixed(1)).join(' / ')} at the end (with other work on the machine the figures are noisy). ` +
-      `Server: ${r.options.workers} worker${r.options.workers === 1 ? '' : 's'}, rate limits off; ${r.options.durationSeconds} s a run; the load generator shares the machine.`,
+      `Server: ${r.options.workers} worker${r.options.workers === 1 ? '' : 's'}, rate limits off; ${r.options.durationSeconds} s a run; the load generator shares the machine. ` +
+      'CPU ms/req: CPU time the server\'s processes (or the ceiling\'s) spent per answered request, which other load on the machine disturbs less than req/s.',
     '',
     `Dataset: ${int(r.dataset.summary.posts)} posts, ${int(r.dataset.summary.tags)} tags (${int(r.dataset.summary.postTags)} links), ` +
       `${int(r.dataset.summary.users)} users, ${int(r.dataset.summary.likes)} likes, ${int(r.dataset.summary.comments)} comments, ${int(r.dataset.summary.pools)} pools; ` +
@@ -105,8 +107,8 @@ export function markdown(r: Report): string {
       `${r.dataset.generationCpuSeconds === null ? '' : ` (${r.dataset.generationCpuSeconds.toFixed(0)} s of CPU in the generating process)`}` +
       `${r.dataset.reused ? ', reused' : ''}.`,
     '',
-    `| Scenario | Conns | req/s | p50 ms | p99 ms | Errors | Ceiling req/s | Ours/ceiling | Check (${at} conns) |`,
-    '|---|--:|--:|--:|--:|--:|--:|--:|---|',
+    `| Scenario | Conns | req/s | p50 ms | p99 ms | Errors | Ceiling req/s | Ours/ceiling | CPU ms/req ours / ceiling | Check (${at} conns) |`,
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
   ];
   const byName = new Map(r.checks.map((c) => [c.name, c]));
   for (const s of r.scenarios) {
@@ -119,7 +121,7 @@ export function markdown(r: Report): string {
         check = parts.join('; ');
       }
       lines.push(`| ${s.name} | ${run.connections} | ${int(run.ours.requestsPerSecond)} | ${ms(run.ours.latencyMs.p50)} | ${ms(run.ours.latencyMs.p99)} | ` +
-        `${run.ours.errors} | ${int(run.ceiling.requestsPerSecond)} | ${pct(run.ratio)} | ${check} |`);
+        `${run.ours.errors} | ${int(run.ceiling.requestsPerSecond)} | ${pct(run.ratio)} | ${cpu(run.ours)} / ${cpu(run.ceiling)} | ${check} |`);
     }
   }
   lines.push('');

@@ -51,6 +51,22 @@ export function rssOf(pid: number): number {
   }
 }
 
+/** CPU seconds (user + system) a process tree has used so far; null without /proc. */
+export function treeCpuSeconds(root: number): number | null {
+  if (!fs.existsSync(`/proc/${root}/stat`)) return null;
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
 export interface RssSampler {
   /** Stops sampling; the highest sum seen, in bytes (null where /proc is missing). */
   stop(): { peakBytes: number | null; samples: number; processes: number };

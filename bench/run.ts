@@ -4,11 +4,11 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startCeiling, type Sizes } from './ceiling.ts';
 import { datasetBytes, prepareDataset } from './dataset.ts';
-import { runLoad } from './load.ts';
+import { runLoad, type LoadResult } from './load.ts';
 import {
   computeChecks, consoleSummary, markdown, updateReadme, writeReport, type Report, type ScenarioReport,
 } from './report.ts';
-import { sampleRss } from './rss.ts';
+import { sampleRss, treeCpuSeconds } from './rss.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
 import { ROOT, startServer, type Child } from './server.ts';
 import { percentile, runUploads, type UploadResult } from './uploads.ts';
@@ -86,6 +86,15 @@ function sizeStats(sizes: number[]) {
   return { count: sorted.length, min: sorted[0] ?? 0, median: percentile(sorted, 50), max: sorted[sorted.length - 1] ?? 0 };
 }
 
+/** A load run, with the CPU time the target's processes spent per request (steady on a busy machine). */
+async function measured(target: Child, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  const before = treeCpuSeconds(target.pid);
+  const result = await run();
+  const after = treeCpuSeconds(target.pid);
+  if (before !== null && after !== null && result.requests > 0) result.serverCpuMsPerRequest = ((after - before) * 1000) / result.requests;
+  return result;
+}
+
 /** A short mixed load on both servers, not measured, so neither starts its first run cold. */
 async function warmUp(server: Child, ceiling: Child, scenarios: Scenario[], sizes: Sizes, o: BenchOptions): Promise<void> {
   const rng = new Prng(seedOf('warmup'));
@@ -147,15 +156,15 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     for (const [i, s] of scenarios.entries()) {
       for (const connections of o.connections) {
         const rng = new Prng(seedOf(`load/${s.name}/${connections}`));
-        const ours = await runLoad({
-          origin: server.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
+        const ours = await measured(server, () => runLoad({
+          origin: server!.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
           nextPath: () => s.paths[rng.int(s.paths.length)],
-        });
+        }));
         const count = sizes[s.name].length;
-        const top = await runLoad({
+        const top = await measured(ceiling!, () => runLoad({
           origin: ceiling!.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
           nextPath: () => `/${s.name}/${rng.int(count)}`,
-        });
+        }));
         const run = { connections, ours, ceiling: top, ratio: ours.requestsPerSecond / Math.max(1e-9, top.requestsPerSecond) };
         reports[i].runs.push(run);
         o.log(`${s.name.padEnd(14)} c=${connections}: ${Math.round(ours.requestsPerSecond)} req/s, p99 ${ours.latencyMs.p99} ms, ` +

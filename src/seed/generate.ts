@@ -104,10 +104,14 @@ export interface Plan {
 }
 
 /** Everything counted before anything is written, so each stored counter is known exactly. */
-export function makePlan(o: Resolved): Plan {
+export function makePlan(o: Resolved, onProgress: ProgressFn = () => {}): Plan {
+  const steps = 4;
+  onProgress('planning', 0, steps);
   const userCreated = userJoinTimes(o.users, o.start, o.until, new Random(o.seed, 'users/joined'));
   const postCreated = spreadTimes(o.posts, o.start, o.until, new Random(o.seed, 'posts/created'), 0.75);
+  onProgress('planning', 1, steps);
   const tagging = planTagging(postCreated, o.tags, o.tagsPerPost, o.start, new Random(o.seed, 'tags'));
+  onProgress('planning', 2, steps);
 
   const rng = new Random(o.seed, 'reactions');
   const popularity = permutation(o.posts, rng); // rank -> post: how much attention each post gets
@@ -117,10 +121,12 @@ export function makePlan(o: Resolved): Plan {
   const likes = reactionCounts(o.posts, 5 * o.posts, o.users, popular, rng);
   const favorites = reactionCounts(o.posts, o.posts, o.users, popularOrAny, rng);
   const commentsPerPost = reactionCounts(o.posts, o.posts, Number.MAX_SAFE_INTEGER, popularOrAny, rng);
+  onProgress('planning', 3, steps);
 
   const talkers = permutation(o.users, rng);
   const talkerRank = new Zipf(o.users, 1);
   const comments = planComments(commentsPerPost, postCreated, userCreated, o.until, () => talkers[talkerRank.sample(rng)], rng);
+  onProgress('planning', steps, steps);
   return { userCreated, postCreated, tagging, likes, favorites, comments, commentsPerPost };
 }
 
@@ -134,7 +140,7 @@ export async function seedDatabase(
 ): Promise<SeedSummary> {
   const o = resolveOptions(options);
   await assertEmpty(db);
-  const plan = makePlan(o);
+  const plan = makePlan(o, onProgress);
   const bases = await baseImages(o, onProgress);
   const writer = o.mediaDir
     ? new MediaWriter(o.mediaDir, bases.map((b) => ({ png: b.png!, thumb: b.thumb! })), (n) => onProgress('media files', n, o.posts))
