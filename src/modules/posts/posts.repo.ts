@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, NewPost } from '../../db/types.ts';
+import { movePostCounts } from './posts.delete.ts';
 
 /** The columns a post list item needs, joined with the uploader's name. */
 export function listItemQuery(db: Kysely<DB>) {
@@ -62,18 +63,19 @@ export async function insertPost(db: Kysely<DB>, post: NewPost, tagNames: string
   return db.transaction().execute(async (trx) => {
     const { id } = await trx.insertInto('posts').values(post).returning('id').executeTakeFirstOrThrow();
     if (tagNames.length > 0) {
+      // Sorted names and per-row count updates in id order: concurrent uploads and edits lock tags in one order.
+      const sorted = [...tagNames].sort();
       await trx
         .insertInto('tags')
-        .values(tagNames.map((name) => ({ name, post_count: 0, created_at: post.created_at })))
+        .values(sorted.map((name) => ({ name, post_count: 0, created_at: post.created_at })))
         .onConflict((oc) => oc.column('name').doNothing())
         .execute();
-      const tags = await trx.selectFrom('tags').select('id').where('name', 'in', tagNames).execute();
-      const ids = tags.map((t) => t.id);
+      const ids = (await trx.selectFrom('tags').select('id').where('name', 'in', sorted).execute()).map((t) => t.id);
       await trx
         .insertInto('post_tags')
         .values(ids.map((tag_id) => ({ post_id: id, tag_id, created_at: post.created_at })))
         .execute();
-      await trx.updateTable('tags').set((eb) => ({ post_count: eb('post_count', '+', 1) })).where('id', 'in', ids).execute();
+      await movePostCounts(trx, 'tags', new Map(ids.map((t) => [t, 1])));
     }
     return id;
   });

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
+/** How far back each refresh looks for posts committed out of id order. */
+const TAIL = 1000;
+
 const popcount32 = (x: number): number => {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -18,14 +21,26 @@ export class PhashIndex {
   private lo = new Uint32Array(1024);
   private size = 0;
   private maxId = 0;
+  /** Ids indexed among the last TAIL, so re-reading the tail adds each post once. */
+  private readonly recent = new Set<number>();
 
   async refresh(db: Kysely<DB>): Promise<void> {
+    // Ids are handed out before commit, so on PostgreSQL a lower id can appear after a higher one:
+    // each refresh reads again the last TAIL ids and adds the ones it had not seen.
+    let from = Math.max(0, this.maxId - TAIL);
+    const top = Number((await db.selectFrom('posts').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
     for (;;) {
-      const rows = await db.selectFrom('posts').select(['id', 'phash']).where('id', '>', this.maxId).orderBy('id').limit(20_000).execute();
-      if (rows.length === 0) return;
-      for (const r of rows) if (r.phash) this.push(r.id, r.phash);
-      this.maxId = rows[rows.length - 1].id;
+      const rows = await db.selectFrom('posts').select(['id', 'phash']).where('id', '>', from).orderBy('id').limit(20_000).execute();
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        if (!r.phash || this.recent.has(r.id) || r.id <= this.maxId - TAIL) continue;
+        this.push(r.id, r.phash);
+        if (r.id > top - TAIL) this.recent.add(r.id);
+      }
+      from = rows[rows.length - 1].id;
+      this.maxId = Math.max(this.maxId, from);
     }
+    for (const id of this.recent) if (id <= this.maxId - TAIL) this.recent.delete(id);
   }
 
   private push(id: number, hex: string): void {
