@@ -159,7 +159,7 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
       'tag-rare': () => `/api/posts?${q({ tag: rng.pick(rare) })}`,
       search: () => `/api/posts?${q({ search: rng.pick(words), offset: pages(Math.ceil(WANT / Math.max(1, words.length)) * 2) })}`,
       'rating-likes': () => `/api/posts?${q({
-        contentRating: rng.pick(['safe', 'sketchy', 'unsafe']), minLikes: rng.pick(likeCounts), sortBy: 'most_liked', offset: pages(8),
+        contentRating: rng.pick(['safe', 'sketchy', 'unsafe']), minLikes: rng.pick(likeCounts), sortBy: 'most_liked', offset: pages(16),
       })}`,
       'date-range': () => {
         const from = Number(oldest) + rng.int(Math.max(1, Number(newest) - Number(oldest)));

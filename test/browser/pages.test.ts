@@ -58,7 +58,7 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
     assert.equal((await api.json()).status, 404);
   });
 
-  it('loads the browse page with little JavaScript (under 25 KB gzipped, no other page's code)', async () => {
+  it('loads the browse page with little JavaScript (under 25 KB gzipped, no other page’s code)', async () => {
     const scripts: string[] = [];
     const { page: fresh, context } = await newPage(board);
     fresh.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });

@@ -2765,11 +2765,16 @@ export interface paths {
                                  */
                                 createdAt: string;
                             }[];
+                            /** @description Exact, unless totalIsEstimate is true */
                             totalPosts: number;
-                            /** @description floor(offset / limit) + 1 */
+                            /** @description true when more than 10,000 posts match a filter that has no stored count: totalPosts is then estimated from a sample of the newest posts */
+                            totalIsEstimate: boolean;
+                            /** @description floor(offset / limit) + 1 (counted from the cursor when `before` is given) */
                             currentPage: number;
                             /** @description ceil(totalPosts / limit) */
                             totalPages: number;
+                            /** @description With sortBy=newest and a full page: pass as `before` for the next page */
+                            nextCursor: string | null;
                         };
                     };
                 };
@@ -4591,6 +4596,8 @@ export interface paths {
                     minLikes?: number;
                     /** @description Created at or after: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive */
                     dateFrom?: string;
+                    /** @description Keyset cursor for deep pages (sortBy=newest): only posts older than this post id. Pass the previous page's `nextCursor`; `offset` then counts from the cursor */
+                    before?: string;
                     /** @description Created at or before: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive; a bare date means the end of that UTC day */
                     dateTo?: string;
                 };
@@ -4639,11 +4646,16 @@ export interface paths {
                                  */
                                 createdAt: string;
                             }[];
+                            /** @description Exact, unless totalIsEstimate is true */
                             totalPosts: number;
-                            /** @description floor(offset / limit) + 1 */
+                            /** @description true when more than 10,000 posts match a filter that has no stored count: totalPosts is then estimated from a sample of the newest posts */
+                            totalIsEstimate: boolean;
+                            /** @description floor(offset / limit) + 1 (counted from the cursor when `before` is given) */
                             currentPage: number;
                             /** @description ceil(totalPosts / limit) */
                             totalPages: number;
+                            /** @description With sortBy=newest and a full page: pass as `before` for the next page */
+                            nextCursor: string | null;
                         };
                     };
                 };
