@@ -26,6 +26,8 @@ export interface ScenarioReport {
   distinctPaths: number;
   /** Response sizes of the sample requests the ceiling server imitates. */
   sampleBytes: { count: number; min: number; median: number; max: number };
+  /** Latency of those sample requests, sent one at a time before the load (the server otherwise idle). */
+  sampleMs: { median: number; max: number };
   sampleErrors: number;
   ceilingTarget: number | null;
   runs: ScenarioRun[];
@@ -125,6 +127,8 @@ export function markdown(r: Report): string {
     }
   }
   lines.push('');
+  lines.push(`One request at a time (the ${r.scenarios[0]?.sampleBytes.count ?? 0} sample requests before the load), median ms: ` +
+    r.scenarios.map((s) => `${s.name} ${ms(s.sampleMs.median)}`).join(', ') + '.');
   if (r.upload) {
     const u = r.upload;
     const upCheck = byName.get('upload errors');

@@ -68,17 +68,20 @@ export function defaultOptions(): BenchOptions {
 const ALL = [...SCENARIO_NAMES, UPLOAD_SCENARIO] as string[];
 
 /** Fetches sample paths one by one: each response's size, and how many were not 2xx. */
-async function sampleSizes(origin: string, s: Scenario, count: number): Promise<{ sizes: number[]; errors: number }> {
+async function sampleSizes(origin: string, s: Scenario, count: number): Promise<{ sizes: number[]; ms: number[]; errors: number }> {
   const rng = new Prng(seedOf(`samples/${s.name}`));
   const sizes: number[] = [];
+  const ms: number[] = [];
   let errors = 0;
   for (let i = 0; i < count; i++) {
+    const t = performance.now();
     const res = await fetch(origin + rng.pick(s.paths), { signal: AbortSignal.timeout(60_000) });
     const body = Buffer.from(await res.arrayBuffer());
+    ms.push(performance.now() - t);
     if (!res.ok) errors++;
     sizes.push(body.length);
   }
-  return { sizes, errors };
+  return { sizes, ms, errors };
 }
 
 function sizeStats(sizes: number[]) {
@@ -143,8 +146,10 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     for (const s of scenarios) {
       const sample = await sampleSizes(server.origin, s, o.samples);
       sizes[s.name] = sample.sizes;
+      const ms = [...sample.ms].sort((a, b) => a - b);
       reports.push({
         name: s.name, description: s.description, distinctPaths: s.paths.length, sampleBytes: sizeStats(sample.sizes),
+        sampleMs: { median: percentile(ms, 50), max: ms[ms.length - 1] ?? 0 },
         sampleErrors: sample.errors, ceilingTarget: s.ceilingTarget, runs: [],
       });
       if (sample.errors) o.log(`warning: ${sample.errors} of ${o.samples} sample requests of ${s.name} were not 2xx`);

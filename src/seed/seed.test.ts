@@ -25,11 +25,11 @@ async function count(db: Kysely<DB>, table: keyof DB): Promise<number> {
 
 /** Rows whose stored counter disagrees with a COUNT over the rows it counts. */
 async function counterMismatches(db: Kysely<DB>) {
-  const wrong = (rows: { id: number; stored: number; actual: number }[]) => rows.filter((r) => Number(r.stored) !== Number(r.actual));
   const posts = await db.selectFrom('posts').select((eb) => [
-    'posts.id',
-    sql<string>`posts.like_count || '/' || posts.comment_count || '/' || posts.favorite_count`.as('stored'),
-    sql<string>`${eb.selectFrom('likes').select(eb.fn.countAll().as('n')).whereRef('likes.post_id', '=', 'posts.id')} || '/' || ${eb.selectFrom('comments').select(eb.fn.countAll().as('n')).whereRef('comments.post_id', '=', 'posts.id')} || '/' || ${eb.selectFrom('favorites').select(eb.fn.countAll().as('n')).whereRef('favorites.post_id', '=', 'posts.id')}`.as('actual'),
+    'posts.id', 'posts.like_count', 'posts.comment_count', 'posts.favorite_count',
+    eb.selectFrom('likes').select(eb.fn.countAll<number>().as('n')).whereRef('likes.post_id', '=', 'posts.id').as('likes'),
+    eb.selectFrom('comments').select(eb.fn.countAll<number>().as('n')).whereRef('comments.post_id', '=', 'posts.id').as('comments'),
+    eb.selectFrom('favorites').select(eb.fn.countAll<number>().as('n')).whereRef('favorites.post_id', '=', 'posts.id').as('favorites'),
   ]).execute();
   const tags = await db.selectFrom('tags').select((eb) => ['tags.id', 'tags.post_count as stored',
     eb.selectFrom('post_tags').select(eb.fn.countAll<number>().as('n')).whereRef('post_tags.tag_id', '=', 'tags.id').as('actual')]).execute();
@@ -37,11 +37,12 @@ async function counterMismatches(db: Kysely<DB>) {
     eb.selectFrom('pool_posts').select(eb.fn.countAll<number>().as('n')).whereRef('pool_posts.pool_id', '=', 'pools.id').as('actual')]).execute();
   const comments = await db.selectFrom('comments as c').select((eb) => ['c.id', 'c.reply_count as stored',
     eb.selectFrom('comments as r').select(eb.fn.countAll<number>().as('n')).whereRef('r.parent_id', '=', 'c.id').as('actual')]).execute();
+  const wrong = (rows: { stored: number; actual: number | null }[]) => rows.filter((r) => r.stored !== Number(r.actual));
   return {
-    posts: posts.filter((r) => r.stored !== r.actual),
-    tags: wrong(tags as any),
-    pools: wrong(pools as any),
-    comments: wrong(comments as any),
+    posts: posts.filter((p) => p.like_count !== Number(p.likes) || p.comment_count !== Number(p.comments) || p.favorite_count !== Number(p.favorites)),
+    tags: wrong(tags),
+    pools: wrong(pools),
+    comments: wrong(comments),
   };
 }
 

@@ -3,8 +3,9 @@ import type { DialectName } from '../dialect.ts';
 
 /**
  * counters: totals kept exact by triggers in the same transaction as each post change
- * (`posts`, `posts:<rating>`), and `version`, bumped on every change to a post, so caches can be
- * keyed to the data. Title search: an FTS5 trigram index (SQLite) or a pg_trgm GIN index
+ * (`posts`, `posts:<rating>`), and `version`, bumped when a post is added, deleted or edited
+ * (rating, title, tags: an edit sets updated_at), so caches can be keyed to the data. Likes,
+ * favorites and comments move their own counters and leave the version alone. Title search: an FTS5 trigram index (SQLite) or a pg_trgm GIN index
  * (PostgreSQL) answers "title contains" without reading every title.
  */
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
@@ -31,7 +32,7 @@ async function sqliteUp(db: Kysely<any>): Promise<void> {
        UPDATE counters SET value = value + 1 WHERE name = 'version'; END`,
     `CREATE TRIGGER posts_counted_delete AFTER DELETE ON posts BEGIN ${bump('-', 'old')}
        UPDATE counters SET value = value + 1 WHERE name = 'version'; END`,
-    `CREATE TRIGGER posts_counted_update AFTER UPDATE ON posts BEGIN
+    `CREATE TRIGGER posts_counted_update AFTER UPDATE OF content_rating, title, updated_at ON posts BEGIN
        UPDATE counters SET value = value - 1 WHERE name = 'posts:' || old.content_rating;
        UPDATE counters SET value = value + 1 WHERE name = 'posts:' || new.content_rating;
        UPDATE counters SET value = value + 1 WHERE name = 'version'; END`,
@@ -64,7 +65,7 @@ async function postgresUp(db: Kysely<any>): Promise<void> {
       UPDATE counters SET value = value + 1 WHERE name = 'version';
       RETURN NULL;
     END $$`).execute(db);
-  await sql.raw(`CREATE TRIGGER posts_counted AFTER INSERT OR UPDATE OR DELETE ON posts FOR EACH ROW EXECUTE FUNCTION posts_counted()`).execute(db);
+  await sql.raw(`CREATE TRIGGER posts_counted AFTER INSERT OR UPDATE OF content_rating, title, updated_at OR DELETE ON posts FOR EACH ROW EXECUTE FUNCTION posts_counted()`).execute(db);
   // pg_trgm lives in public so that every schema (one per test run) can use it; without it search still works, unindexed.
   await sql.raw('SAVEPOINT trgm').execute(db);
   try {

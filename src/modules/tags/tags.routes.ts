@@ -3,8 +3,10 @@ import type { Deps } from '../../core/deps.ts';
 import { errors } from '../../core/schemas.ts';
 import { TagList, TagListQuery } from './tags.schemas.ts';
 import * as tags from './tags.service.ts';
+import { TagCache } from './tag-cache.ts';
 
 export function tagsRoutes(app: FastifyInstance, deps: Deps): void {
+  const cache = new TagCache();
   app.get('/api/tags', {
     schema: {
       summary: 'List tags with post counts, searched and sorted',
@@ -13,5 +15,5 @@ export function tagsRoutes(app: FastifyInstance, deps: Deps): void {
       response: { 200: TagList, ...errors(400, 401, 429) },
     },
     config: { limit: 'tags' },
-  }, async (req) => tags.listTags(deps, req.query as TagListQuery));
+  }, async (req) => tags.listTags(deps, req.query as TagListQuery, cache));
 }

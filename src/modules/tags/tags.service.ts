@@ -1,12 +1,13 @@
 import type { Deps } from '../../core/deps.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './tags.repo.ts';
+import type { TagCache, TagEntry } from './tag-cache.ts';
 import type { TagListQuery, TagSort, TimeRange } from './tags.schemas.ts';
 
 const DAY = 86_400_000;
 const RANGE_MS: Record<Exclude<TimeRange, 'all'>, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
 
-export async function listTags(deps: Deps, q: TagListQuery) {
+export async function listTags(deps: Deps, q: TagListQuery, cache?: TagCache) {
   const page = q.page ?? 1;
   const limit = q.limit ?? 50;
   const now = deps.clock.now();
@@ -20,15 +21,14 @@ export async function listTags(deps: Deps, q: TagListQuery) {
     uploaderId = await findUserIdByName(deps.db, q.author);
     if (uploaderId === undefined) return empty;
   }
-  const { rows, total } = await repo.listTags(deps.db, deps.dialect, {
-    search: q.search?.trim().toLowerCase() || undefined,
-    sort: (q.sortBy ?? 'most_used') as TagSort,
-    since: range === 'all' ? undefined : now - RANGE_MS[range],
-    uploaderId,
-    weekAgo,
-    offset: (page - 1) * limit,
-    limit,
-  });
+  const search = q.search?.trim().toLowerCase() || undefined;
+  const sort = (q.sortBy ?? 'most_used') as TagSort;
+  const since = range === 'all' ? undefined : now - RANGE_MS[range];
+  const offset = (page - 1) * limit;
+  const { rows, total } =
+    uploaderId === undefined && cache
+      ? await fromCache(deps, cache, { search, sort, since, weekAgo, now, offset, limit })
+      : await repo.listTags(deps.db, deps.dialect, { search, sort, since, uploaderId, weekAgo, offset, limit });
   const recent = await repo.recentCounts(deps.db, rows.map((r) => r.id), todayStart, weekAgo, uploaderId);
   return {
     tags: rows.map((r) => ({
@@ -40,4 +40,36 @@ export async function listTags(deps: Deps, q: TagListQuery) {
     })),
     pagination: { total, page, perPage: limit, totalPages: Math.ceil(total / limit) },
   };
+}
+
+interface CacheQuery {
+  search?: string;
+  sort: TagSort;
+  since?: number;
+  weekAgo: number;
+  now: number;
+  offset: number;
+  limit: number;
+}
+
+const byName = (a: TagEntry, b: TagEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The same list as the SQL path (repo.listTags), from the in-memory tags and window counts. */
+async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
+  let entries = await cache.all(deps.db);
+  if (q.since !== undefined) {
+    const inWindow = await cache.since(deps.db, q.since, q.now);
+    entries = entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! }));
+  }
+  if (q.search) entries = entries.filter((e) => e.name.includes(q.search!));
+  const week = q.sort === 'trending' ? await cache.since(deps.db, q.weekAgo, q.now) : undefined;
+  const order: Record<TagSort, (a: TagEntry, b: TagEntry) => number> = {
+    most_used: (a, b) => b.count - a.count || byName(a, b),
+    newest: (a, b) => b.createdAt - a.createdAt || b.id - a.id,
+    alphabetical: byName,
+    trending: (a, b) => (week!.get(b.id) ?? 0) - (week!.get(a.id) ?? 0) || b.count - a.count || byName(a, b),
+  };
+  const prefixFirst = (a: TagEntry, b: TagEntry) => Number(!a.name.startsWith(q.search!)) - Number(!b.name.startsWith(q.search!));
+  const sorted = [...entries].sort(q.search ? (a, b) => prefixFirst(a, b) || order[q.sort](a, b) : order[q.sort]);
+  return { rows: sorted.slice(q.offset, q.offset + q.limit), total: sorted.length };
 }

@@ -1,0 +1,47 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../../../test/helpers.ts';
+import { createPost, createUser } from '../../../test/factories.ts';
+import { listTags } from './tags.service.ts';
+import { TagCache } from './tag-cache.ts';
+import { TAG_SORTS, TIME_RANGES } from './tags.schemas.ts';
+
+const DAY = 86_400_000;
+
+eachDatabase('tag list from memory matches the database', (ctx) => {
+  before(async () => {
+    const db = ctx.database.db;
+    const u = await createUser(db, { username: 'tagger' });
+    const names = ['sky', 'skyline', 'blue_sky', 'sea', 'seashell', 'cat', 'catalog', 'kite', 'ask', 'misc'];
+    for (let i = 0; i < 40; i++) {
+      const tags = names.filter((_, j) => (i * (j + 3)) % (j + 2) === 0);
+      await createPost(db, { uploaderId: u, title: `p${i}`, tags, createdAt: ctx.clock.now() - ((i * 37) % 400) * DAY });
+    }
+  });
+
+  test('every sort, time range and search gives the same tags, counts and order from memory as from SQL', async () => {
+    const cache = new TagCache();
+    for (const sortBy of TAG_SORTS) {
+      for (const timeRange of TIME_RANGES) {
+        for (const search of [undefined, 'sky', 'sea', 'at', 'zzz']) {
+          for (const [page, limit] of [[1, 50], [2, 3]]) {
+            const q = { sortBy, timeRange, search, page, limit };
+            const fromSql = await listTags(ctx.app.deps, q);
+            const fromMemory = await listTags(ctx.app.deps, q, cache);
+            assert.deepEqual(fromMemory, fromSql, JSON.stringify(q));
+          }
+        }
+      }
+    }
+  });
+
+  test('a new post is seen at once: the cache follows the data version', async () => {
+    const cache = new TagCache();
+    const before = await listTags(ctx.app.deps, { search: 'kite' }, cache);
+    const u = await createUser(ctx.database.db, { username: 'kiter' });
+    await createPost(ctx.database.db, { uploaderId: u, title: 'new', tags: ['kite', 'brand_new'], createdAt: ctx.clock.now() });
+    const after = await listTags(ctx.app.deps, { search: 'kite' }, cache);
+    assert.equal(after.tags[0].postsCount, (before.tags[0]?.postsCount ?? 0) + 1);
+    assert.equal((await listTags(ctx.app.deps, { search: 'brand_new' }, cache)).tags.length, 1);
+  });
+});
