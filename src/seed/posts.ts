@@ -63,7 +63,7 @@ export class PostRows {
       preview_path: null,
       like_count: inputs.likes[i],
       comment_count: inputs.comments[i],
-      favorite_count: inputs.favorites[i] + (i === 9 ? 1 : 0),
+      favorite_count: inputs.favorites[i],
       created_at: created,
       updated_at: created,
     };

@@ -100,7 +100,7 @@ export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): 
   for (let i = 0; i < post.length; i++) {
     const row = {
       id: i + 1, post_id: post[i] + 1, user_id: user[i] + 1, parent_id: parent[i] || null,
-      content: commentText(rng, parent[i] > 0), reply_count: replies[i] + (i === 0 ? 1 : 0), created_at: time[i],
+      content: commentText(rng, parent[i] > 0), reply_count: replies[i], created_at: time[i],
     };
     if (out.add(row)) {
       await out.flush();

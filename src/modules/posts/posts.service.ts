@@ -46,7 +46,7 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
     tags: tagNames.map((n) => found.get(n)!),
     terms: terms.map((text) => ({ text, tagId: found.get(text)?.id ?? null })),
     rating: q.contentRating as Rating | undefined,
-    minLikes: q.minLikes,
+    minLikes: q.minLikes || undefined, // minLikes=0 filters nothing
     from,
     to,
   };
