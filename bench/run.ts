@@ -10,7 +10,7 @@ import {
 } from './report.ts';
 import { sampleRss, treeCpuSeconds } from './rss.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
-import { ROOT, startServer, type Child } from './server.ts';
+import { ROOT, drain, startServer, type Child } from './server.ts';
 import { percentile, runUploads, type UploadResult } from './uploads.ts';
 
 /**
@@ -161,6 +161,8 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     for (const [i, s] of scenarios.entries()) {
       for (const connections of o.connections) {
         const rng = new Prng(seedOf(`load/${s.name}/${connections}`));
+        const waited = await drain(server.origin, o.workers);
+        if (waited > 2) o.log(`(waited ${waited.toFixed(0)} s for the server to finish the previous run's abandoned requests)`);
         const ours = await measured(server, () => runLoad({
           origin: server!.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
           nextPath: () => s.paths[rng.int(s.paths.length)],

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,4 +111,34 @@ export async function startServer(o: ServerOptions): Promise<Child> {
   // With several workers the first to listen answers first; give the others a moment too.
   if (o.workers > 1) await sleep(1500);
   return server;
+}
+
+/** One GET on a fresh connection (so the cluster may hand it to any worker); its time in ms, or null. */
+function probe(origin: string, timeoutMs: number): Promise<number | null> {
+  const t = performance.now();
+  return new Promise((resolve) => {
+    const req = http.get(`${origin}/api`, { agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - t : null));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(null));
+  });
+}
+
+/**
+ * Waits until the server answers a trivial request quickly on every worker: requests a run's
+ * client gave up on (timeouts) may still be executing, and would slow the next run down.
+ * Bounded in time; returns the seconds it waited.
+ */
+export async function drain(origin: string, workers: number, maxSeconds = 120): Promise<number> {
+  const started = performance.now();
+  const end = Date.now() + maxSeconds * 1000;
+  let quick = 0;
+  while (Date.now() < end && quick < 2) {
+    const times = await Promise.all(Array.from({ length: 2 * workers }, () => probe(origin, 5000)));
+    quick = times.every((t) => t !== null && t < 250) ? quick + 1 : 0;
+    if (quick < 2) await sleep(quick ? 50 : 250);
+  }
+  return (performance.now() - started) / 1000;
 }

@@ -26,13 +26,16 @@ const LINK_FALLBACK = new Set(['EMLINK', 'EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUP
 export class MediaFiles {
   private readonly dirs = new Set<string>();
   private readonly thumbSource: (string | undefined)[] = [];
+  private readonly pngs: Buffer[];
 
-  constructor(private readonly mediaDir: string, private readonly bases: BaseBytes[]) {}
+  constructor(private readonly mediaDir: string, private readonly bases: BaseBytes[]) {
+    // Buffers reach a worker as plain Uint8Arrays; view them as Buffers again, without copying.
+    this.pngs = bases.map((b) => Buffer.from(b.png.buffer, b.png.byteOffset, b.png.byteLength));
+  }
 
   /** Writes one post's original and thumbnail; returns the bytes written. */
   writePost(job: MediaJob): number {
-    const base = this.bases[job.base];
-    const original = withTextChunk(Buffer.from(base.png.buffer, base.png.byteOffset, base.png.byteLength), ...postMark(job.postId));
+    const original = withTextChunk(this.pngs[job.base], ...postMark(job.postId));
     fs.writeFileSync(this.target(contentPath('originals', job.sha256, 'png')), original);
     this.placeThumb(job.base, this.target(contentPath('thumbs', job.sha256, 'webp')));
     return original.length;

@@ -6,8 +6,10 @@ import { viewerOf } from '../../core/auth.ts';
 import { Message } from '../auth/auth.schemas.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import * as posts from './posts.service.ts';
+import { NewestOrder } from './newest-order.ts';
 
 export function postsRoutes(app: FastifyInstance, deps: Deps): void {
+  const order = new NewestOrder();
   app.get('/api/posts', {
     schema: {
       summary: 'List posts, filtered, searched and sorted',
@@ -16,7 +18,7 @@ export function postsRoutes(app: FastifyInstance, deps: Deps): void {
       response: { 200: PostList, ...errors(400, 401, 429) },
     },
     config: { limit: 'posts' },
-  }, async (req) => posts.listPosts(deps, req.query as PostListQuery));
+  }, async (req) => posts.listPosts(deps, req.query as PostListQuery, order));
 
   app.get('/api/posts/:id', {
     schema: {

@@ -5,6 +5,7 @@ import { iso } from '../../core/schemas.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
 import { countRows, listRows, type PostFilter } from './posts.query.ts';
+import type { NewestOrder } from './newest-order.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 import { toId } from '../../core/ids.ts';
 
@@ -90,13 +91,27 @@ export async function toListItems(deps: Deps, rows: repo.ListRow[]) {
   }));
 }
 
-export async function listPosts(deps: Deps, q: PostListQuery) {
+const unfiltered = (f: PostFilter) =>
+  f.tags.length === 0 && f.terms.length === 0 && [f.uploaderId, f.rating, f.minLikes, f.from, f.to, f.before].every((v) => v === undefined);
+
+/** The page's rows; a deep unfiltered newest page turns its offset into a keyset cursor. */
+async function pageRows(deps: Deps, f: PostFilter, sort: Sort, offset: number, limit: number, order?: NewestOrder) {
+  if (order && sort === 'newest' && offset >= order.from && unfiltered(f)) {
+    const prev = await order.idAt(deps.db, offset - 1);
+    if (prev === null) return [];
+    const cursor = await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', prev).executeTakeFirst();
+    if (cursor) return listRows(deps.db, deps.dialect, { ...f, before: { createdAt: cursor.created_at, id: cursor.id } }, sort, 0, limit);
+  }
+  return listRows(deps.db, deps.dialect, f, sort, offset, limit);
+}
+
+export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrder) {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
   const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
   const [rows, count] = filter
-    ? await Promise.all([listRows(deps.db, deps.dialect, filter, sort, offset, limit), countRows(deps.db, deps.dialect, filter)])
+    ? await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter)])
     : [[], { total: 0, estimated: false }];
   const last = rows[rows.length - 1];
   return {

@@ -1,0 +1,40 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../../../test/helpers.ts';
+import { createPost, createUser } from '../../../test/factories.ts';
+import { NewestOrder } from './newest-order.ts';
+import { listPosts } from './posts.service.ts';
+import { deletePostRows } from './posts.delete.ts';
+
+const HOUR = 3_600_000;
+
+eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
+  let u: number;
+  before(async () => {
+    u = await createUser(ctx.database.db, { username: 'deep' });
+    for (let i = 0; i < 40; i++) {
+      // Dates out of id order on purpose: the order is by date, then id.
+      await createPost(ctx.database.db, { uploaderId: u, title: `p${i}`, createdAt: ctx.clock.now() - ((i * 7) % 40) * HOUR });
+    }
+  });
+
+  const same = async (order: NewestOrder, what: string) => {
+    for (const [offset, limit] of [[3, 5], [10, 7], [35, 10], [39, 3], [40, 5], [100, 5]]) {
+      const viaOrder = await listPosts(ctx.app.deps, { offset, limit }, order);
+      const viaSql = await listPosts(ctx.app.deps, { offset, limit });
+      assert.deepEqual(viaOrder, viaSql, `${what}: offset ${offset}`);
+    }
+  };
+
+  test('pages past the threshold equal the SQL offset pages, through uploads, old-dated posts and deletes', async () => {
+    const order = new NewestOrder(3);
+    await same(order, 'first load');
+    await createPost(ctx.database.db, { uploaderId: u, title: 'fresh', createdAt: ctx.clock.now() + HOUR });
+    await same(order, 'after a new post (prepended)');
+    await createPost(ctx.database.db, { uploaderId: u, title: 'backdated', createdAt: ctx.clock.now() - 100 * HOUR });
+    await same(order, 'after a back-dated post (reloaded)');
+    const victim = (await listPosts(ctx.app.deps, { offset: 12, limit: 1 })).posts[0].id;
+    await deletePostRows(ctx.database.db, Number(victim));
+    await same(order, 'after a delete (reloaded)');
+  });
+});
