@@ -81,4 +81,15 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
     assert.equal(est.estimated, true);
     assert.equal(est.total, truth, 'with every post in the sample the estimate is the true share');
   });
+
+  test('through a tag with more posts than the cap, the total is scaled from its newest posts and flagged', async () => {
+    const db = ctx.database.db;
+    const common = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'common').executeTakeFirstOrThrow();
+    const fifth = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'fifth').executeTakeFirstOrThrow();
+    const f = { tags: [{ id: common.id, count: common.post_count }, { id: fifth.id, count: fifth.post_count }], terms: [] };
+    assert.deepEqual(await countRows(db, ctx.database.dialect, f), { total: fifth.post_count, estimated: false }, 'exact under the cap');
+    const scaled = await countRows(db, ctx.database.dialect, f, 2);
+    assert.equal(scaled.estimated, true);
+    assert.ok(scaled.total >= 0 && scaled.total <= fifth.post_count);
+  });
 });

@@ -101,8 +101,9 @@ async function counter(db: Kysely<DB>, name: string): Promise<number> {
 
 /**
  * The number of matching posts: from a stored counter when the filter is one (everything, one
- * rating, one tag); else counted exactly up to COUNT_CAP; past that estimated from the share of
- * matches among the newest SAMPLE posts, and flagged as an estimate.
+ * rating, one tag). Through a tag with more than COUNT_CAP posts: the share of matches among its
+ * newest COUNT_CAP posts, scaled to the tag. Otherwise counted exactly up to COUNT_CAP, and past
+ * that estimated from the share of matches among the newest SAMPLE posts. Estimates say so.
  */
 export async function countRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, cap = COUNT_CAP): Promise<{ total: number; estimated: boolean }> {
   const only = (k: keyof PostFilter) =>
@@ -110,6 +111,18 @@ export async function countRows(db: Kysely<DB>, dialect: DialectName, f: PostFil
   if (only('rating') && f.tags.length === 0) return { total: await counter(db, f.rating ? `posts:${f.rating}` : 'posts'), estimated: false };
   if (only('rating') && !f.rating && f.tags.length === 1) return { total: f.tags[0].count, estimated: false };
 
+  // Through a tag with more posts than the cap, look at its newest `cap` posts only and scale up.
+  const driver = drivingTag(f, 'newest');
+  if (driver && driver.count > cap) {
+    const scanned = db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', driver.id).orderBy('d.created_at', 'desc').orderBy('d.post_id', 'desc').limit(cap);
+    const hit = await db
+      .selectFrom('posts')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('posts.id', 'in', scanned)
+      .where(where(dialect, f, driver.id))
+      .executeTakeFirstOrThrow();
+    return { total: Math.round((Number(hit.n) / cap) * driver.count), estimated: true };
+  }
   const { q } = source(db, dialect, f, 'newest');
   const capped = await db
     .selectFrom(q.select('posts.id').limit(cap + 1).as('m'))
