@@ -1,7 +1,5 @@
 import cluster from 'node:cluster';
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
 
 function readConfig(): Config {
   try {
@@ -17,6 +15,7 @@ function readConfig(): Config {
 
 /** One server process: serves until SIGTERM/SIGINT, then finishes in-flight requests and closes the database. */
 async function serve(config: Config): Promise<void> {
+  const { buildApp } = await import('./app.ts');
   const app = await buildApp(config);
   let stopping = false;
   const stop = async (signal: string) => {
@@ -42,6 +41,8 @@ async function serve(config: Config): Promise<void> {
  * port (SQLite in WAL mode lets them read at once). SIGTERM is passed on; it exits when they have.
  */
 async function supervise(config: Config): Promise<void> {
+  // The supervisor loads only what migrating needs, not the app: it serves nothing and stays small.
+  const { openDatabase } = await import('./db/database.ts');
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   await database.close();
   if (config.rateLimits && !config.redisUrl) {
