@@ -4,6 +4,7 @@ import * as initial from './migrations/001-initial.ts';
 import * as loginThrottle from './migrations/002-login-throttle.ts';
 import * as videoCodecs from './migrations/003-video-codecs.ts';
 import * as counters from './migrations/004-counters-and-search.ts';
+import * as narrowed from './migrations/005-counter-triggers-narrowed.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '002-login-throttle': loginThrottle,
   '003-video-codecs': videoCodecs,
   '004-counters-and-search': counters,
+  '005-counter-triggers-narrowed': narrowed,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

@@ -18,27 +18,33 @@ export interface Phase {
   bases: BaseImage[];
   writer: MediaWriter | null;
   onProgress: ProgressFn;
+  /** Tells the planner how big a table has become (see refreshStatistics in generate.ts). */
+  analyze(table: 'users' | 'tags' | 'posts' | 'comments' | 'pools'): Promise<void>;
 }
 
 type Trx = Transaction<DB>;
 
-export async function insertUsers(trx: Trx, { o, plan, onProgress }: Phase, passwordHash: string): Promise<number> {
+export async function insertUsers(trx: Trx, phase: Phase, passwordHash: string): Promise<number> {
+  const { o, plan, onProgress } = phase;
   const users = new Inserter(trx, 'users');
   for (const row of userRows(plan.userCreated, o.until, passwordHash, new Random(o.seed, 'users'))) {
     if (users.add(row)) await users.flush();
   }
   await users.flush();
+  await phase.analyze('users');
   onProgress('users', users.written, o.users);
   return users.written;
 }
 
-export async function insertTags(trx: Trx, { o, plan, onProgress }: Phase): Promise<number> {
+export async function insertTags(trx: Trx, phase: Phase): Promise<number> {
+  const { o, plan, onProgress } = phase;
   const { names, postCount, createdAt } = plan.tagging;
   const tags = new Inserter(trx, 'tags');
   for (let i = 0; i < names.length; i++) {
     if (tags.add({ id: i + 1, name: names[i], post_count: postCount[i], created_at: createdAt[i] })) await tags.flush();
   }
   await tags.flush();
+  await phase.analyze('tags');
   onProgress('tags', tags.written, names.length);
   return tags.written;
 }
@@ -51,7 +57,7 @@ export async function insertPosts(trx: Trx, phase: Phase): Promise<{ posts: numb
     seed: o.seed, postCreated: plan.postCreated, userCreated: plan.userCreated, likes: plan.likes,
     favorites: plan.favorites, comments: plan.commentsPerPost, bases: phase.bases,
   }, new Random(o.seed, 'posts'));
-  const posts = new Inserter(trx, 'posts');
+  const posts = new Inserter(trx, 'posts', () => phase.analyze('posts'));
   const links = new Inserter(trx, 'post_tags');
   let jobs: MediaJob[] = [];
   const flush = async () => {
@@ -93,10 +99,11 @@ export async function insertReactions(trx: Trx, { o, plan, onProgress }: Phase, 
   return out.written;
 }
 
-export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): Promise<number> {
+export async function insertComments(trx: Trx, phase: Phase): Promise<number> {
+  const { o, plan, onProgress } = phase;
   const { post, user, time, parent, replies } = plan.comments;
   const rng = new Random(o.seed, 'comments/text');
-  const out = new Inserter(trx, 'comments');
+  const out = new Inserter(trx, 'comments', () => phase.analyze('comments'));
   for (let i = 0; i < post.length; i++) {
     const row = {
       id: i + 1, post_id: post[i] + 1, user_id: user[i] + 1, parent_id: parent[i] || null,
@@ -112,8 +119,8 @@ export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): 
   return out.written;
 }
 
-export async function insertPools(trx: Trx, { onProgress }: Phase, pools: PoolPlan[]): Promise<number> {
-  const rows = new Inserter(trx, 'pools');
+export async function insertPools(trx: Trx, { onProgress, analyze }: Phase, pools: PoolPlan[]): Promise<number> {
+  const rows = new Inserter(trx, 'pools', () => analyze('pools'));
   const members = new Inserter(trx, 'pool_posts');
   pools.forEach((p, i) => rows.add({
     id: i + 1, creator_id: p.creator + 1, name: p.name, description: p.description, is_public: p.isPublic ? 1 : 0,

@@ -40,9 +40,24 @@ export class NewestOrder {
         this.ids = next;
         this.newestAt = newer[0].created_at;
       } else {
-        const rows = await db.selectFrom('posts').select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-        this.ids = Int32Array.from(rows, (r) => r.id);
-        this.newestAt = rows[0]?.created_at ?? -Infinity;
+        // Read in keyset batches into a typed array: a million row objects at once would cost ~100 MB.
+        const ids = new Int32Array(now.total + 1024);
+        let n = 0;
+        this.newestAt = -Infinity;
+        let last: { created_at: number; id: number } | undefined;
+        for (;;) {
+          let q = db.selectFrom('posts').select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20_000);
+          if (last) {
+            const { created_at, id } = last;
+            q = q.where((eb) => eb.or([eb('created_at', '<', created_at), eb.and([eb('created_at', '=', created_at), eb('id', '<', id)])]));
+          }
+          const rows = await q.execute();
+          if (rows.length === 0) break;
+          if (n === 0) this.newestAt = rows[0].created_at;
+          for (const r of rows) if (n < ids.length) ids[n++] = r.id;
+          last = rows[rows.length - 1];
+        }
+        this.ids = ids.slice(0, n);
       }
       this.total = now.total;
       this.maxId = now.maxId;
