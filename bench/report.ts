@@ -50,7 +50,7 @@ export interface Report {
     name: string; reused: boolean; generationSeconds: number; generationCpuSeconds: number | null; bytes: number; ageDays: number;
     summary: SeedSummary;
   };
-  server: { peakRssBytes: number | null; processes: number; samples: number };
+  server: { peakRssBytes: number | null; processes: number; samples: number; restartedAfter: string[] };
   scenarios: ScenarioReport[];
   upload: UploadResult | null;
   /** Empty on PostgreSQL: the targets are for SQLite. */
@@ -134,6 +134,10 @@ export function markdown(r: Report): string {
     const upCheck = byName.get('upload errors');
     lines.push(`Uploads: ${u.uploads} small PNGs one at a time, ${u.ok} accepted; latency p50 ${ms(u.latencyMs.p50)} ms, p99 ${ms(u.latencyMs.p99)} ms; ` +
       `${u.uploadsPerSecond.toFixed(1)} uploads/s${upCheck ? ` (errors: ${mark(upCheck.pass)})` : ''}.`);
+  }
+  if (r.server.restartedAfter.length) {
+    lines.push(`The server was restarted ${r.server.restartedAfter.length} time(s), still busy a minute after ` +
+      `${r.server.restartedAfter.join('; ')} with requests the load generator had given up on (timeouts).`);
   }
   const rss = byName.get('peak RSS');
   lines.push(`Peak RSS of the server: ${r.server.peakRssBytes === null ? 'not measured' : mb(r.server.peakRssBytes)} over ${r.server.processes} processes` +

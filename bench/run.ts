@@ -8,9 +8,9 @@ import { runLoad, type LoadResult } from './load.ts';
 import {
   computeChecks, consoleSummary, markdown, updateReadme, writeReport, type Report, type ScenarioReport,
 } from './report.ts';
-import { sampleRss, treeCpuSeconds } from './rss.ts';
+import { treeCpuSeconds } from './rss.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
-import { ROOT, drain, startServer, type Child } from './server.ts';
+import { ROOT, ServerUnderTest, type Child } from './server.ts';
 import { percentile, runUploads, type UploadResult } from './uploads.ts';
 
 /**
@@ -90,16 +90,16 @@ function sizeStats(sizes: number[]) {
 }
 
 /** A load run, with the CPU time the target's processes spent per request (steady on a busy machine). */
-async function measured(target: Child, run: () => Promise<LoadResult>): Promise<LoadResult> {
-  const before = treeCpuSeconds(target.pid);
+async function measured(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  const before = treeCpuSeconds(pid);
   const result = await run();
-  const after = treeCpuSeconds(target.pid);
+  const after = treeCpuSeconds(pid);
   if (before !== null && after !== null && result.requests > 0) result.serverCpuMsPerRequest = ((after - before) * 1000) / result.requests;
   return result;
 }
 
 /** A short mixed load on both servers, not measured, so neither starts its first run cold. */
-async function warmUp(server: Child, ceiling: Child, scenarios: Scenario[], sizes: Sizes, o: BenchOptions): Promise<void> {
+async function warmUp(server: ServerUnderTest, ceiling: Child, scenarios: Scenario[], sizes: Sizes, o: BenchOptions): Promise<void> {
   const rng = new Prng(seedOf('warmup'));
   const paths = scenarios.flatMap((s) => s.paths.slice(0, 100));
   const names = scenarios.map((s) => s.name);
@@ -131,16 +131,13 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     if (s.paths.length < 1000) o.log(`note: ${s.name} has ${s.paths.length} distinct paths (the dataset allows no more)`);
   }
 
-  let server: Child | null = null;
+  const server = new ServerUnderTest({ dataDir: dataset.dataDir, databaseUrl: dataset.databaseUrl, workers: o.workers }, o.log);
   let ceiling: Child | null = null;
-  let rss: ReturnType<typeof sampleRss> | null = null;
   const reports: ScenarioReport[] = [];
   let upload: UploadResult | null = null;
-  let memory: ReturnType<ReturnType<typeof sampleRss>['stop']> = { peakBytes: null, samples: 0, processes: 0 };
   try {
     o.log(`server: starting ${o.workers} worker(s) on ${dataset.kind}`);
-    server = await startServer({ dataDir: dataset.dataDir, databaseUrl: dataset.databaseUrl, workers: o.workers });
-    rss = sampleRss(server.pid);
+    await server.start();
 
     const sizes: Sizes = {};
     for (const s of scenarios) {
@@ -158,17 +155,18 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
 
     const maxRequests = o.durationSeconds * 200_000;
     if (o.warmupSeconds > 0 && ceiling) await warmUp(server, ceiling, scenarios, sizes, o);
+    let previous = 'the warm-up';
     for (const [i, s] of scenarios.entries()) {
       for (const connections of o.connections) {
         const rng = new Prng(seedOf(`load/${s.name}/${connections}`));
-        const waited = await drain(server.origin, o.workers);
-        if (waited > 2) o.log(`(waited ${waited.toFixed(0)} s for the server to finish the previous run's abandoned requests)`);
-        const ours = await measured(server, () => runLoad({
-          origin: server!.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
+        await server.settle(previous);
+        previous = `${s.name} at ${connections} connections`;
+        const ours = await measured(server.pid, () => runLoad({
+          origin: server.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
           nextPath: () => s.paths[rng.int(s.paths.length)],
         }));
         const count = sizes[s.name].length;
-        const top = await measured(ceiling!, () => runLoad({
+        const top = await measured(ceiling!.pid, () => runLoad({
           origin: ceiling!.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
           nextPath: () => `/${s.name}/${rng.int(count)}`,
         }));
@@ -179,14 +177,15 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       }
     }
     if (wanted(UPLOAD_SCENARIO) && o.uploads > 0) {
+      await server.settle(previous);
       upload = await runUploads(server.origin, o.uploads);
       o.log(`upload: ${upload.ok}/${upload.uploads} accepted, p50 ${upload.latencyMs.p50.toFixed(0)} ms, p99 ${upload.latencyMs.p99.toFixed(0)} ms`);
     }
   } finally {
-    if (rss) memory = rss.stop();
     await ceiling?.stop();
-    await server?.stop();
+    await server.stop();
   }
+  const memory = server.rss();
 
   const base = {
     kind: dataset.kind,
@@ -204,7 +203,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       name: dataset.name, reused: dataset.reused, generationSeconds: dataset.generationSeconds, generationCpuSeconds: dataset.generationCpuSeconds,
       bytes: await datasetBytes(dataset, o.databaseUrl), ageDays: dataset.ageDays, summary: dataset.summary,
     },
-    server: { peakRssBytes: memory.peakBytes, processes: memory.processes, samples: memory.samples },
+    server: { peakRssBytes: memory.peakBytes, processes: memory.processes, samples: memory.samples, restartedAfter: server.restartedAfter },
     scenarios: reports,
     upload,
   };

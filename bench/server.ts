@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { processTree } from './rss.ts';
+import { processTree, sampleRss, type RssSampler } from './rss.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -129,16 +129,75 @@ function probe(origin: string, timeoutMs: number): Promise<number | null> {
 /**
  * Waits until the server answers a trivial request quickly on every worker: requests a run's
  * client gave up on (timeouts) may still be executing, and would slow the next run down.
- * Bounded in time; returns the seconds it waited.
+ * Bounded in time.
  */
-export async function drain(origin: string, workers: number, maxSeconds = 120): Promise<number> {
+export async function drain(origin: string, workers: number, maxSeconds: number): Promise<{ seconds: number; drained: boolean }> {
   const started = performance.now();
   const end = Date.now() + maxSeconds * 1000;
   let quick = 0;
   while (Date.now() < end && quick < 2) {
     const times = await Promise.all(Array.from({ length: 2 * workers }, () => probe(origin, 5000)));
-    quick = times.every((t) => t !== null && t < 250) ? quick + 1 : 0;
+    // A second is far above an idle answer even on a busy machine, and far below a queue of slow queries.
+    quick = times.every((t) => t !== null && t < 1000) ? quick + 1 : 0;
     if (quick < 2) await sleep(quick ? 50 : 250);
   }
-  return (performance.now() - started) / 1000;
+  return { seconds: (performance.now() - started) / 1000, drained: quick >= 2 };
+}
+
+/**
+ * The server under test, with its memory sampled for the whole run. Before each measured run it
+ * settles: waits for abandoned requests, and restarts the server when they would take too long.
+ */
+export class ServerUnderTest {
+  private child: Child | null = null;
+  private sampler: RssSampler | null = null;
+  private memory = { peakBytes: null as number | null, samples: 0, processes: 0 };
+  /** The runs after which the server had to be restarted. */
+  readonly restartedAfter: string[] = [];
+
+  constructor(private readonly o: ServerOptions, private readonly log: (line: string) => void) {}
+
+  get origin(): string {
+    return this.child!.origin;
+  }
+
+  get pid(): number {
+    return this.child!.pid;
+  }
+
+  async start(): Promise<void> {
+    this.child = await startServer(this.o);
+    this.sampler = sampleRss(this.child.pid);
+  }
+
+  async settle(after: string, maxSeconds = 60): Promise<void> {
+    const { seconds, drained } = await drain(this.origin, this.o.workers, maxSeconds);
+    if (drained) {
+      if (seconds > 2) this.log(`(waited ${seconds.toFixed(0)} s for the server to finish requests abandoned by ${after})`);
+      return;
+    }
+    this.log(`server still busy ${maxSeconds} s after ${after} (abandoned requests): restarting it`);
+    this.restartedAfter.push(after);
+    await this.stop();
+    await this.start();
+  }
+
+  /** Peak RSS over every server process this object started. */
+  rss() {
+    return { ...this.memory };
+  }
+
+  async stop(): Promise<void> {
+    if (this.sampler) {
+      const m = this.sampler.stop();
+      this.memory = {
+        peakBytes: m.peakBytes === null ? this.memory.peakBytes : Math.max(this.memory.peakBytes ?? 0, m.peakBytes),
+        samples: this.memory.samples + m.samples,
+        processes: Math.max(this.memory.processes, m.processes),
+      };
+      this.sampler = null;
+    }
+    await this.child?.stop();
+    this.child = null;
+  }
 }

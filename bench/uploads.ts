@@ -51,7 +51,13 @@ async function register(origin: string): Promise<string> {
 
 export async function runUploads(origin: string, count: number): Promise<UploadResult> {
   assertLoopback(origin);
-  const cookie = await register(origin);
+  let cookie: string;
+  try {
+    cookie = await register(origin);
+  } catch (err) {
+    const failed = { p50: 0, p99: 0, max: 0 };
+    return { uploads: count, ok: 0, errors: count, latencyMs: failed, uploadsPerSecond: 0, statuses: { [`register failed: ${(err as Error).message}`]: count } };
+  }
   const pngs = await makePngs(count);
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};

@@ -131,9 +131,10 @@ export function makePlan(o: Resolved, onProgress: ProgressFn = () => {}): Plan {
 }
 
 /**
- * Fills an empty database with a synthetic board, in one transaction (all or nothing), with
- * multi-row inserts that work on SQLite and PostgreSQL alike. Images are rendered before the
- * transaction starts; their files are written by a worker thread while rows are inserted.
+ * Fills an empty database with a synthetic board using multi-row inserts that work on SQLite and
+ * PostgreSQL alike: users and tags in one transaction, posts in transactions of a few thousand,
+ * then everything else in one. Images are rendered before any transaction starts; their files
+ * are written by a worker thread while rows are inserted.
  */
 export async function seedDatabase(
   db: Kysely<DB>, dialect: DialectName, options: SeedOptions, onProgress: ProgressFn = () => {},
@@ -145,19 +146,26 @@ export async function seedDatabase(
   const writer = o.mediaDir
     ? new MediaWriter(o.mediaDir, bases.map((b) => ({ png: b.png!, thumb: b.thumb! })), (n) => onProgress('media files', n, o.posts))
     : null;
+  const phase: Phase = { o, plan, bases, writer, onProgress };
+  let started = false;
   try {
-    const summary = await db.transaction().execute(async (trx) => {
+    const people = await db.transaction().execute(async (trx) => {
       await assertEmpty(trx);
-      const analyze = refreshStatistics(trx, dialect);
-      const summary = await fill(trx, { o, plan, bases, writer, onProgress, analyze });
-      if (dialect === 'postgres') await resetIdentities(trx);
-      await writer?.close();
-      return summary;
+      return { users: await insertUsers(trx, phase, seedPasswordHash(new Random(o.seed, 'password'))), tags: await insertTags(trx, phase) };
     });
-    return { ...summary, mediaFiles: writer?.files ?? 0, mediaBytes: writer?.bytes ?? 0 };
+    started = true;
+    const posts = await insertPosts(db, phase);
+    const activity = await db.transaction().execute(async (trx) => {
+      const rest = await insertActivity(trx, phase);
+      if (dialect === 'postgres') await resetIdentities(trx);
+      return rest;
+    });
+    await writer?.close();
+    return { ...people, ...posts, ...activity, mediaFiles: writer?.files ?? 0, mediaBytes: writer?.bytes ?? 0 };
   } catch (err) {
     await writer?.abort();
-    throw err;
+    if (!started) throw err;
+    throw new Error(`seeding stopped part way, leaving a partly seeded database: empty it before seeding again (${(err as Error).message})`, { cause: err });
   }
 }
 
@@ -168,18 +176,15 @@ async function baseImages(o: Resolved, onProgress: ProgressFn): Promise<BaseImag
   return renderBaseImages(count, rng, (done) => onProgress('images', done, count));
 }
 
-async function fill(trx: Transaction<DB>, phase: Phase): Promise<Omit<SeedSummary, 'mediaFiles' | 'mediaBytes'>> {
+async function insertActivity(trx: Transaction<DB>, phase: Phase) {
   const { o, plan } = phase;
-  const users = await insertUsers(trx, phase, seedPasswordHash(new Random(o.seed, 'password')));
-  const tags = await insertTags(trx, phase);
-  const { posts, postTags } = await insertPosts(trx, phase);
   const likes = await insertReactions(trx, phase, 'likes', plan.likes);
   const favorites = await insertReactions(trx, phase, 'favorites', plan.favorites);
   const comments = await insertComments(trx, phase);
   const pools = planPools(plan.postCreated, plan.userCreated, o.until, seededPicker(o), new Random(o.seed, 'pools'));
   const poolPosts = await insertPools(trx, phase, pools);
   const replies = plan.comments.parent.reduce((n, parent) => n + (parent > 0 ? 1 : 0), 0);
-  return { users, tags, posts, postTags, likes, favorites, comments, replies, pools: pools.length, poolPosts };
+  return { likes, favorites, comments, replies, pools: pools.length, poolPosts };
 }
 
 function seededPicker(o: Resolved): () => number {
@@ -187,20 +192,6 @@ function seededPicker(o: Resolved): () => number {
   const order = permutation(o.users, rng);
   const zipf = new Zipf(o.users, 1);
   return () => order[zipf.sample(rng)];
-}
-
-/**
- * PostgreSQL checks each foreign key with a cached query planned from the referenced table's
- * statistics. Tables filled inside this transaction still look empty to the planner, which then
- * picks a sequential scan for every check, and loading grows quadratic (100,000 posts: minutes
- * instead of seconds). ANALYZE sees the transaction's own rows and invalidates those plans, so it
- * runs once a referenced table has its first rows. SQLite looks keys up by index regardless.
- */
-function refreshStatistics(trx: Transaction<DB>, dialect: DialectName): Phase['analyze'] {
-  if (dialect !== 'postgres') return async () => {};
-  return async (table) => {
-    await sql`analyze ${sql.table(table)}`.execute(trx);
-  };
 }
 
 /**

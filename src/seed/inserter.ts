@@ -14,15 +14,7 @@ export class Inserter<T extends keyof DB & string> {
   private perStatement = 0;
   written = 0;
 
-  /**
-   * @param afterFirstStatement runs once, right after the first INSERT: see refreshStatistics in
-   * generate.ts for why tables that others refer to need it.
-   */
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly table: T,
-    private afterFirstStatement: (() => Promise<void>) | null = null,
-  ) {}
+  constructor(private readonly db: Kysely<DB>, private readonly table: T) {}
 
   /** Queues a row; true when the batch is full and should be flushed. */
   add(row: Insertable<DB[T]>): boolean {
@@ -40,9 +32,6 @@ export class Inserter<T extends keyof DB & string> {
       // Kysely cannot relate Insertable<DB[T]> to its insert type for a generic T; the rows are typed at add().
       await this.db.insertInto(this.table).values(batch as any).execute();
       this.written += batch.length;
-      const after = this.afterFirstStatement;
-      this.afterFirstStatement = null;
-      await after?.();
     }
   }
 }

@@ -50,6 +50,7 @@ async function counterMismatches(db: Kysely<DB>) {
 const ORDER: Partial<Record<keyof DB, string[]>> = {
   users: ['id'], posts: ['id'], tags: ['id'], post_tags: ['post_id', 'tag_id'], pools: ['id'],
   pool_posts: ['pool_id', 'post_id'], comments: ['id'], likes: ['post_id', 'user_id'], favorites: ['post_id', 'user_id'],
+  counters: ['name'],
 };
 
 /** A sha256 of every row of every seeded table, in key order. */
@@ -89,6 +90,14 @@ eachDatabase('seed: a few hundred posts', (ctx) => {
   test('every stored counter equals the rows it counts', async () => {
     const wrong = await counterMismatches(ctx.database.db);
     assert.deepEqual(wrong, { posts: [], tags: [], pools: [], comments: [] });
+  });
+
+  test('the board-wide post totals (counters table) match the posts', async () => {
+    const { db } = ctx.database;
+    const counters = Object.fromEntries((await db.selectFrom('counters').select(['name', 'value']).execute()).map((r) => [r.name, Number(r.value)]));
+    const byRating = await db.selectFrom('posts').select(['content_rating', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('content_rating').execute();
+    assert.equal(counters.posts, POSTS);
+    for (const r of byRating) assert.equal(counters[`posts:${r.content_rating}`], Number(r.n), r.content_rating);
   });
 
   test('dates are ordered and consistent', async () => {
@@ -275,6 +284,17 @@ for (const kind of databaseKinds()) {
     }
   });
 }
+
+describe('seed: failures', () => {
+  test('a media directory that cannot be written fails the seed and says the database is partly filled', async (t) => {
+    const fresh = await freshDatabase('sqlite');
+    t.after(() => fresh.cleanup());
+    const notADirectory = path.join(fresh.dataDir, 'media');
+    fs.writeFileSync(notADirectory, 'a file where the media folder should be');
+    const o = { ...options(fresh.dataDir, Date.parse('2026-06-15T12:00:00Z')), posts: 30, mediaDir: notADirectory };
+    await assert.rejects(seedDatabase(fresh.database.db, fresh.database.dialect, o), /part way.*(ENOTDIR|EEXIST)/);
+  });
+});
 
 describe('imageboard seed (the command)', () => {
   const run = async (args: string[], env: Record<string, string>) => {

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { DistinctUsers, momentAfter, type PoolPlan } from './activity.ts';
 import type { ProgressFn, Plan, Resolved } from './generate.ts';
@@ -18,58 +18,72 @@ export interface Phase {
   bases: BaseImage[];
   writer: MediaWriter | null;
   onProgress: ProgressFn;
-  /** Tells the planner how big a table has become (see refreshStatistics in generate.ts). */
-  analyze(table: 'users' | 'tags' | 'posts' | 'comments' | 'pools'): Promise<void>;
 }
 
 type Trx = Transaction<DB>;
 
-export async function insertUsers(trx: Trx, phase: Phase, passwordHash: string): Promise<number> {
-  const { o, plan, onProgress } = phase;
+/**
+ * Posts are committed in transactions of this many. Per-row triggers on posts update one shared
+ * row (the counters table) for every post; PostgreSQL keeps each version of that row until the
+ * transaction ends and walks them all on the next update, so a single transaction over 100,000
+ * posts turns quadratic (minutes). A few thousand posts a transaction keeps that cost negligible.
+ */
+export const POSTS_PER_TRANSACTION = 2_000;
+
+export async function insertUsers(trx: Trx, { o, plan, onProgress }: Phase, passwordHash: string): Promise<number> {
   const users = new Inserter(trx, 'users');
   for (const row of userRows(plan.userCreated, o.until, passwordHash, new Random(o.seed, 'users'))) {
     if (users.add(row)) await users.flush();
   }
   await users.flush();
-  await phase.analyze('users');
   onProgress('users', users.written, o.users);
   return users.written;
 }
 
-export async function insertTags(trx: Trx, phase: Phase): Promise<number> {
-  const { o, plan, onProgress } = phase;
+export async function insertTags(trx: Trx, { o, plan, onProgress }: Phase): Promise<number> {
   const { names, postCount, createdAt } = plan.tagging;
   const tags = new Inserter(trx, 'tags');
   for (let i = 0; i < names.length; i++) {
     if (tags.add({ id: i + 1, name: names[i], post_count: postCount[i], created_at: createdAt[i] })) await tags.flush();
   }
   await tags.flush();
-  await phase.analyze('tags');
   onProgress('tags', tags.written, names.length);
   return tags.written;
 }
 
-/** Posts with their tag links; each batch's media files are handed to the writer first. */
-export async function insertPosts(trx: Trx, phase: Phase): Promise<{ posts: number; postTags: number }> {
-  const { o, plan, writer, onProgress } = phase;
-  const { offsets, tagIds } = plan.tagging;
+/** Posts with their tag links, a transaction for every POSTS_PER_TRANSACTION of them. */
+export async function insertPosts(db: Kysely<DB>, phase: Phase): Promise<{ posts: number; postTags: number }> {
+  const { o, plan } = phase;
   const rows = new PostRows({
     seed: o.seed, postCreated: plan.postCreated, userCreated: plan.userCreated, likes: plan.likes,
     favorites: plan.favorites, comments: plan.commentsPerPost, bases: phase.bases,
   }, new Random(o.seed, 'posts'));
-  const posts = new Inserter(trx, 'posts', () => phase.analyze('posts'));
+  const total = { posts: 0, postTags: 0 };
+  for (let from = 0; from < o.posts; from += POSTS_PER_TRANSACTION) {
+    const to = Math.min(o.posts, from + POSTS_PER_TRANSACTION);
+    const done = await db.transaction().execute((trx) => insertPostRange(trx, phase, rows, from, to));
+    total.posts += done.posts;
+    total.postTags += done.postTags;
+    phase.onProgress('posts', total.posts, o.posts);
+    // SQLite calls never leave the microtask queue; let the media writer's replies in.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return total;
+}
+
+/** Posts from..to-1; each batch's media files are handed to the writer before its rows go in. */
+async function insertPostRange(trx: Trx, phase: Phase, rows: PostRows, from: number, to: number) {
+  const { offsets, tagIds } = phase.plan.tagging;
+  const posts = new Inserter(trx, 'posts');
   const links = new Inserter(trx, 'post_tags');
   let jobs: MediaJob[] = [];
   const flush = async () => {
-    if (writer) await writer.write(jobs);
+    await phase.writer?.write(jobs);
     jobs = [];
     await posts.flush(); // before the links that refer to them
     await links.flush();
-    onProgress('posts', posts.written, o.posts);
-    // SQLite calls never leave the microtask queue; let the media writer's replies in.
-    await new Promise((resolve) => setImmediate(resolve));
   };
-  for (let i = 0; i < o.posts; i++) {
+  for (let i = from; i < to; i++) {
     const { row, job } = rows.row(i);
     jobs.push(job);
     let full = posts.add(row);
@@ -99,11 +113,10 @@ export async function insertReactions(trx: Trx, { o, plan, onProgress }: Phase, 
   return out.written;
 }
 
-export async function insertComments(trx: Trx, phase: Phase): Promise<number> {
-  const { o, plan, onProgress } = phase;
+export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): Promise<number> {
   const { post, user, time, parent, replies } = plan.comments;
   const rng = new Random(o.seed, 'comments/text');
-  const out = new Inserter(trx, 'comments', () => phase.analyze('comments'));
+  const out = new Inserter(trx, 'comments');
   for (let i = 0; i < post.length; i++) {
     const row = {
       id: i + 1, post_id: post[i] + 1, user_id: user[i] + 1, parent_id: parent[i] || null,
@@ -119,8 +132,8 @@ export async function insertComments(trx: Trx, phase: Phase): Promise<number> {
   return out.written;
 }
 
-export async function insertPools(trx: Trx, { onProgress, analyze }: Phase, pools: PoolPlan[]): Promise<number> {
-  const rows = new Inserter(trx, 'pools', () => analyze('pools'));
+export async function insertPools(trx: Trx, { onProgress }: Phase, pools: PoolPlan[]): Promise<number> {
+  const rows = new Inserter(trx, 'pools');
   const members = new Inserter(trx, 'pool_posts');
   pools.forEach((p, i) => rows.add({
     id: i + 1, creator_id: p.creator + 1, name: p.name, description: p.description, is_public: p.isPublic ? 1 : 0,
