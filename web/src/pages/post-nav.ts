@@ -1,6 +1,6 @@
 // The posts before and after this one, for the arrow keys: in the list the post was opened from
 // (the browse page leaves its query and ids), or else by upload date among all posts.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import type { PostDetail, PostList } from '../api/types.ts';
 import { navigate } from '../lib/router.ts';
@@ -51,16 +51,20 @@ export function useNeighbours(post: PostDetail | undefined, safe: boolean): Neig
     find(post, safe).then((found) => live && setN(found), () => undefined);
     return () => { live = false; };
   }, [post?.id, safe]);
+  // The listener reads the latest neighbours through a ref, so a key pressed the moment the links
+  // appear already works (an effect re-registered after render could still hold the old ones).
+  const latest = useRef(n);
+  latest.current = n;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || typing(e.target)) return;
-      const id = e.key === 'ArrowLeft' ? n.prev : e.key === 'ArrowRight' ? n.next : undefined;
+      const id = e.key === 'ArrowLeft' ? latest.current.prev : e.key === 'ArrowRight' ? latest.current.next : undefined;
       if (!id) return;
       e.preventDefault();
       navigate(`/posts/${id}`);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [n]);
+  }, []);
   return n;
 }
