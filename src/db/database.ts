@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './types.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -31,6 +31,7 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const database = opts.url ? await openPostgres(opts.url, opts.schema) : openSqlite(opts);
   await migrateToLatest(database.db, database.dialect);
+  if (database.dialect === 'sqlite') await ensureStatistics(database.db);
   return database;
 }
 
@@ -93,4 +94,16 @@ export async function dropPostgresSchema(url: string, schema: string): Promise<v
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * SQLite plans with table statistics only once ANALYZE has run: without them it guesses, and at a
+ * million posts some guesses cost seconds. Gather them once when a big database has none
+ * (PostgreSQL's autovacuum keeps its own).
+ */
+async function ensureStatistics(db: Kysely<DB>): Promise<void> {
+  const stats = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE name = 'sqlite_stat1'`.execute(db);
+  if (Number(stats.rows[0]?.n) > 0) return;
+  const posts = await db.selectFrom('counters').select('value').where('name', '=', 'posts').executeTakeFirst();
+  if (Number(posts?.value ?? 0) >= 10_000) await sql`ANALYZE`.execute(db);
 }

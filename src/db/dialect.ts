@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 
 /** The one place that knows the two engines differ. */
 export type DialectName = 'sqlite' | 'postgres';
@@ -48,4 +48,24 @@ export function titleContains(dialect: DialectName, id: Expression<number>, titl
     return sql<boolean>`${id} IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ${phrase})`;
   }
   return containsInsensitive(dialect, title, needle);
+}
+
+/**
+ * A search term: the title contains it, or (when a tag of that name exists) the post has that tag.
+ * On SQLite with 3+ characters both sides are id sets (FTS rowids UNION the tag's posts), so the
+ * matches can drive the query instead of an OR tested against every post.
+ */
+export function termMatches(
+  dialect: DialectName,
+  id: Expression<number>,
+  title: Expression<string>,
+  needle: string,
+  tagId: number,
+  hasTag: Expression<SqlBool>,
+): Expression<SqlBool> {
+  if (dialect === 'sqlite' && [...needle].length >= 3) {
+    const phrase = `"${needle.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`${id} IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ${phrase} UNION SELECT post_id FROM post_tags WHERE tag_id = ${tagId})`;
+  }
+  return sql<SqlBool>`(${containsInsensitive(dialect, title, needle)} OR ${hasTag})`;
 }

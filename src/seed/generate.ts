@@ -146,7 +146,7 @@ export async function seedDatabase(
   const writer = o.mediaDir
     ? new MediaWriter(o.mediaDir, bases.map((b) => ({ png: b.png!, thumb: b.thumb! })), (n) => onProgress('media files', n, o.posts))
     : null;
-  const phase: Phase = { o, plan, bases, writer, onProgress };
+  const phase: Phase = { o, plan, bases, writer, onProgress, dialect };
   let started = false;
   try {
     const people = await db.transaction().execute(async (trx) => {

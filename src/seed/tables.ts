@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/types.ts';
+import type { DialectName } from '../db/dialect.ts';
 import { DistinctUsers, momentAfter, type PoolPlan } from './activity.ts';
 import type { ProgressFn, Plan, Resolved } from './generate.ts';
 import type { BaseImage } from './images.ts';
@@ -18,17 +19,19 @@ export interface Phase {
   bases: BaseImage[];
   writer: MediaWriter | null;
   onProgress: ProgressFn;
+  dialect: DialectName;
 }
 
 type Trx = Transaction<DB>;
 
 /**
- * Posts are committed in transactions of this many. Per-row triggers on posts update one shared
- * row (the counters table) for every post; PostgreSQL keeps each version of that row until the
- * transaction ends and walks them all on the next update, so a single transaction over 100,000
- * posts turns quadratic (minutes). A few thousand posts a transaction keeps that cost negligible.
+ * How many posts go into one transaction. Per-row triggers on posts update one shared row (the
+ * counters table) for every post; PostgreSQL keeps each version of that row until the transaction
+ * ends and walks them all on the next update, so one transaction over 100,000 posts turns
+ * quadratic (minutes): a few thousand a transaction keeps that negligible. SQLite updates in
+ * place, and each commit there costs a WAL checkpoint with fsync, so it takes them all at once.
  */
-export const POSTS_PER_TRANSACTION = 2_000;
+export const postsPerTransaction = (dialect: DialectName): number => (dialect === 'postgres' ? 2_000 : Number.POSITIVE_INFINITY);
 
 export async function insertUsers(trx: Trx, { o, plan, onProgress }: Phase, passwordHash: string): Promise<number> {
   const users = new Inserter(trx, 'users');
@@ -51,7 +54,7 @@ export async function insertTags(trx: Trx, { o, plan, onProgress }: Phase): Prom
   return tags.written;
 }
 
-/** Posts with their tag links, a transaction for every POSTS_PER_TRANSACTION of them. */
+/** Posts with their tag links, in transactions of postsPerTransaction(). */
 export async function insertPosts(db: Kysely<DB>, phase: Phase): Promise<{ posts: number; postTags: number }> {
   const { o, plan } = phase;
   const rows = new PostRows({
@@ -59,14 +62,11 @@ export async function insertPosts(db: Kysely<DB>, phase: Phase): Promise<{ posts
     favorites: plan.favorites, comments: plan.commentsPerPost, bases: phase.bases,
   }, new Random(o.seed, 'posts'));
   const total = { posts: 0, postTags: 0 };
-  for (let from = 0; from < o.posts; from += POSTS_PER_TRANSACTION) {
-    const to = Math.min(o.posts, from + POSTS_PER_TRANSACTION);
+  for (let from = 0; from < o.posts; from += postsPerTransaction(phase.dialect)) {
+    const to = Math.min(o.posts, from + postsPerTransaction(phase.dialect));
     const done = await db.transaction().execute((trx) => insertPostRange(trx, phase, rows, from, to));
     total.posts += done.posts;
     total.postTags += done.postTags;
-    phase.onProgress('posts', total.posts, o.posts);
-    // SQLite calls never leave the microtask queue; let the media writer's replies in.
-    await new Promise((resolve) => setImmediate(resolve));
   }
   return total;
 }
@@ -82,6 +82,9 @@ async function insertPostRange(trx: Trx, phase: Phase, rows: PostRows, from: num
     jobs = [];
     await posts.flush(); // before the links that refer to them
     await links.flush();
+    phase.onProgress('posts', from + posts.written, phase.o.posts);
+    // SQLite calls never leave the microtask queue; let the media writer's replies in.
+    await new Promise((resolve) => setImmediate(resolve));
   };
   for (let i = from; i < to; i++) {
     const { row, job } = rows.row(i);

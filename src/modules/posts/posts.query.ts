@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { titleContains, type DialectName } from '../../db/dialect.ts';
+import { termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
@@ -43,8 +43,11 @@ function where(dialect: DialectName, f: PostFilter, skipTag?: number) {
     if (f.uploaderId !== undefined) parts.push(eb('posts.uploader_id', '=', f.uploaderId));
     for (const t of f.tags) if (t.id !== skipTag) parts.push(hasTag(t.id));
     for (const term of f.terms) {
-      const title = titleContains(dialect, eb.ref('posts.id'), eb.ref('posts.title'), term.text);
-      parts.push(term.tagId === null ? title : eb.or([title, hasTag(term.tagId)]));
+      parts.push(
+        term.tagId === null
+          ? titleContains(dialect, eb.ref('posts.id'), eb.ref('posts.title'), term.text)
+          : termMatches(dialect, eb.ref('posts.id'), eb.ref('posts.title'), term.text, term.tagId, hasTag(term.tagId)),
+      );
     }
     if (f.rating) parts.push(eb('posts.content_rating', '=', f.rating));
     if (f.minLikes !== undefined) parts.push(eb('posts.like_count', '>=', f.minLikes));
