@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
 /**
@@ -49,7 +49,7 @@ export class NewestOrder {
           let q = db.selectFrom('posts').select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20_000);
           if (last) {
             const { created_at, id } = last;
-            q = q.where((eb) => eb.or([eb('created_at', '<', created_at), eb.and([eb('created_at', '=', created_at), eb('id', '<', id)])]));
+            q = q.where(sql<SqlBool>`(created_at, id) < (${created_at}, ${id})`);
           }
           const rows = await q.execute();
           if (rows.length === 0) break;

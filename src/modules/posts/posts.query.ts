@@ -54,8 +54,8 @@ function where(dialect: DialectName, f: PostFilter, skipTag?: number) {
     if (f.from !== undefined) parts.push(eb('posts.created_at', '>=', f.from));
     if (f.to !== undefined) parts.push(eb('posts.created_at', '<=', f.to));
     if (f.before) {
-      const { createdAt, id } = f.before;
-      parts.push(eb.or([eb('posts.created_at', '<', createdAt), eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', '<', id)])]));
+      // A row-value comparison, so both engines seek the (created_at, id) index instead of scanning it.
+      parts.push(sql<SqlBool>`(posts.created_at, posts.id) < (${f.before.createdAt}, ${f.before.id})`);
     }
     return eb.and(parts);
   };
