@@ -6,7 +6,7 @@ import * as tags from './tags.service.ts';
 import { TagCache } from './tag-cache.ts';
 
 export function tagsRoutes(app: FastifyInstance, deps: Deps): void {
-  const cache = new TagCache();
+  const cache = new TagCache(deps.dialect === 'sqlite');
   app.get('/api/tags', {
     schema: {
       summary: 'List tags with post counts, searched and sorted',

@@ -29,7 +29,10 @@ export async function listTags(deps: Deps, q: TagListQuery, cache?: TagCache) {
     uploaderId === undefined && cache
       ? await fromCache(deps, cache, { search, sort, since, weekAgo, now, offset, limit })
       : await repo.listTags(deps.db, deps.dialect, { search, sort, since, uploaderId, weekAgo, offset, limit });
-  const recent = await repo.recentCounts(deps.db, rows.map((r) => r.id), todayStart, weekAgo, uploaderId);
+  const recent =
+    uploaderId === undefined && cache
+      ? await recentFromCache(deps, cache, rows.map((r) => r.id), todayStart, weekAgo)
+      : await repo.recentCounts(deps.db, rows.map((r) => r.id), todayStart, weekAgo, uploaderId);
   return {
     tags: rows.map((r) => ({
       _id: String(r.id),
@@ -58,11 +61,11 @@ const byName = (a: TagEntry, b: TagEntry) => (a.name < b.name ? -1 : a.name > b.
 async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
   let entries = await cache.all(deps.db);
   if (q.since !== undefined) {
-    const inWindow = await cache.since(deps.db, q.since, q.now);
+    const inWindow = await cache.since(deps.db, q.since);
     entries = entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! }));
   }
   if (q.search) entries = entries.filter((e) => e.name.includes(q.search!));
-  const week = q.sort === 'trending' ? await cache.since(deps.db, q.weekAgo, q.now) : undefined;
+  const week = q.sort === 'trending' ? await cache.since(deps.db, q.weekAgo) : undefined;
   const order: Record<TagSort, (a: TagEntry, b: TagEntry) => number> = {
     most_used: (a, b) => b.count - a.count || byName(a, b),
     newest: (a, b) => b.createdAt - a.createdAt || b.id - a.id,
@@ -70,6 +73,15 @@ async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
     trending: (a, b) => (week!.get(b.id) ?? 0) - (week!.get(a.id) ?? 0) || b.count - a.count || byName(a, b),
   };
   const prefixFirst = (a: TagEntry, b: TagEntry) => Number(!a.name.startsWith(q.search!)) - Number(!b.name.startsWith(q.search!));
-  const sorted = [...entries].sort(q.search ? (a, b) => prefixFirst(a, b) || order[q.sort](a, b) : order[q.sort]);
+  // Without a search every page of a list is a slice of one sorted array, sorted once per data change and minute.
+  const sorted = q.search
+    ? [...entries].sort((a, b) => prefixFirst(a, b) || order[q.sort](a, b))
+    : cache.memo(`${q.sort}|${q.since === undefined ? 'all' : q.now - q.since}`, q.now, () => [...entries].sort(order[q.sort]));
   return { rows: sorted.slice(q.offset, q.offset + q.limit), total: sorted.length };
+}
+
+/** newPostsToday / newPostsThisWeek from the cached window counts (as of this minute). */
+async function recentFromCache(deps: Deps, cache: TagCache, ids: number[], todayStart: number, weekAgo: number) {
+  const [today, week] = [await cache.since(deps.db, todayStart), await cache.since(deps.db, weekAgo)];
+  return new Map(ids.map((id) => [id, { today: today.get(id) ?? 0, week: week.get(id) ?? 0 }]));
 }
