@@ -124,6 +124,7 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
     await page.goto('/?rating=all');
     await page.getByLabel('Sort').selectOption('most_liked');
     await page.waitForURL(/sort=most_liked/);
+    await page.waitForLoadState('networkidle');
     await page.getByLabel('Min. likes').fill('2');
     await page.getByLabel('Min. likes').press('Enter');
     await page.waitForURL(/likes=2/);

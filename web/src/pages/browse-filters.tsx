@@ -32,7 +32,8 @@ export function BrowseFilters({ state }: { state: BrowseState }) {
       </div>
       <div class="field field-narrow">
         <label for="f-likes">Min. likes</label>
-        <input id="f-likes" type="number" min="0" step="1" inputMode="numeric" placeholder="0" value={state.likes}
+        {/* Uncontrolled, re-keyed by the URL's value: a re-render while results load must not wipe what is being typed. */}
+        <input id="f-likes" key={state.likes ?? ''} type="number" min="0" step="1" inputMode="numeric" placeholder="0" defaultValue={state.likes ?? ''}
           onChange={(e) => set({ likes: /^\d+$/.test(value(e)) && value(e) !== '0' ? value(e) : undefined })} />
       </div>
       <div class="field">
