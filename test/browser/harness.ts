@@ -66,7 +66,7 @@ export async function startBoard(opts: { seedPosts?: number } = {}): Promise<Boa
 /** A fresh browser profile (its own cookies) whose page fails the test on any script error. */
 export async function newPage(board: Board, opts: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await board.browser.newContext({ baseURL: board.url, viewport: opts.viewport ?? DESKTOP, colorScheme: opts.colorScheme ?? 'light' });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(20_000); // generous: CI runs two test files at once on two cores
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
