@@ -132,9 +132,10 @@ export function makePlan(o: Resolved, onProgress: ProgressFn = () => {}): Plan {
 
 /**
  * Fills an empty database with a synthetic board using multi-row inserts that work on SQLite and
- * PostgreSQL alike: users and tags in one transaction, posts in transactions of a few thousand,
- * then everything else in one. Images are rendered before any transaction starts; their files
- * are written by a worker thread while rows are inserted.
+ * PostgreSQL alike: users and tags in one transaction, then posts (see postsPerTransaction), then
+ * everything else in one. A failure after the first commit leaves a partly seeded database, and
+ * says so. Images are rendered before any transaction starts; their files are written by a worker
+ * thread while rows are inserted.
  */
 export async function seedDatabase(
   db: Kysely<DB>, dialect: DialectName, options: SeedOptions, onProgress: ProgressFn = () => {},

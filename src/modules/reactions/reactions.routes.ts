@@ -22,22 +22,21 @@ export function reactionsRoutes(app: FastifyInstance, deps: Deps): void {
   const common = { params: PostIdParams, tags: ['reactions'] };
   const write = { auth: 'user' as const, limit: 'write' };
 
-  app.put('/api/posts/:id/like', {
-    schema: { ...common, summary: 'Like a post (idempotent); answers the new count', response: { 200: Liked, ...errors(401, 403, 404, 429) } },
-    config: write,
-  }, async (req) => reactions.like(deps, viewerOf(req), id(req), true));
-  app.delete('/api/posts/:id/like', {
-    schema: { ...common, summary: 'Take back a like (idempotent); answers the new count', response: { 200: Liked, ...errors(401, 403, 404, 429) } },
-    config: write,
-  }, async (req) => reactions.like(deps, viewerOf(req), id(req), false));
-  app.put('/api/posts/:id/favorite', {
-    schema: { ...common, summary: 'Add a post to your favorites (idempotent)', response: { 200: Favorited, ...errors(401, 403, 404, 429) } },
-    config: write,
-  }, async (req) => reactions.favorite(deps, viewerOf(req), id(req), true));
-  app.delete('/api/posts/:id/favorite', {
-    schema: { ...common, summary: 'Remove a post from your favorites (idempotent)', response: { 200: Favorited, ...errors(401, 403, 404, 429) } },
-    config: write,
-  }, async (req) => reactions.favorite(deps, viewerOf(req), id(req), false));
+  const kinds = [
+    { path: 'like', schema: Liked, act: reactions.like, on: 'Like a post', off: 'Take back a like' },
+    { path: 'favorite', schema: Favorited, act: reactions.favorite, on: 'Add a post to your favorites', off: 'Remove a post from your favorites' },
+  ];
+  for (const k of kinds) {
+    for (const [method, on] of [['PUT', true], ['DELETE', false]] as const) {
+      app.route({
+        method,
+        url: `/api/posts/:id/${k.path}`,
+        schema: { ...common, summary: `${on ? k.on : k.off} (idempotent); answers the new count`, response: { 200: k.schema, ...errors(401, 403, 404, 429) } },
+        config: write,
+        handler: async (req) => k.act(deps, viewerOf(req), id(req), on),
+      });
+    }
+  }
 
   app.get('/api/users/:username/favorites', {
     schema: {
