@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { DB } from '../../db/types.ts';
 import { termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
+import { LIST_COLUMNS } from './posts.repo.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
 export interface PostFilter {
@@ -68,11 +69,6 @@ function drivingTag(f: PostFilter, sort: Sort) {
   return sort === 'newest' || sort === 'oldest' || rarest.count <= SMALL_TAG ? rarest : undefined;
 }
 
-const LIST_COLUMNS = [
-  'posts.id', 'posts.title', 'posts.thumb_path', 'posts.file_path', 'posts.like_count', 'posts.comment_count',
-  'posts.favorite_count', 'posts.content_rating', 'posts.media_type', 'posts.width', 'posts.height',
-  'posts.created_at', 'users.username',
-] as const;
 
 /** Post ids in one of the rows' source: all posts, or the posts of the driving tag (its index is in date order). */
 function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort) {

@@ -2,16 +2,15 @@ import type { Kysely } from 'kysely';
 import type { DB, NewPost } from '../../db/types.ts';
 import { movePostCounts } from './posts.delete.ts';
 
-/** The columns a post list item needs, joined with the uploader's name. */
+/** The columns a post list item needs (the uploader's name from users). */
+export const LIST_COLUMNS = [
+  'posts.id', 'posts.title', 'posts.thumb_path', 'posts.file_path', 'posts.like_count', 'posts.comment_count',
+  'posts.favorite_count', 'posts.content_rating', 'posts.media_type', 'posts.width', 'posts.height',
+  'posts.created_at', 'users.username',
+] as const;
+
 export function listItemQuery(db: Kysely<DB>) {
-  return db
-    .selectFrom('posts')
-    .innerJoin('users', 'users.id', 'posts.uploader_id')
-    .select([
-      'posts.id', 'posts.title', 'posts.thumb_path', 'posts.file_path', 'posts.like_count', 'posts.comment_count',
-      'posts.favorite_count', 'posts.content_rating', 'posts.media_type', 'posts.width', 'posts.height',
-      'posts.created_at', 'users.username',
-    ]);
+  return db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.uploader_id').select([...LIST_COLUMNS]);
 }
 export type ListRow = Awaited<ReturnType<ReturnType<typeof listItemQuery>['execute']>>[number];
 
