@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer } from '../scripts/build-server.mjs';
 import { processTree, sampleRss, type RssSampler } from './rss.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,9 +30,10 @@ export interface Child {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Spawns a Node process with tsx, keeping the last few KB of its output. */
+/** Spawns a Node process (TypeScript through tsx, JavaScript as it is), keeping the last few KB of its output. */
 export function spawnNode(script: string, args: string[], env: Record<string, string>, port: number): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,9 +89,10 @@ export interface ServerOptions {
   workers: number;
 }
 
-/** Our server as production runs it: `node --import tsx src/server.ts`, rate limits off. */
+/** Our server as production runs it (`npm start`: compiled to dist/, then `node dist/server.js`), rate limits off. */
 export async function startServer(o: ServerOptions): Promise<Child> {
   const port = await freePort();
+  const entry = await buildServer();
   const env = {
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -101,7 +104,7 @@ export async function startServer(o: ServerOptions): Promise<Child> {
     REDIS_URL: '',
     NODE_ENV: 'production',
   };
-  const server = spawnNode('src/server.ts', [], env, port);
+  const server = spawnNode(entry, [], env, port);
   await waitUntil(server, 'the server', async () => {
     if (o.workers > 1 && processTree(server.pid).length < o.workers + 1) return false;
     const res = await fetch(`${server.origin}/api`, { signal: AbortSignal.timeout(2000) });

@@ -37,20 +37,30 @@ async function serve(config: Config): Promise<void> {
 }
 
 /**
- * WORKERS > 1: this process migrates the database once, then forks that many servers sharing the
- * port (SQLite in WAL mode lets them read at once). SIGTERM is passed on; it exits when they have.
+ * WORKERS > 1: this process forks that many servers sharing the port (SQLite in WAL mode lets
+ * them read at once). The first one migrates the database as it starts; the others are forked
+ * once it listens, so no two migrate at once. The supervisor itself loads no app or database
+ * code and stays small. SIGTERM is passed on; it exits when they have.
  */
-async function supervise(config: Config): Promise<void> {
-  // The supervisor loads only what migrating needs, not the app: it serves nothing and stays small.
-  const { openDatabase } = await import('./db/database.ts');
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  await database.close();
+function supervise(config: Config): void {
   if (config.rateLimits && !config.redisUrl) {
     console.warn(`WORKERS=${config.workers} without REDIS_URL: each worker counts rate limits on its own`);
   }
   let stopping = false;
-  for (let i = 0; i < config.workers; i++) cluster.fork();
+  let started = false;
+  cluster.fork();
+  cluster.on('listening', () => {
+    if (started || stopping) return;
+    started = true;
+    for (let i = 1; i < config.workers; i++) cluster.fork();
+  });
   cluster.on('exit', (worker, code) => {
+    if (!started && !stopping) {
+      // The first worker failed before it listened (bad settings, a failed migration): its
+      // message is above; starting it again would only repeat it.
+      console.error(`worker ${worker.process.pid} exited with ${code} before it started listening`);
+      process.exit(1);
+    }
     if (!stopping && code !== 0) {
       console.error(`worker ${worker.process.pid} exited with ${code}; starting another`);
       cluster.fork();
@@ -66,7 +76,7 @@ async function supervise(config: Config): Promise<void> {
 }
 
 const config = readConfig();
-const main = config.workers > 1 && cluster.isPrimary ? supervise(config) : serve(config);
+const main = config.workers > 1 && cluster.isPrimary ? Promise.resolve(supervise(config)) : serve(config);
 main.catch((err) => {
   console.error(err);
   process.exit(1);

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
+import { buildServer } from '../scripts/build-server.mjs';
 import { testConfig } from '../src/config.ts';
 import { freshDatabase } from './helpers.ts';
 
@@ -20,8 +21,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+// The server as `npm start` runs it: compiled to dist/ first.
+const entry = buildServer();
+
+async function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, [await entry], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +48,7 @@ async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
 }
 
 test('a bad setting stops start-up with a message naming it', async () => {
-  const { exited, out } = startServer({ PORT: 'abc', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ib-')) });
+  const { exited, out } = await startServer({ PORT: 'abc', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ib-')) });
   assert.equal(await exited, 2);
   assert.match(out().stderr, /PORT/);
   assert.match(out().stderr, /abc/);
@@ -53,7 +57,7 @@ test('a bad setting stops start-up with a message naming it', async () => {
 test('SIGTERM refuses new connections, finishes the in-flight request, closes the database and exits 0', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-'));
   const port = await freePort();
-  const server = startServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+  const server = await startServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
   try {
     await waitFor(() => server.out().stdout.includes('listening'));
     assert.ok(fs.existsSync(path.join(dataDir, 'imageboard.db-wal')), 'SQLite runs in WAL mode');

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './types.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
+import { withStatementCache } from './statement-cache.ts';
 
 export interface Database {
   db: Kysely<DB>;
@@ -49,7 +50,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.pragma('busy_timeout = 5000');
   conn.pragma('cache_size = -65536');
   conn.pragma('temp_store = MEMORY');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
   return {
     db,
     dialect: 'sqlite',

@@ -5,6 +5,7 @@ import * as loginThrottle from './migrations/002-login-throttle.ts';
 import * as videoCodecs from './migrations/003-video-codecs.ts';
 import * as counters from './migrations/004-counters-and-search.ts';
 import * as narrowed from './migrations/005-counter-triggers-narrowed.ts';
+import * as tagString from './migrations/006-post-tag-string.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '003-video-codecs': videoCodecs,
   '004-counters-and-search': counters,
   '005-counter-triggers-narrowed': narrowed,
+  '006-post-tag-string': tagString,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

@@ -61,6 +61,8 @@ export interface PostsTable {
   favorite_count: number;
   created_at: number;
   updated_at: number;
+  /** The post's tag names, sorted and space-separated (modules/posts/tag-string.ts). */
+  tag_string: ColumnType<string, string | undefined, string>;
 }
 
 export interface TagsTable {

@@ -9,6 +9,7 @@ import type { MediaJob } from './media-files.ts';
 import type { MediaWriter } from './media-writer.ts';
 import { commentText } from './names.ts';
 import { PostRows } from './posts.ts';
+import { toTagString } from '../modules/posts/tag-string.ts';
 import { Random } from './random.ts';
 import { userRows } from './users.ts';
 
@@ -73,7 +74,7 @@ export async function insertPosts(db: Kysely<DB>, phase: Phase): Promise<{ posts
 
 /** Posts from..to-1; each batch's media files are handed to the writer before its rows go in. */
 async function insertPostRange(trx: Trx, phase: Phase, rows: PostRows, from: number, to: number) {
-  const { offsets, tagIds } = phase.plan.tagging;
+  const { offsets, tagIds, names } = phase.plan.tagging;
   const posts = new Inserter(trx, 'posts');
   const links = new Inserter(trx, 'post_tags');
   let jobs: MediaJob[] = [];
@@ -89,7 +90,9 @@ async function insertPostRange(trx: Trx, phase: Phase, rows: PostRows, from: num
   for (let i = from; i < to; i++) {
     const { row, job } = rows.row(i);
     jobs.push(job);
-    let full = posts.add(row);
+    const tagNames: string[] = [];
+    for (let j = offsets[i]; j < offsets[i + 1]; j++) tagNames.push(names[tagIds[j] - 1]);
+    let full = posts.add({ ...row, tag_string: toTagString(tagNames) });
     for (let j = offsets[i]; j < offsets[i + 1]; j++) full = links.add({ post_id: i + 1, tag_id: tagIds[j], created_at: row.created_at }) || full;
     if (full) await flush();
   }

@@ -67,7 +67,7 @@ function postIdList(raw: string[], field: string): number[] {
 
 export async function getPool(deps: Deps, viewer: Viewer | null, rawId: string) {
   const row = await visiblePool(deps, viewer, rawId);
-  const posts = await toListItems(deps, await listRowsByIds(deps.db, await orderedPostIds(deps.db, row.id)));
+  const posts = toListItems(await listRowsByIds(deps.db, await orderedPostIds(deps.db, row.id)));
   return { pool: poolJson(row), posts };
 }
 

@@ -5,6 +5,7 @@ import { MAX_TAGS_PER_POST, normalizeTagName } from '../tags/tag-names.ts';
 import { deletePostRows, movePostCounts } from './posts.delete.ts';
 import { getPost, parseId } from './posts.service.ts';
 import type { PostPatch } from './posts.schemas.ts';
+import { toTagString } from './tag-string.ts';
 
 function tagNames(raw: string[] | string): string[] {
   const list = typeof raw === 'string' ? raw.split(',').filter((t) => t.trim() !== '') : raw;
@@ -54,6 +55,7 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
       await trx.insertInto('post_tags').values(addedIds.map((tag_id) => ({ post_id: id, tag_id, created_at: post!.created_at }))).execute();
     }
     await movePostCounts(trx, 'tags', new Map([...removed.map((t) => [t, -1] as const), ...addedIds.map((t) => [t, 1] as const)]));
+    await trx.updateTable('posts').set({ tag_string: toTagString(wanted) }).where('id', '=', id).execute();
   });
   return getPost(deps, rawId, viewer);
 }

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DB, NewPost } from '../../db/types.ts';
 import { movePostCounts } from './posts.delete.ts';
+import { toTagString } from './tag-string.ts';
 
 /** The columns a post list item needs (the uploader's name from users). */
 export const LIST_COLUMNS = [
   'posts.id', 'posts.title', 'posts.thumb_path', 'posts.file_path', 'posts.like_count', 'posts.comment_count',
   'posts.favorite_count', 'posts.content_rating', 'posts.media_type', 'posts.width', 'posts.height',
-  'posts.created_at', 'users.username',
+  'posts.created_at', 'posts.tag_string', 'users.username',
 ] as const;
 
 export function listItemQuery(db: Kysely<DB>) {
@@ -20,21 +21,6 @@ export async function listRowsByIds(db: Kysely<DB>, ids: number[]): Promise<List
   const rows = await listItemQuery(db).where('posts.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is ListRow => r !== undefined);
-}
-
-/** Tag names of each post, alphabetical. */
-export async function tagsOfPosts(db: Kysely<DB>, postIds: number[]): Promise<Map<number, string[]>> {
-  const out = new Map<number, string[]>(postIds.map((id) => [id, []]));
-  if (postIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('post_tags')
-    .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
-    .select(['post_tags.post_id', 'tags.name'])
-    .where('post_tags.post_id', 'in', postIds)
-    .orderBy('tags.name')
-    .execute();
-  for (const r of rows) out.get(r.post_id)?.push(r.name);
-  return out;
 }
 
 export async function findPost(db: Kysely<DB>, id: number) {
@@ -60,7 +46,7 @@ export async function tagsByName(db: Kysely<DB>, names: string[]): Promise<Map<s
  */
 export async function insertPost(db: Kysely<DB>, post: NewPost, tagNames: string[]): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const { id } = await trx.insertInto('posts').values(post).returning('id').executeTakeFirstOrThrow();
+    const { id } = await trx.insertInto('posts').values({ ...post, tag_string: toTagString(tagNames) }).returning('id').executeTakeFirstOrThrow();
     if (tagNames.length > 0) {
       // Sorted names and per-row count updates in id order: concurrent uploads and edits lock tags in one order.
       const sorted = [...tagNames].sort();

@@ -8,6 +8,7 @@ import { countRows, listRows, type PostFilter } from './posts.query.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 import { toId } from '../../core/ids.ts';
+import { fromTagString } from './tag-string.ts';
 
 const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -71,8 +72,7 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
 }
 
 /** Post list items (as in GET /api/posts) for list rows, with their tags. */
-export async function toListItems(deps: Deps, rows: repo.ListRow[]) {
-  const tags = await repo.tagsOfPosts(deps.db, rows.map((r) => r.id));
+export function toListItems(rows: repo.ListRow[]) {
   return rows.map((r) => ({
     id: String(r.id),
     title: r.title,
@@ -86,7 +86,7 @@ export async function toListItems(deps: Deps, rows: repo.ListRow[]) {
     width: r.width,
     height: r.height,
     author: { username: r.username },
-    tags: tags.get(r.id) ?? [],
+    tags: fromTagString(r.tag_string),
     createdAt: iso(r.created_at),
   }));
 }
@@ -115,7 +115,7 @@ export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrde
     : [[], { total: 0, estimated: false }];
   const last = rows[rows.length - 1];
   return {
-    posts: await toListItems(deps, rows),
+    posts: toListItems(rows),
     totalPosts: count.total,
     totalIsEstimate: count.estimated,
     currentPage: Math.floor(offset / limit) + 1,
@@ -127,7 +127,7 @@ export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrde
 export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {
   const id = parseId(rawId, 'Post');
   const p = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
-  const [tags, mine] = await Promise.all([repo.tagsOfPosts(deps.db, [id]), repo.viewerReactions(deps.db, id, viewer?.id ?? null)]);
+  const mine = await repo.viewerReactions(deps.db, id, viewer?.id ?? null);
   return {
     id: String(p.id),
     title: p.title,
@@ -145,7 +145,7 @@ export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null =
     stats: { likes: p.like_count, comments: p.comment_count, favorites: p.favorite_count },
     contentRating: p.content_rating as Rating,
     author: { id: String(p.uploader_id), username: p.username, avatar: avatarUrl(p.avatar_path) },
-    tags: tags.get(id) ?? [],
+    tags: fromTagString(p.tag_string),
     createdAt: iso(p.created_at),
     updatedAt: iso(p.updated_at),
     liked: mine.liked,

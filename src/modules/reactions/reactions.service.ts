@@ -56,7 +56,7 @@ export async function favoritesOf(deps: Deps, username: string, offset: number, 
   ]);
   const totalPosts = Number(total.n);
   return {
-    posts: await toListItems(deps, await listRowsByIds(deps.db, rows.map((r) => r.post_id))),
+    posts: toListItems(await listRowsByIds(deps.db, rows.map((r) => r.post_id))),
     totalPosts,
     totalIsEstimate: false,
     currentPage: Math.floor(offset / limit) + 1,

@@ -28,7 +28,7 @@ async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQue
       continue;
     }
     const distance = new Map(near.map((n) => [n.id, n.distance]));
-    const items = await toListItems(deps, rows);
+    const items = toListItems(rows);
     return { hash, posts: items.map((p) => ({ ...p, distance: distance.get(Number(p.id))! })) };
   }
 }

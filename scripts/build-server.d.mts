@@ -1,0 +1,3 @@
+/** Compiles src/server.ts into dist/; resolves to the entry file's path. */
+export function buildServer(): Promise<string>;
+export const SERVER_ENTRY: string;
