@@ -69,3 +69,12 @@ export function termMatches(
   }
   return sql<SqlBool>`(${containsInsensitive(dialect, title, needle)} OR ${hasTag})`;
 }
+
+/**
+ * A column reference SQLite will not use an index for (the unary `+` idiom), for a filter whose
+ * index would lead the planner to sort many rows instead of walking the index of the order.
+ * PostgreSQL costs its plans from fuller statistics and gets the plain column.
+ */
+export function notIndexed(dialect: DialectName, column: Expression<unknown>): RawBuilder<unknown> {
+  return dialect === 'sqlite' ? sql`+${column}` : sql`${column}`;
+}

@@ -6,6 +6,7 @@ import * as videoCodecs from './migrations/003-video-codecs.ts';
 import * as counters from './migrations/004-counters-and-search.ts';
 import * as narrowed from './migrations/005-counter-triggers-narrowed.ts';
 import * as tagString from './migrations/006-post-tag-string.ts';
+import * as ratingLikes from './migrations/007-rating-likes-index.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '004-counters-and-search': counters,
   '005-counter-triggers-narrowed': narrowed,
   '006-post-tag-string': tagString,
+  '007-rating-likes-index': ratingLikes,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

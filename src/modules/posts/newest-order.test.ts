@@ -37,4 +37,24 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     await deletePostRows(ctx.database.db, Number(victim));
     await same(order, 'after a delete (reloaded)');
   });
+  test('a date range alone is counted exactly from the order, as SQL counts it', async () => {
+    const order = new NewestOrder(3);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const at = (h: number) => new Date(ctx.clock.now() - h * HOUR).toISOString().replace('.000', '');
+    const ranges = [
+      { dateFrom: day(ctx.clock.now() - 24 * HOUR), dateTo: day(ctx.clock.now()) },
+      { dateFrom: at(30), dateTo: at(10) },
+      { dateFrom: at(7) },
+      { dateTo: at(21) },
+      { dateFrom: at(5), dateTo: at(6) },
+    ];
+    for (const r of ranges) {
+      const viaOrder = await listPosts(ctx.app.deps, r, order);
+      const viaSql = await listPosts(ctx.app.deps, r);
+      assert.equal(viaOrder.totalIsEstimate, false);
+      assert.equal(viaOrder.totalPosts, viaSql.totalPosts, JSON.stringify(r));
+      assert.deepEqual(viaOrder.posts, viaSql.posts);
+    }
+    assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPosts(ctx.app.deps, r, order)).totalPosts))).size >= 4, 'the ranges differ');
+  });
 });

@@ -2,18 +2,20 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
 /**
- * Every post id in newest-first order, so a deep offset over all posts (page 20,000) is one array
- * read plus a keyset query instead of walking half a million index entries. New posts only ever
- * come first, so an upload prepends; anything else (a delete) reloads. Kept per process.
+ * Every post id and date in newest-first order, so a deep offset over all posts (page 20,000) is
+ * one array read plus a keyset query instead of walking half a million index entries, and the
+ * number of posts between two dates is two binary searches. New posts only ever come first, so
+ * an upload prepends; anything else (a delete) reloads. Kept per process (12 bytes a post).
  */
 export class NewestOrder {
   /** Offsets from which pages are served through this order (smaller ones are cheap in SQL). */
   constructor(readonly from = 10_000) {}
 
   private ids = new Int32Array(0);
+  /** created_at of ids[i], descending. */
+  private times = new Float64Array(0);
   private total = -1;
   private maxId = 0;
-  private newestAt = -Infinity;
 
   private async state(db: Kysely<DB>) {
     const row = await db
@@ -24,44 +26,75 @@ export class NewestOrder {
     return { total: Number(row.value), maxId: Number(row.maxId ?? 0) };
   }
 
+  /** Brings the arrays up to date with the posts table. */
+  private async refresh(db: Kysely<DB>): Promise<void> {
+    const now = await this.state(db);
+    if (now.total === this.total && now.maxId === this.maxId) return;
+    const added = now.total - this.total;
+    const newer = this.total >= 0 && added > 0
+      ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+      : null;
+    const newestAt = this.times.length ? this.times[0] : -Infinity;
+    // Prepend only when nothing was deleted and every new post is newer than all the others.
+    if (newer && newer.length === added && newer[newer.length - 1].created_at >= newestAt) {
+      this.ids = concat(Int32Array.from(newer, (r) => r.id), this.ids);
+      this.times = concat(Float64Array.from(newer, (r) => r.created_at), this.times);
+    } else {
+      // Read in keyset batches into typed arrays: a million row objects at once would cost ~100 MB.
+      const ids = new Int32Array(now.total + 1024);
+      const times = new Float64Array(ids.length);
+      let n = 0;
+      let last: { created_at: number; id: number } | undefined;
+      for (;;) {
+        let q = db.selectFrom('posts').select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20_000);
+        if (last) {
+          const { created_at, id } = last;
+          q = q.where(sql<SqlBool>`(created_at, id) < (${created_at}, ${id})`);
+        }
+        const rows = await q.execute();
+        if (rows.length === 0) break;
+        for (const r of rows) {
+          if (n === ids.length) break;
+          ids[n] = r.id;
+          times[n++] = r.created_at;
+        }
+        last = rows[rows.length - 1];
+      }
+      this.ids = ids.slice(0, n);
+      this.times = times.slice(0, n);
+    }
+    this.total = now.total;
+    this.maxId = now.maxId;
+  }
+
   /** The id at a newest-first offset, or null when past the end. */
   async idAt(db: Kysely<DB>, offset: number): Promise<number | null> {
-    const now = await this.state(db);
-    if (now.total !== this.total || now.maxId !== this.maxId) {
-      const added = now.total - this.total;
-      const newer = this.total >= 0 && added > 0
-        ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
-        : null;
-      // Prepend only when nothing was deleted and every new post is newer than all the others.
-      if (newer && newer.length === added && newer[newer.length - 1].created_at >= this.newestAt) {
-        const next = new Int32Array(this.ids.length + added);
-        next.set(newer.map((r) => r.id));
-        next.set(this.ids, added);
-        this.ids = next;
-        this.newestAt = newer[0].created_at;
-      } else {
-        // Read in keyset batches into a typed array: a million row objects at once would cost ~100 MB.
-        const ids = new Int32Array(now.total + 1024);
-        let n = 0;
-        this.newestAt = -Infinity;
-        let last: { created_at: number; id: number } | undefined;
-        for (;;) {
-          let q = db.selectFrom('posts').select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20_000);
-          if (last) {
-            const { created_at, id } = last;
-            q = q.where(sql<SqlBool>`(created_at, id) < (${created_at}, ${id})`);
-          }
-          const rows = await q.execute();
-          if (rows.length === 0) break;
-          if (n === 0) this.newestAt = rows[0].created_at;
-          for (const r of rows) if (n < ids.length) ids[n++] = r.id;
-          last = rows[rows.length - 1];
-        }
-        this.ids = ids.slice(0, n);
-      }
-      this.total = now.total;
-      this.maxId = now.maxId;
-    }
+    await this.refresh(db);
     return offset < this.ids.length ? this.ids[offset] : null;
   }
+
+  /** How many posts have from <= created_at <= to (either bound may be open). */
+  async countBetween(db: Kysely<DB>, from = -Infinity, to = Infinity): Promise<number> {
+    await this.refresh(db);
+    return Math.max(0, this.firstAtOrBelow(from, true) - this.firstAtOrBelow(to, false));
+  }
+
+  /** The first index whose time is below `t` (strict) or at most `t`, in the descending times. */
+  private firstAtOrBelow(t: number, strict: boolean): number {
+    let lo = 0;
+    let hi = this.times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (strict ? this.times[mid] < t : this.times[mid] <= t) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+}
+
+function concat<T extends Int32Array | Float64Array>(a: T, b: T): T {
+  const out = new (a.constructor as new (n: number) => T)(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
+import { notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
 import { LIST_COLUMNS } from './posts.repo.ts';
 
@@ -21,7 +21,7 @@ export interface PostFilter {
 /** Exact counts are taken up to this many matches; past it the total is an estimate, and says so. */
 export const COUNT_CAP = 10_000;
 /** Newest posts sampled to estimate a large total. */
-const SAMPLE = 5_000;
+const SAMPLE = 2_000;
 /** A tag with at most this many posts drives the query whatever the order (its posts are few to sort). */
 const SMALL_TAG = 5_000;
 
@@ -35,7 +35,12 @@ const ORDER: Record<Sort, [string, 'asc' | 'desc'][]> = {
 
 type EB = ExpressionBuilder<DB, 'posts'>;
 
-function where(dialect: DialectName, f: PostFilter, skipTag?: number) {
+/**
+ * The filter's conditions. `ratingIndex`: whether the (rating, likes) index may serve the rating
+ * (when the order is most liked, or to count rating + min likes); elsewhere it would have SQLite
+ * collect and sort every post of a rating.
+ */
+function where(dialect: DialectName, f: PostFilter, ratingIndex: boolean, skipTag?: number) {
   return (eb: EB) => {
     const parts: Expression<SqlBool>[] = [];
     // EXISTS probes the (post_id, tag_id) key per row; IN would first collect every post of the tag.
@@ -50,7 +55,10 @@ function where(dialect: DialectName, f: PostFilter, skipTag?: number) {
           : termMatches(dialect, eb.ref('posts.id'), eb.ref('posts.title'), term.text, term.tagId, hasTag(term.tagId)),
       );
     }
-    if (f.rating) parts.push(eb('posts.content_rating', '=', f.rating));
+    if (f.rating) {
+      const rating = ratingIndex ? eb.ref('posts.content_rating') : notIndexed(dialect, eb.ref('posts.content_rating'));
+      parts.push(sql<SqlBool>`${rating} = ${f.rating}`);
+    }
     if (f.minLikes !== undefined) parts.push(eb('posts.like_count', '>=', f.minLikes));
     if (f.from !== undefined) parts.push(eb('posts.created_at', '>=', f.from));
     if (f.to !== undefined) parts.push(eb('posts.created_at', '<=', f.to));
@@ -71,14 +79,14 @@ function drivingTag(f: PostFilter, sort: Sort) {
 
 
 /** Post ids in one of the rows' source: all posts, or the posts of the driving tag (its index is in date order). */
-function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort) {
+function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, ratingIndex = sort === 'most_liked') {
   const driver = drivingTag(f, sort);
-  if (!driver) return { q: db.selectFrom('posts').where(where(dialect, f)), viaTag: false };
+  if (!driver) return { q: db.selectFrom('posts').where(where(dialect, f, ratingIndex)), viaTag: false };
   const q = db
     .selectFrom('post_tags as d')
     .innerJoin('posts', 'posts.id', 'd.post_id')
     .where('d.tag_id', '=', driver.id)
-    .where(where(dialect, f, driver.id) as never);
+    .where(where(dialect, f, ratingIndex, driver.id) as never);
   return { q: q as unknown as ReturnType<typeof db.selectFrom<'posts'>>, viaTag: true };
 }
 
@@ -98,17 +106,24 @@ async function counter(db: Kysely<DB>, name: string): Promise<number> {
   return Number(row?.value ?? 0);
 }
 
+/** Posts created between two dates (inclusive, either bound open): exact, and cheap. */
+export type DateCounter = (from?: number, to?: number) => Promise<number>;
+
 /**
  * The number of matching posts: from a stored counter when the filter is one (everything, one
- * rating, one tag). Through a tag with more than COUNT_CAP posts: the share of matches among its
- * newest COUNT_CAP posts, scaled to the tag. Otherwise counted exactly up to COUNT_CAP, and past
- * that estimated from the share of matches among the newest SAMPLE posts. Estimates say so.
+ * rating, one tag), from `dates` when it is only a date range. Through a tag with more than
+ * COUNT_CAP posts: the share of matches among its newest COUNT_CAP posts, scaled to the tag.
+ * Otherwise counted exactly up to COUNT_CAP, and past that estimated from the share of matches
+ * among the newest SAMPLE posts of the date range (all posts when there is none). Estimates say so.
  */
-export async function countRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, cap = COUNT_CAP): Promise<{ total: number; estimated: boolean }> {
-  const only = (k: keyof PostFilter) =>
-    (['uploaderId', 'rating', 'minLikes', 'from', 'to', 'before'] as const).every((key) => key === k || f[key] === undefined) && f.terms.length === 0;
+export async function countRows(
+  db: Kysely<DB>, dialect: DialectName, f: PostFilter, cap = COUNT_CAP, dates?: DateCounter,
+): Promise<{ total: number; estimated: boolean }> {
+  const only = (...keys: (keyof PostFilter)[]) =>
+    (['uploaderId', 'rating', 'minLikes', 'from', 'to', 'before'] as const).every((key) => keys.includes(key) || f[key] === undefined) && f.terms.length === 0;
   if (only('rating') && f.tags.length === 0) return { total: await counter(db, f.rating ? `posts:${f.rating}` : 'posts'), estimated: false };
   if (only('rating') && !f.rating && f.tags.length === 1) return { total: f.tags[0].count, estimated: false };
+  if (dates && only('from', 'to') && f.tags.length === 0) return { total: await dates(f.from, f.to), estimated: false };
 
   // Through a tag with more posts than the cap, look at its newest `cap` posts only and scale up.
   const driver = drivingTag(f, 'newest');
@@ -118,24 +133,28 @@ export async function countRows(db: Kysely<DB>, dialect: DialectName, f: PostFil
       .selectFrom('posts')
       .select(sql<number>`count(*)`.as('n'))
       .where('posts.id', 'in', scanned)
-      .where(where(dialect, f, driver.id))
+      .where(where(dialect, f, false, driver.id))
       .executeTakeFirstOrThrow();
     return { total: Math.round((Number(hit.n) / cap) * driver.count), estimated: true };
   }
-  const { q } = source(db, dialect, f, 'newest');
+  const { q } = source(db, dialect, f, 'newest', f.minLikes !== undefined);
   const capped = await db
     .selectFrom(q.select('posts.id').limit(cap + 1).as('m'))
     .select(sql<number>`count(*)`.as('n'))
     .executeTakeFirstOrThrow();
   const n = Number(capped.n);
   if (n <= cap) return { total: n, estimated: false };
+  // The sample comes from the same date range as the filter, or a recent range would be scaled to all posts.
+  let newest = db.selectFrom('posts').select('posts.id').orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(SAMPLE);
+  if (f.from !== undefined) newest = newest.where('posts.created_at', '>=', f.from);
+  if (f.to !== undefined) newest = newest.where('posts.created_at', '<=', f.to);
   const sample = await db
     .selectFrom('posts')
     .select(sql<number>`count(*)`.as('n'))
-    .where('posts.id', 'in', db.selectFrom('posts').select('posts.id').orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(SAMPLE))
-    .where(where(dialect, f))
+    .where('posts.id', 'in', newest)
+    .where(where(dialect, f, false))
     .executeTakeFirstOrThrow();
-  const all = await counter(db, 'posts');
-  const estimate = Math.round((Number(sample.n) / Math.min(SAMPLE, Math.max(all, 1))) * all);
+  const base = f.from === undefined && f.to === undefined ? await counter(db, 'posts') : dates ? await dates(f.from, f.to) : n;
+  const estimate = Math.round((Number(sample.n) / Math.min(SAMPLE, Math.max(base, 1))) * base);
   return { total: Math.max(estimate, cap + 1), estimated: true };
 }

@@ -111,7 +111,7 @@ export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrde
   const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
   const [rows, count] = filter
-    ? await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter)])
+    ? await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter, undefined, order && ((from, to) => order.countBetween(deps.db, from, to)))])
     : [[], { total: 0, estimated: false }];
   const last = rows[rows.length - 1];
   return {

@@ -44,4 +44,21 @@ eachDatabase('tag list from memory matches the database', (ctx) => {
     assert.equal(after.tags[0].postsCount, (before.tags[0]?.postsCount ?? 0) + 1);
     assert.equal((await listTags(ctx.app.deps, { search: 'brand_new' }, cache)).tags.length, 1);
   });
+  test('as time passes, windows rolled forward in memory keep matching SQL', async () => {
+    const cache = new TagCache(ctx.database.dialect === 'sqlite');
+    const compare = async (when: string) => {
+      for (const sortBy of ['trending', 'most_used'] as const) {
+        for (const timeRange of TIME_RANGES) {
+          const q = { sortBy, timeRange, page: 1, limit: 50 };
+          assert.deepEqual(await listTags(ctx.app.deps, q, cache), await listTags(ctx.app.deps, q), `${when} ${JSON.stringify(q)}`);
+        }
+      }
+    };
+    await compare('at first');
+    // Posts are whole days apart: 7 h, 30 h and 3 days each move some out of the windows.
+    for (const hours of [7, 30, 72]) {
+      ctx.clock.advance(hours * 3_600_000);
+      await compare(`${hours} h later`);
+    }
+  });
 });

@@ -15,13 +15,17 @@ export interface TagEntry {
  * instance), and window counts are also keyed to the minute (windows roll with time). Any
  * page, limit, search or sort of the tag list is then answered from the same few arrays.
  */
+/** How far (minutes) a kept window may be rolled forward instead of counted again. */
+const ROLL_MINUTES = 24 * 60;
+
 export class TagCache {
   constructor(private readonly sqlite: boolean) {}
 
   private version = -1;
   private memos = new Map<string, unknown>();
   private entries: TagEntry[] = [];
-  private windows = new Map<string, Map<number, number>>();
+  /** Window counts by the minute their window starts in. */
+  private windows = new Map<number, Map<number, number>>();
 
   private async currentVersion(db: Kysely<DB>): Promise<number> {
     const row = await db.selectFrom('counters').select('value').where('name', '=', 'version').executeTakeFirst();
@@ -45,17 +49,35 @@ export class TagCache {
   async since(db: Kysely<DB>, since: number): Promise<Map<number, number>> {
     // Keyed to the minute the window starts in: a rolling window moves on each minute, a fixed one
     // (since midnight) keeps its key all day until the data changes.
-    const key = String(Math.floor(since / 60_000));
+    const key = Math.floor(since / 60_000);
     let counts = this.windows.get(key);
-    if (!counts) {
-      // The window is a range of the (created_at, tag_id) index; left alone, SQLite walks the tag
-      // index instead to save a sort, which reads every link ever made.
-      const rows = (await sql<{ tag_id: number; n: number }>`SELECT tag_id, count(*) AS n FROM post_tags ${sql.raw(this.sqlite ? 'INDEXED BY post_tags_created ' : '')}WHERE created_at >= ${since} GROUP BY tag_id`.execute(db)).rows;
-      counts = new Map(rows.map((r) => [r.tag_id, Number(r.n)]));
-      if (this.windows.size >= 16) this.windows.delete(this.windows.keys().next().value!);
-      this.windows.set(key, counts);
+    if (counts) return counts;
+    // The data is unchanged since every kept window was counted (a new version clears them), so a
+    // window that started a little earlier only loses the links in between: a short index range
+    // instead of the whole window again.
+    const earlier = [...this.windows.keys()].filter((k) => k < key && key - k <= ROLL_MINUTES).sort((a, b) => b - a)[0];
+    if (earlier !== undefined) {
+      counts = this.windows.get(earlier)!;
+      this.windows.delete(earlier);
+      for (const r of await this.linkCounts(db, earlier * 60_000, key * 60_000)) {
+        const left = (counts.get(r.tag_id) ?? 0) - Number(r.n);
+        if (left > 0) counts.set(r.tag_id, left);
+        else counts.delete(r.tag_id);
+      }
+    } else {
+      counts = new Map((await this.linkCounts(db, key * 60_000)).map((r) => [r.tag_id, Number(r.n)]));
     }
+    if (this.windows.size >= 16) this.windows.delete(this.windows.keys().next().value!);
+    this.windows.set(key, counts);
     return counts;
+  }
+
+  /** Links per tag made in [from, to) (to: open-ended when not given). */
+  private async linkCounts(db: Kysely<DB>, from: number, to?: number) {
+    // The window is a range of the (created_at, tag_id) index; left alone, SQLite walks the tag
+    // index instead to save a sort, which reads every link ever made.
+    const upper = to === undefined ? sql`` : sql` AND created_at < ${to}`;
+    return (await sql<{ tag_id: number; n: number }>`SELECT tag_id, count(*) AS n FROM post_tags ${sql.raw(this.sqlite ? 'INDEXED BY post_tags_created ' : '')}WHERE created_at >= ${from}${upper} GROUP BY tag_id`.execute(db)).rows;
   }
 
   /** A value derived from the cached data (a sorted list), kept until the data or the minute changes. */

@@ -59,25 +59,34 @@ const byName = (a: TagEntry, b: TagEntry) => (a.name < b.name ? -1 : a.name > b.
 
 /** The same list as the SQL path (repo.listTags), from the in-memory tags and window counts. */
 async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
-  let entries = await cache.all(deps.db);
-  if (q.since !== undefined) {
-    const inWindow = await cache.since(deps.db, q.since);
-    entries = entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! }));
-  }
-  if (q.search) entries = entries.filter((e) => e.name.includes(q.search!));
+  const entries = await cache.all(deps.db);
+  const inWindow = q.since === undefined ? undefined : await cache.since(deps.db, q.since);
   const week = q.sort === 'trending' ? await cache.since(deps.db, q.weekAgo) : undefined;
+  const windowKey = q.since === undefined ? 'all' : String(q.now - q.since);
+  // The tags of the window with the window's counts, once per data change and minute.
+  const counted = inWindow === undefined
+    ? entries
+    : cache.memo(`window|${windowKey}`, q.now, () => entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! })));
   const order: Record<TagSort, (a: TagEntry, b: TagEntry) => number> = {
     most_used: (a, b) => b.count - a.count || byName(a, b),
     newest: (a, b) => b.createdAt - a.createdAt || b.id - a.id,
     alphabetical: byName,
     trending: (a, b) => (week!.get(b.id) ?? 0) - (week!.get(a.id) ?? 0) || b.count - a.count || byName(a, b),
   };
-  const prefixFirst = (a: TagEntry, b: TagEntry) => Number(!a.name.startsWith(q.search!)) - Number(!b.name.startsWith(q.search!));
   // Without a search every page of a list is a slice of one sorted array, sorted once per data change and minute.
-  const sorted = q.search
-    ? [...entries].sort((a, b) => prefixFirst(a, b) || order[q.sort](a, b))
-    : cache.memo(`${q.sort}|${q.since === undefined ? 'all' : q.now - q.since}`, q.now, () => [...entries].sort(order[q.sort]));
-  return { rows: sorted.slice(q.offset, q.offset + q.limit), total: sorted.length };
+  const sorted = cache.memo(`sorted|${q.sort}|${windowKey}`, q.now, () => [...counted].sort(order[q.sort]));
+  if (!q.search) return { rows: sorted.slice(q.offset, q.offset + q.limit), total: sorted.length };
+  // A search keeps the sorted order among the matches, prefix matches first.
+  const needle = q.search;
+  const prefix: TagEntry[] = [];
+  const inner: TagEntry[] = [];
+  for (const e of sorted) {
+    const at = e.name.indexOf(needle);
+    if (at === 0) prefix.push(e);
+    else if (at > 0) inner.push(e);
+  }
+  const matches = prefix.concat(inner);
+  return { rows: matches.slice(q.offset, q.offset + q.limit), total: matches.length };
 }
 
 /** newPostsToday / newPostsThisWeek from the cached window counts (as of this minute). */
