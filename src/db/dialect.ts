@@ -37,14 +37,24 @@ export function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** Whether SQLite's FTS5 trigram index can answer a title substring (3 characters or more). */
+export function usesTitleIndex(dialect: DialectName, needle: string): boolean {
+  return dialect === 'sqlite' && [...needle].length >= 3;
+}
+
+/** An FTS5 query matching `needle` literally, as one phrase. */
+export function ftsPhrase(needle: string): string {
+  return `"${needle.replace(/"/g, '""')}"`;
+}
+
 /**
  * Title contains `needle`, case-insensitively, matched literally. SQLite: through the FTS5 trigram
  * index when the needle has 3 or more characters (shorter ones scan); PostgreSQL: ILIKE, which the
  * pg_trgm index serves.
  */
 export function titleContains(dialect: DialectName, id: Expression<number>, title: Expression<string>, needle: string): RawBuilder<boolean> {
-  if (dialect === 'sqlite' && [...needle].length >= 3) {
-    const phrase = `"${needle.replace(/"/g, '""')}"`;
+  if (usesTitleIndex(dialect, needle)) {
+    const phrase = ftsPhrase(needle);
     return sql<boolean>`${id} IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ${phrase})`;
   }
   return containsInsensitive(dialect, title, needle);
@@ -63,8 +73,8 @@ export function termMatches(
   tagId: number,
   hasTag: Expression<SqlBool>,
 ): Expression<SqlBool> {
-  if (dialect === 'sqlite' && [...needle].length >= 3) {
-    const phrase = `"${needle.replace(/"/g, '""')}"`;
+  if (usesTitleIndex(dialect, needle)) {
+    const phrase = ftsPhrase(needle);
     return sql<SqlBool>`${id} IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ${phrase} UNION SELECT post_id FROM post_tags WHERE tag_id = ${tagId})`;
   }
   return sql<SqlBool>`(${containsInsensitive(dialect, title, needle)} OR ${hasTag})`;

@@ -16,6 +16,8 @@ export class NewestOrder {
   private times = new Float64Array(0);
   private total = -1;
   private maxId = 0;
+  /** Whether newer posts always have higher ids (so newest-first is also id-descending). */
+  private idsFollowDates = true;
 
   private async state(db: Kysely<DB>) {
     const row = await db
@@ -26,10 +28,13 @@ export class NewestOrder {
     return { total: Number(row.value), maxId: Number(row.maxId ?? 0) };
   }
 
-  /** Brings the arrays up to date with the posts table. */
-  private async refresh(db: Kysely<DB>): Promise<void> {
+  /**
+   * Brings the arrays up to date with the posts table. Resolves to whether ids follow dates:
+   * posts get their date when uploaded, so they do unless dates were set otherwise (an import).
+   */
+  async refresh(db: Kysely<DB>): Promise<boolean> {
     const now = await this.state(db);
-    if (now.total === this.total && now.maxId === this.maxId) return;
+    if (now.total === this.total && now.maxId === this.maxId) return this.idsFollowDates;
     const added = now.total - this.total;
     const newer = this.total >= 0 && added > 0
       ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
@@ -37,7 +42,9 @@ export class NewestOrder {
     const newestAt = this.times.length ? this.times[0] : -Infinity;
     // Prepend only when nothing was deleted and every new post is newer than all the others.
     if (newer && newer.length === added && newer[newer.length - 1].created_at >= newestAt) {
-      this.ids = concat(Int32Array.from(newer, (r) => r.id), this.ids);
+      const block = Int32Array.from(newer, (r) => r.id);
+      this.idsFollowDates &&= descending(block);
+      this.ids = concat(block, this.ids);
       this.times = concat(Float64Array.from(newer, (r) => r.created_at), this.times);
     } else {
       // Read in keyset batches into typed arrays: a million row objects at once would cost ~100 MB.
@@ -62,9 +69,38 @@ export class NewestOrder {
       }
       this.ids = ids.slice(0, n);
       this.times = times.slice(0, n);
+      this.idsFollowDates = descending(this.ids);
     }
     this.total = now.total;
     this.maxId = now.maxId;
+    return this.idsFollowDates;
+  }
+
+  /** Posts in the order (call refresh first). */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The id at a newest-first position (call refresh first); null past the end. */
+  idAtNow(position: number): number | null {
+    return position < this.ids.length ? this.ids[position] : null;
+  }
+
+  /** How many posts have a higher id, when ids follow dates (call refresh first). */
+  newerThanId(id: number): number {
+    let lo = 0;
+    let hi = this.ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ids[mid] <= id) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  /** The date at a newest-first position (call refresh first). */
+  timeAtNow(position: number): number {
+    return this.times[position];
   }
 
   /** The id at a newest-first offset, or null when past the end. */
@@ -90,6 +126,11 @@ export class NewestOrder {
     }
     return lo;
   }
+}
+
+function descending(ids: Int32Array): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i] >= ids[i - 1]) return false;
+  return true;
 }
 
 function concat<T extends Int32Array | Float64Array>(a: T, b: T): T {

@@ -71,7 +71,7 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
   });
 
   test('past the cap a total is estimated from a sample and says so; under it, exact', async () => {
-    const f = { tags: [], terms: [{ text: 'lake', tagId: null }] };
+    const f = { tags: [], terms: [{ text: 'lake', tagId: null, tagCount: 0 }] };
     const titles = await ctx.database.db.selectFrom('posts').select('title').execute();
     const truth = titles.filter((t) => t.title.toLowerCase().includes('lake')).length;
     assert.ok(truth > 5);

@@ -8,8 +8,8 @@ import { LIST_COLUMNS } from './posts.repo.ts';
 export interface PostFilter {
   uploaderId?: number;
   tags: { id: number; count: number }[];
-  /** Each term: title substring, or (when a tag of that name exists) that tag. */
-  terms: { text: string; tagId: number | null }[];
+  /** Each term: title substring, or (when a tag of that name exists) that tag, with its post count. */
+  terms: { text: string; tagId: number | null; tagCount: number }[];
   rating?: Rating;
   minLikes?: number;
   from?: number;
@@ -112,7 +112,7 @@ export type DateCounter = (from?: number, to?: number) => Promise<number>;
 /**
  * The number of matching posts: from a stored counter when the filter is one (everything, one
  * rating, one tag), from `dates` when it is only a date range. Through a tag with more than
- * COUNT_CAP posts: the share of matches among its newest COUNT_CAP posts, scaled to the tag.
+ * SAMPLE posts: the share of matches among its newest SAMPLE posts, scaled to the tag.
  * Otherwise counted exactly up to COUNT_CAP, and past that estimated from the share of matches
  * among the newest SAMPLE posts of the date range (all posts when there is none). Estimates say so.
  */
@@ -125,17 +125,18 @@ export async function countRows(
   if (only('rating') && !f.rating && f.tags.length === 1) return { total: f.tags[0].count, estimated: false };
   if (dates && only('from', 'to') && f.tags.length === 0) return { total: await dates(f.from, f.to), estimated: false };
 
-  // Through a tag with more posts than the cap, look at its newest `cap` posts only and scale up.
+  // Through a tag with more posts than the sample, test its newest SAMPLE posts only and scale up.
   const driver = drivingTag(f, 'newest');
-  if (driver && driver.count > cap) {
-    const scanned = db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', driver.id).orderBy('d.created_at', 'desc').orderBy('d.post_id', 'desc').limit(cap);
+  const sampled = Math.min(SAMPLE, cap);
+  if (driver && driver.count > sampled) {
+    const scanned = db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', driver.id).orderBy('d.created_at', 'desc').orderBy('d.post_id', 'desc').limit(sampled);
     const hit = await db
       .selectFrom('posts')
       .select(sql<number>`count(*)`.as('n'))
       .where('posts.id', 'in', scanned)
       .where(where(dialect, f, false, driver.id))
       .executeTakeFirstOrThrow();
-    return { total: Math.round((Number(hit.n) / cap) * driver.count), estimated: true };
+    return { total: Math.round((Number(hit.n) / sampled) * driver.count), estimated: true };
   }
   const { q } = source(db, dialect, f, 'newest', f.minLikes !== undefined);
   const capped = await db

@@ -9,6 +9,7 @@ import type { NewestOrder } from './newest-order.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 import { toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
+import { searchOneTerm } from './term-search.ts';
 
 const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -46,7 +47,7 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
   if (tagNames.some((n) => !found.has(n))) return null;
   const filter: PostFilter = {
     tags: tagNames.map((n) => found.get(n)!),
-    terms: terms.map((text) => ({ text, tagId: found.get(text)?.id ?? null })),
+    terms: terms.map((text) => ({ text, tagId: found.get(text)?.id ?? null, tagCount: found.get(text)?.count ?? 0 })),
     rating: q.contentRating as Rating | undefined,
     minLikes: q.minLikes || undefined, // minLikes=0 filters nothing
     from,
@@ -110,9 +111,12 @@ export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrde
   const limit = q.limit ?? 24;
   const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
-  const [rows, count] = filter
-    ? await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter, undefined, order && ((from, to) => order.countBetween(deps.db, from, to)))])
-    : [[], { total: 0, estimated: false }];
+  const oneTerm = filter && order && sort === 'newest' ? await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit) : null;
+  const [rows, count] = oneTerm
+    ? [oneTerm.rows, oneTerm.count]
+    : filter
+      ? await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter, undefined, order && ((from, to) => order.countBetween(deps.db, from, to)))])
+      : [[], { total: 0, estimated: false }];
   const last = rows[rows.length - 1];
   return {
     posts: toListItems(rows),

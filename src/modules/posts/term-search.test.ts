@@ -1,0 +1,85 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../../../test/helpers.ts';
+import { createPost, createUser } from '../../../test/factories.ts';
+import { NewestOrder } from './newest-order.ts';
+import { listPosts } from './posts.service.ts';
+import { mergeDescending, searchOneTerm } from './term-search.ts';
+
+const HOUR = 3_600_000;
+
+test('two descending id lists merge into one, each id once', () => {
+  assert.deepEqual(mergeDescending([9, 7, 4, 2], [8, 7, 3, 2, 1]), [9, 8, 7, 4, 3, 2, 1]);
+  assert.deepEqual(mergeDescending([], [5, 1]), [5, 1]);
+  assert.deepEqual(mergeDescending([6], []), [6]);
+});
+
+eachDatabase('one search term read newest first from the title index and the tag', (ctx) => {
+  let u: number;
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  before(async () => {
+    u = await createUser(ctx.database.db, { username: 'searcher' });
+    // Uploaded in date order, as a board's posts are: "red" in some titles, the tag on others, both on a few.
+    for (let i = 0; i < 60; i++) {
+      const title = i % 3 === 0 ? `Red fox ${i}` : i % 7 === 0 ? `Shredded paper ${i}` : `Blue sea ${i}`;
+      const tags = i % 4 === 0 ? ['red', 'misc'] : ['misc'];
+      await createPost(ctx.database.db, { uploaderId: u, title, tags, createdAt: start + i * HOUR });
+    }
+  });
+
+  const fastPath = async (order: NewestOrder, search: string) => {
+    const filter = { tags: [], terms: [{ text: search, tagId: null, tagCount: 0 }] };
+    return searchOneTerm(ctx.database.db, ctx.database.dialect, order, filter, 0, 5);
+  };
+
+  const same = async (order: NewestOrder, what: string) => {
+    for (const search of ['red', 'fox', 'shred', 'nothing']) {
+      for (const [offset, limit] of [[0, 7], [5, 7], [20, 10], [40, 10], [200, 5]]) {
+        const viaIndex = await listPosts(ctx.app.deps, { search, offset, limit }, order);
+        const general = await listPosts(ctx.app.deps, { search, offset, limit });
+        assert.deepEqual(viaIndex, general, `${what}: ${search} offset ${offset}`);
+      }
+    }
+  };
+
+  test('pages and exact totals equal the general query; SQLite takes the index path, PostgreSQL does not', async () => {
+    const order = new NewestOrder();
+    await same(order, 'in upload order');
+    const taken = await fastPath(order, 'red');
+    if (ctx.database.dialect === 'sqlite') assert.notEqual(taken, null);
+    else assert.equal(taken, null);
+    const red = await listPosts(ctx.app.deps, { search: 'red', limit: 100 }, order);
+    // Titles with "red" (20) or "shredded" (6), and tagged posts with neither (8).
+    assert.equal(red.totalPosts, 34);
+    assert.equal(red.totalIsEstimate, false);
+  });
+
+  test('a post dated before older ids turns the index path off, and answers stay right', async () => {
+    const order = new NewestOrder();
+    await createPost(ctx.database.db, { uploaderId: u, title: 'Red backdated', tags: ['red'], createdAt: start - HOUR });
+    assert.equal(await fastPath(order, 'red'), null);
+    await same(order, 'with a backdated post');
+  });
+});
+
+eachDatabase('one search term with many title matches', (ctx) => {
+  before(async () => {
+    const u = await createUser(ctx.database.db, { username: 'many' });
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 700; i++) {
+      await createPost(ctx.database.db, { uploaderId: u, title: i % 5 === 4 ? `Plain ${i}` : `Redwood ${i}`, tags: [], createdAt: start + i * HOUR });
+    }
+  });
+
+  test('past the sample the total is estimated, says so, and is near the true count', async () => {
+    const order = new NewestOrder();
+    const general = await listPosts(ctx.app.deps, { search: 'redwood', offset: 30, limit: 10 });
+    const viaIndex = await listPosts(ctx.app.deps, { search: 'redwood', offset: 30, limit: 10 }, order);
+    assert.deepEqual(viaIndex.posts, general.posts);
+    assert.equal(general.totalPosts, 560);
+    if (ctx.database.dialect === 'sqlite') {
+      assert.equal(viaIndex.totalIsEstimate, true);
+      assert.ok(Math.abs(viaIndex.totalPosts - 560) <= 56, `estimate ${viaIndex.totalPosts}`);
+    }
+  });
+});
