@@ -17,7 +17,6 @@ import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
 import { installAuth } from './core/auth.ts';
 import { installRateLimits } from './core/rate-limit/index.ts';
 import { MemoryStore, type LimitStore } from './core/rate-limit/windows.ts';
-import { RedisStore } from './core/rate-limit/redis-store.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
@@ -107,6 +106,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   if (config.rateLimits) {
     let store = opts.limitStore;
     if (!store && config.redisUrl) {
+      // Loaded only when used: a single-machine server carries no Redis client.
+      const { RedisStore } = await import('./core/rate-limit/redis-store.ts');
       const redis = new RedisStore(config.redisUrl, config.redisPrefix, app.log);
       await redis.ready();
       store = redis;

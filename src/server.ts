@@ -34,6 +34,22 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  void warmUp(app);
+}
+
+/**
+ * Loads what the first requests would otherwise wait for (the in-memory newest order behind deep
+ * pages and date counts: ~1 s at a million posts; the tag lists) by asking for it, once the
+ * server listens. Failures only cost that wait later.
+ */
+async function warmUp(app: { inject(o: { url: string }): PromiseLike<unknown>; log: { debug(o: object, m: string): void } }) {
+  for (const url of ['/api/posts?offset=10000&limit=1', '/api/tags?sortBy=trending&timeRange=week&limit=1']) {
+    try {
+      await app.inject({ url });
+    } catch (err) {
+      app.log.debug({ err, url }, 'warm-up request failed');
+    }
+  }
 }
 
 /**

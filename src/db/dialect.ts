@@ -88,3 +88,9 @@ export function termMatches(
 export function notIndexed(dialect: DialectName, column: Expression<unknown>): RawBuilder<unknown> {
   return dialect === 'sqlite' ? sql`+${column}` : sql`${column}`;
 }
+
+/** Whether a space-separated list of names (posts.tag_string) holds `name` as a whole entry. */
+export function listsTag(dialect: DialectName, list: Expression<string>, name: string): RawBuilder<SqlBool> {
+  const padded = sql`(' ' || ${list} || ' ')`;
+  return dialect === 'postgres' ? sql<SqlBool>`strpos(${padded}, ${` ${name} `}) > 0` : sql<SqlBool>`instr(${padded}, ${` ${name} `}) > 0`;
+}

@@ -1,4 +1,5 @@
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
+import { loadSharp } from './sharp.ts';
 import { AppError } from '../core/errors.ts';
 import { perceptualHash } from './phash.ts';
 
@@ -15,15 +16,15 @@ export interface ImageInfo {
   meta: Metadata;
 }
 
-function open(input: string | Buffer, maxPixels: number, animated = false): Sharp {
-  return sharp(input, { limitInputPixels: maxPixels, failOn: 'error', animated, sequentialRead: true });
+async function open(input: string | Buffer, maxPixels: number, animated = false): Promise<Sharp> {
+  return (await loadSharp())(input, { limitInputPixels: maxPixels, failOn: 'error', animated, sequentialRead: true });
 }
 
 /** Reads the header only: a decompression bomb is refused here, before any pixel is decoded. */
 export async function inspectImage(file: string, maxPixels: number): Promise<ImageInfo> {
   let meta: Metadata;
   try {
-    meta = await sharp(file, { limitInputPixels: false }).metadata();
+    meta = await (await loadSharp())(file, { limitInputPixels: false }).metadata();
   } catch {
     throw new AppError(415, 'The image could not be read: it is damaged or not really the type it claims');
   }
@@ -55,7 +56,7 @@ export interface Derivatives {
 export async function imageDerivatives(input: string | Buffer, maxPixels: number): Promise<Derivatives> {
   let preview: Buffer;
   try {
-    preview = await open(input, maxPixels)
+    preview = await (await open(input, maxPixels))
       .rotate()
       .resize(PREVIEW_SIZE, PREVIEW_SIZE, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 82 })
@@ -65,7 +66,7 @@ export async function imageDerivatives(input: string | Buffer, maxPixels: number
     throw new AppError(415, 'The image could not be decoded: it is damaged or truncated');
   }
   const [thumb, phash] = await Promise.all([
-    sharp(preview).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer(),
+    (await loadSharp())(preview).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer(),
     perceptualHash(preview),
   ]);
   return { thumb, preview, phash };
@@ -76,7 +77,7 @@ export async function imageDerivatives(input: string | Buffer, maxPixels: number
  * colour profile kept. Animated GIF and WebP stay animated.
  */
 export async function stripMetadata(file: string, mime: string, info: ImageInfo, maxPixels: number): Promise<Buffer> {
-  const img = open(file, maxPixels, info.animated).rotate().keepIccProfile();
+  const img = (await open(file, maxPixels, info.animated)).rotate().keepIccProfile();
   switch (mime) {
     case 'image/jpeg':
       return img.jpeg({ quality: 95, mozjpeg: true }).toBuffer();

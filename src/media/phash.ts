@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './sharp.ts';
 
 /**
  * DCT perceptual hash (the pHash construction): the image is flattened on white, turned to
@@ -22,7 +22,7 @@ const BASIS: Float64Array[] = Array.from({ length: BLOCK + 1 }, (_, k) => {
 });
 
 export async function perceptualHash(input: Buffer | string): Promise<string> {
-  const { data, info } = await sharp(input)
+  const { data, info } = await (await loadSharp())(input)
     .autoOrient()
     .flatten({ background: '#ffffff' })
     .greyscale()

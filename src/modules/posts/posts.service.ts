@@ -4,7 +4,7 @@ import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
 import { iso } from '../../core/schemas.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
-import { countRows, listRows, type PostFilter } from './posts.query.ts';
+import { countRows, listRows, tagWindow, type PostFilter } from './posts.query.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 import { toId } from '../../core/ids.ts';
@@ -46,7 +46,7 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
   const found = await repo.tagsByName(deps.db, [...tagNames, ...terms]);
   if (tagNames.some((n) => !found.has(n))) return null;
   const filter: PostFilter = {
-    tags: tagNames.map((n) => found.get(n)!),
+    tags: tagNames.map((name) => ({ ...found.get(name)!, name })),
     terms: terms.map((text) => ({ text, tagId: found.get(text)?.id ?? null, tagCount: found.get(text)?.count ?? 0 })),
     rating: q.contentRating as Rating | undefined,
     minLikes: q.minLikes || undefined, // minLikes=0 filters nothing
@@ -112,11 +112,18 @@ export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrde
   const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
   const oneTerm = filter && order && sort === 'newest' ? await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit) : null;
+  // Through a big tag, newest first: the sample that estimates the total often holds the page too.
+  const window = !oneTerm && filter && sort === 'newest' ? await tagWindow(deps.db, deps.dialect, filter) : null;
   const [rows, count] = oneTerm
     ? [oneTerm.rows, oneTerm.count]
-    : filter
-      ? await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter, undefined, order && ((from, to) => order.countBetween(deps.db, from, to)))])
-      : [[], { total: 0, estimated: false }];
+    : window
+      ? [
+        window.ids.length >= offset + limit ? await repo.listRowsByIds(deps.db, window.ids.slice(offset, offset + limit)) : await pageRows(deps, filter!, sort, offset, limit, order),
+        { total: window.total, estimated: true },
+      ]
+      : filter
+        ? await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter, undefined, order && ((from, to) => order.countBetween(deps.db, from, to)))])
+        : [[], { total: 0, estimated: false }];
   const last = rows[rows.length - 1];
   return {
     posts: toListItems(rows),

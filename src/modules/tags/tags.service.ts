@@ -2,6 +2,7 @@ import type { Deps } from '../../core/deps.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './tags.repo.ts';
 import type { TagCache, TagEntry } from './tag-cache.ts';
+import { NameSearch } from './name-search.ts';
 import type { TagListQuery, TagSort, TimeRange } from './tags.schemas.ts';
 
 const DAY = 86_400_000;
@@ -73,19 +74,9 @@ async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
     alphabetical: byName,
     trending: (a, b) => (week!.get(b.id) ?? 0) - (week!.get(a.id) ?? 0) || b.count - a.count || byName(a, b),
   };
-  // Without a search every page of a list is a slice of one sorted array, sorted once per data change and minute.
-  const sorted = cache.memo(`sorted|${q.sort}|${windowKey}`, q.now, () => [...counted].sort(order[q.sort]));
-  if (!q.search) return { rows: sorted.slice(q.offset, q.offset + q.limit), total: sorted.length };
-  // A search keeps the sorted order among the matches, prefix matches first.
-  const needle = q.search;
-  const prefix: TagEntry[] = [];
-  const inner: TagEntry[] = [];
-  for (const e of sorted) {
-    const at = e.name.indexOf(needle);
-    if (at === 0) prefix.push(e);
-    else if (at > 0) inner.push(e);
-  }
-  const matches = prefix.concat(inner);
+  // Every page and search of a list comes from one sorted array, sorted once per data change and minute.
+  const sorted = cache.memo(`sorted|${q.sort}|${windowKey}`, q.now, () => new NameSearch([...counted].sort(order[q.sort])));
+  const matches = q.search ? sorted.find(q.search) : sorted.items;
   return { rows: matches.slice(q.offset, q.offset + q.limit), total: matches.length };
 }
 

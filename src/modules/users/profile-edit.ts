@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../media/sharp.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, badRequest } from '../../core/errors.ts';
 import { contentPath } from '../../core/media-paths.ts';
@@ -19,7 +19,7 @@ export interface ProfileChange {
 async function storeAvatar(media: MediaStore, input: Buffer): Promise<string> {
   let out: Buffer;
   try {
-    out = await sharp(input, { limitInputPixels: 50_000_000, failOn: 'error' })
+    out = await (await loadSharp())(input, { limitInputPixels: 50_000_000, failOn: 'error' })
       .rotate()
       .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
       .webp({ quality: 85 })
