@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -31,9 +32,9 @@ export interface Child {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Spawns a Node process (TypeScript through tsx, JavaScript as it is), keeping the last few KB of its output. */
-export function spawnNode(script: string, args: string[], env: Record<string, string>, port: number): Child {
+export function spawnNode(script: string, args: string[], env: Record<string, string>, port: number, nodeFlags: string[] = []): Child {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, script, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,6 +94,9 @@ export interface ServerOptions {
 export async function startServer(o: ServerOptions): Promise<Child> {
   const port = await freePort();
   const entry = await buildServer();
+  // The Node flags `npm start` gives (V8 heap sizes), read from package.json so both stay one.
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  const flags = start.filter((a) => a.startsWith('--'));
   const env = {
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -104,7 +108,7 @@ export async function startServer(o: ServerOptions): Promise<Child> {
     REDIS_URL: '',
     NODE_ENV: 'production',
   };
-  const server = spawnNode(entry, [], env, port);
+  const server = spawnNode(entry, [], env, port, flags);
   await waitUntil(server, 'the server', async () => {
     if (o.workers > 1 && processTree(server.pid).length < o.workers + 1) return false;
     const res = await fetch(`${server.origin}/api`, { signal: AbortSignal.timeout(2000) });

@@ -6,6 +6,7 @@ import type { DB } from './types.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
+import { ensureStatistics } from './statistics.ts';
 
 export interface Database {
   db: Kysely<DB>;
@@ -101,16 +102,4 @@ export async function dropPostgresSchema(url: string, schema: string): Promise<v
   } finally {
     await admin.end();
   }
-}
-
-/**
- * SQLite plans with table statistics only once ANALYZE has run: without them it guesses, and at a
- * million posts some guesses cost seconds. Gather them once when a big database has none
- * (PostgreSQL's autovacuum keeps its own).
- */
-async function ensureStatistics(db: Kysely<DB>): Promise<void> {
-  const stats = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE name = 'sqlite_stat1'`.execute(db);
-  if (Number(stats.rows[0]?.n) > 0) return;
-  const posts = await db.selectFrom('counters').select('value').where('name', '=', 'posts').executeTakeFirst();
-  if (Number(posts?.value ?? 0) >= 10_000) await sql`ANALYZE`.execute(db);
 }

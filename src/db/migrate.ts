@@ -7,6 +7,7 @@ import * as counters from './migrations/004-counters-and-search.ts';
 import * as narrowed from './migrations/005-counter-triggers-narrowed.ts';
 import * as tagString from './migrations/006-post-tag-string.ts';
 import * as ratingLikes from './migrations/007-rating-likes-index.ts';
+import * as noHistograms from './migrations/008-no-stat4-histograms.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '005-counter-triggers-narrowed': narrowed,
   '006-post-tag-string': tagString,
   '007-rating-likes-index': ratingLikes,
+  '008-no-stat4-histograms': noHistograms,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
