@@ -6,7 +6,7 @@ import type { NewestOrder } from './newest-order.ts';
 import type { PostFilter } from './posts.query.ts';
 
 /** Newest title matches read to count (exactly when there are fewer) or to estimate their share. */
-const SHARE = 500;
+const SHARE = 200;
 
 /**
  * One search term, newest first, on SQLite: the most common search. Its matches are the title

@@ -2767,7 +2767,7 @@ export interface paths {
                             }[];
                             /** @description Exact, unless totalIsEstimate is true */
                             totalPosts: number;
-                            /** @description true when totalPosts is an estimate. Filters without a stored count are counted exactly while that is cheap (up to 10,000 matches; through a tag, when the rarest one has at most 500 posts; one search term, under 500 title matches); past that the total is scaled from the share of matches among the newest posts (of the date range, when there is one) */
+                            /** @description true when totalPosts is an estimate. Filters without a stored count are counted exactly while that is cheap (up to 10,000 matches; through a tag, when the rarest one has at most 500 posts; one search term, under 200 title matches); past that the total is scaled from the share of matches among the newest posts (of the date range, when there is one) */
                             totalIsEstimate: boolean;
                             /** @description floor(offset / limit) + 1 (counted from the cursor when `before` is given) */
                             currentPage: number;
@@ -4648,7 +4648,7 @@ export interface paths {
                             }[];
                             /** @description Exact, unless totalIsEstimate is true */
                             totalPosts: number;
-                            /** @description true when totalPosts is an estimate. Filters without a stored count are counted exactly while that is cheap (up to 10,000 matches; through a tag, when the rarest one has at most 500 posts; one search term, under 500 title matches); past that the total is scaled from the share of matches among the newest posts (of the date range, when there is one) */
+                            /** @description true when totalPosts is an estimate. Filters without a stored count are counted exactly while that is cheap (up to 10,000 matches; through a tag, when the rarest one has at most 500 posts; one search term, under 200 title matches); past that the total is scaled from the share of matches among the newest posts (of the date range, when there is one) */
                             totalIsEstimate: boolean;
                             /** @description floor(offset / limit) + 1 (counted from the cursor when `before` is given) */
                             currentPage: number;
