@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { DB } from '../../db/types.ts';
 import { listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
-import { LIST_COLUMNS } from './posts.repo.ts';
+import { LIST_COLUMNS, listRowsByIds, type ListRow } from './posts.repo.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
 export interface PostFilter {
@@ -97,15 +97,36 @@ function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort,
   return { q: q as unknown as ReturnType<typeof db.selectFrom<'posts'>>, viaTag: true };
 }
 
-export async function listRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number) {
+export async function listRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<ListRow[]> {
+  // Past the first page, find the page's ids first: the skipped rows are then stepped over in an
+  // index (and read only as far as the filter needs), not joined to their uploader and copied out.
+  if (offset > 0) return listRowsByIds(db, await pageIds(db, dialect, f, sort, offset, limit));
   const { q, viaTag } = source(db, dialect, f, sort);
-  let rows = q.innerJoin('users', 'users.id', 'posts.uploader_id').select([...LIST_COLUMNS]);
+  return ordered(q.innerJoin('users', 'users.id', 'posts.uploader_id').select([...LIST_COLUMNS]), sort, viaTag).limit(limit).execute();
+}
+
+function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q, sort: Sort, viaTag: boolean): Q {
   for (const [col, dir] of ORDER[sort]) {
     // Through a tag, order by the link's own copy of the date so the (tag_id, created_at, post_id) index serves it.
     const ref = viaTag && col === 'created_at' ? 'd.created_at' : viaTag && col === 'id' ? 'd.post_id' : `posts.${col}`;
-    rows = rows.orderBy(sql.ref(ref), dir);
+    q = q.orderBy(sql.ref(ref) as never, dir);
   }
-  return rows.limit(limit).offset(offset).execute();
+  return q;
+}
+
+async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<number[]> {
+  const driver = drivingTag(f, sort);
+  const alone = f.tags.length === 1 && f.terms.length === 0 && [f.uploaderId, f.rating, f.minLikes, f.from, f.to, f.before].every((v) => v === undefined);
+  if (driver && alone && (sort === 'newest' || sort === 'oldest')) {
+    // One tag: its links alone, in the index's order.
+    const dir = sort === 'newest' ? 'desc' : 'asc';
+    const rows = await db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', driver.id)
+      .orderBy('d.created_at', dir).orderBy('d.post_id', dir).limit(limit).offset(offset).execute();
+    return rows.map((r) => r.post_id);
+  }
+  const { q, viaTag } = source(db, dialect, f, sort);
+  const rows = await ordered(q.select('posts.id'), sort, viaTag).limit(limit).offset(offset).execute();
+  return rows.map((r) => r.id);
 }
 
 async function counter(db: Kysely<DB>, name: string): Promise<number> {
