@@ -10,7 +10,7 @@ export const README_START = '<!-- bench:start -->';
 export const README_END = '<!-- bench:end -->';
 
 /** Issue 8's targets, checked on SQLite at 16 connections. */
-export const TARGETS = { connections: 16, p99Ms: 50, peakRssBytes: 400 * 1024 * 1024 } as const;
+export const TARGETS = { connections: 16, p99Ms: 50, peakRssBytes: 400 * 1024 * 1024, generationSeconds: 300, generationAtPosts: 1_000_000 } as const;
 
 export interface ScenarioRun {
   connections: number;
@@ -86,6 +86,10 @@ export function computeChecks(r: Omit<Report, 'checks' | 'passed'>): Check[] {
     checks.push({ name: `${s.name} errors`, target: '0', value: String(errors), pass: errors === 0 });
   }
   if (r.upload) checks.push({ name: 'upload errors', target: '0', value: String(r.upload.errors), pass: r.upload.errors === 0 });
+  if (r.dataset.summary.posts >= TARGETS.generationAtPosts) {
+    const secs = r.dataset.generationSeconds;
+    checks.push({ name: 'dataset generation', target: `< ${TARGETS.generationSeconds} s`, value: `${secs.toFixed(0)} s`, pass: secs < TARGETS.generationSeconds });
+  }
   if (r.server.peakRssBytes !== null) {
     checks.push({ name: 'peak RSS', target: `< ${mb(TARGETS.peakRssBytes)}`, value: mb(r.server.peakRssBytes), pass: r.server.peakRssBytes < TARGETS.peakRssBytes });
   }

@@ -61,3 +61,15 @@ test('the benchmark harness runs every scenario against the server and the ceili
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the report checks dataset generation time at a million posts only', async () => {
+  const { computeChecks } = await import('../bench/report.ts');
+  const report = (posts: number, generationSeconds: number) => ({
+    kind: 'sqlite', options: { posts, connections: [16], durationSeconds: 10, workers: 2, scenarios: [] }, scenarios: [], upload: null,
+    dataset: { summary: { posts }, generationSeconds }, server: { peakRssBytes: null },
+  }) as unknown as Parameters<typeof computeChecks>[0];
+  const generation = (posts: number, secs: number) => computeChecks(report(posts, secs)).find((c) => c.name === 'dataset generation');
+  assert.equal(generation(1_000_000, 226)?.pass, true);
+  assert.equal(generation(1_000_000, 301)?.pass, false);
+  assert.equal(generation(300, 301), undefined);
+});
