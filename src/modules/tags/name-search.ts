@@ -25,11 +25,23 @@ export class NameSearch<T extends { name: string }> {
     if (needle === '' || needle.includes('\n')) return needle === '' ? [...this.items] : [];
     let item = 0;
     for (let at = this.joined.indexOf(needle); at !== -1; at = this.joined.indexOf(needle, at + 1)) {
-      while (this.starts[item + 1] <= at) item++;
+      item = this.itemAt(at, item);
       (at === this.starts[item] ? prefix : inner).push(this.items[item]);
       // Go on from the next name: each name is found once.
       at = this.starts[item + 1] - 1;
     }
     return prefix.concat(inner);
+  }
+
+  /** The item whose name holds character `at` (binary search from `from` on). */
+  private itemAt(at: number, from: number): number {
+    let lo = from;
+    let hi = this.items.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 }
