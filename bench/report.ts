@@ -6,8 +6,9 @@ import type { SeedSummary } from '../src/seed/generate.ts';
 
 /** The report: JSON for tools, a markdown table for people, and the README's Benchmarks section. */
 
-export const README_START = '<!-- bench:start -->';
-export const README_END = '<!-- bench:end -->';
+/** The README's table of the latest run, one section per engine. */
+export const readmeMarkers = (kind: 'sqlite' | 'postgres') =>
+  kind === 'sqlite' ? { start: '<!-- bench:start -->', end: '<!-- bench:end -->' } : { start: '<!-- bench:postgres:start -->', end: '<!-- bench:postgres:end -->' };
 
 /** Issue 8's targets, checked on SQLite at 16 connections. */
 export const TARGETS = { connections: 16, p99Ms: 50, peakRssBytes: 400 * 1024 * 1024, generationSeconds: 300, generationAtPosts: 1_000_000 } as const;
@@ -170,12 +171,13 @@ export function writeReport(r: Report, outDir: string): { json: string; markdown
 }
 
 /** Replaces what lies between the README's bench markers with the table. */
-export function updateReadme(readmePath: string, md: string): boolean {
+export function updateReadme(readmePath: string, md: string, kind: 'sqlite' | 'postgres' = 'sqlite'): boolean {
   const text = fs.readFileSync(readmePath, 'utf8');
-  const start = text.indexOf(README_START);
-  const end = text.indexOf(README_END);
+  const markers = readmeMarkers(kind);
+  const start = text.indexOf(markers.start);
+  const end = text.indexOf(markers.end);
   if (start < 0 || end < start) return false;
-  const next = `${text.slice(0, start + README_START.length)}\n${md.trimEnd()}\n${text.slice(end)}`;
+  const next = `${text.slice(0, start + markers.start.length)}\n${md.trimEnd()}\n${text.slice(end)}`;
   if (next !== text) fs.writeFileSync(readmePath, next);
   return true;
 }

@@ -210,7 +210,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
   const checks = computeChecks(base);
   const report: Report = { ...base, checks, passed: base.kind === 'sqlite' ? checks.every((c) => c.pass) : null };
   const files = writeReport(report, o.outDir);
-  if (o.readme && updateReadme(o.readmePath, markdown(report))) o.log(`README: Benchmarks section updated`);
+  if (o.readme && updateReadme(o.readmePath, markdown(report), report.kind)) o.log(`README: Benchmarks section (${report.kind}) updated`);
   o.log(consoleSummary(report));
   o.log(`report: ${files.json}\n        ${files.markdown}`);
   return { report, files };
