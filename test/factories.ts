@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DB } from '../src/db/types.ts';
+import type { DB, NewPost } from '../src/db/types.ts';
 import { insertPost } from '../src/modules/posts/posts.repo.ts';
 import { contentPath } from '../src/core/media-paths.ts';
 
@@ -29,50 +29,50 @@ export async function createUser(
   return row.id;
 }
 
-export async function createPost(
-  db: Kysely<DB>,
-  p: {
-    uploaderId: number;
-    title?: string;
-    description?: string;
-    tags?: string[];
-    rating?: 'safe' | 'sketchy' | 'unsafe';
-    createdAt: number;
-    mediaType?: 'image' | 'video';
-    width?: number;
-    height?: number;
-    fileSize?: number;
-  },
-): Promise<number> {
+export interface PostSpec {
+  uploaderId: number;
+  title?: string;
+  description?: string;
+  tags?: string[];
+  rating?: 'safe' | 'sketchy' | 'unsafe';
+  createdAt: number;
+  mediaType?: 'image' | 'video';
+  width?: number;
+  height?: number;
+  fileSize?: number;
+}
+
+/** A posts row as an upload would write it (tags apart). */
+export function postRow(p: PostSpec): NewPost {
   const sha = randomBytes(32).toString('hex');
   const video = p.mediaType === 'video';
-  return insertPost(
-    db,
-    {
-      uploader_id: p.uploaderId,
-      title: p.title ?? 'untitled',
-      description: p.description ?? '',
-      content_rating: p.rating ?? 'safe',
-      media_type: p.mediaType ?? 'image',
-      mime: video ? 'video/mp4' : 'image/png',
-      file_size: p.fileSize ?? 1000,
-      width: p.width ?? 640,
-      height: p.height ?? 480,
-      duration: video ? 5 : null,
-      is_animated: 0,
-      sha256: sha,
-      phash: null,
-      file_path: contentPath('originals', sha, video ? 'mp4' : 'png'),
-      thumb_path: contentPath('thumbs', sha, 'webp'),
-      preview_path: null,
-      like_count: 0,
-      comment_count: 0,
-      favorite_count: 0,
-      created_at: p.createdAt,
-      updated_at: p.createdAt,
-    },
-    p.tags ?? [],
-  );
+  return {
+    uploader_id: p.uploaderId,
+    title: p.title ?? 'untitled',
+    description: p.description ?? '',
+    content_rating: p.rating ?? 'safe',
+    media_type: p.mediaType ?? 'image',
+    mime: video ? 'video/mp4' : 'image/png',
+    file_size: p.fileSize ?? 1000,
+    width: p.width ?? 640,
+    height: p.height ?? 480,
+    duration: video ? 5 : null,
+    is_animated: 0,
+    sha256: sha,
+    phash: null,
+    file_path: contentPath('originals', sha, video ? 'mp4' : 'png'),
+    thumb_path: contentPath('thumbs', sha, 'webp'),
+    preview_path: null,
+    like_count: 0,
+    comment_count: 0,
+    favorite_count: 0,
+    created_at: p.createdAt,
+    updated_at: p.createdAt,
+  };
+}
+
+export async function createPost(db: Kysely<DB>, p: PostSpec): Promise<number> {
+  return insertPost(db, postRow(p), p.tags ?? []);
 }
 
 async function react(db: Kysely<DB>, table: 'likes' | 'favorites', userId: number, postId: number, at: number) {

@@ -8,6 +8,7 @@ import * as narrowed from './migrations/005-counter-triggers-narrowed.ts';
 import * as tagString from './migrations/006-post-tag-string.ts';
 import * as ratingLikes from './migrations/007-rating-likes-index.ts';
 import * as noHistograms from './migrations/008-no-stat4-histograms.ts';
+import * as statementCounters from './migrations/009-pg-statement-counters.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '006-post-tag-string': tagString,
   '007-rating-likes-index': ratingLikes,
   '008-no-stat4-histograms': noHistograms,
+  '009-pg-statement-counters': statementCounters,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

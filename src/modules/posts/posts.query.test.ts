@@ -2,7 +2,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { eachDatabase } from '../../../test/helpers.ts';
-import { addLike, createPost, createUser } from '../../../test/factories.ts';
+import { addLike, createPost, createUser, postRow } from '../../../test/factories.ts';
 import { countRows } from './posts.query.ts';
 import { deletePostRows } from './posts.delete.ts';
 
@@ -91,5 +91,28 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
     const scaled = await countRows(db, ctx.database.dialect, f, 2);
     assert.equal(scaled.estimated, true);
     assert.ok(scaled.total >= 0 && scaled.total <= fifth.post_count);
+  });
+
+  test('statements that insert, re-rate and delete many posts at once move the totals by all of them', async () => {
+    const db = ctx.database.db;
+    const u = await createUser(db, { username: 'bulk' });
+    const totals = async () => {
+      const c = await counters();
+      return { posts: c.posts, 'posts:safe': c['posts:safe'], 'posts:sketchy': c['posts:sketchy'], 'posts:unsafe': c['posts:unsafe'] };
+    };
+    const v0 = (await counters()).version;
+    const ratings = ['safe', 'unsafe', 'unsafe', 'sketchy', 'safe', 'safe'] as const;
+    const added = await db.insertInto('posts').values(ratings.map((rating, i) => postRow({ uploaderId: u, rating, title: `bulk ${i}`, createdAt: ctx.clock.now() }))).returning('id').execute();
+    assert.deepEqual(await totals(), await actual(), 'after one insert of six');
+    const v1 = (await counters()).version;
+    assert.ok(v1 > v0, 'the data version moved');
+    await db.updateTable('posts').set({ content_rating: 'sketchy' }).where('id', 'in', added.slice(0, 4).map((r) => r.id)).execute();
+    assert.deepEqual(await totals(), await actual(), 'after re-rating four at once');
+    await db.updateTable('posts').set((eb) => ({ like_count: eb('like_count', '+', 1) })).where('id', 'in', added.map((r) => r.id)).execute();
+    const v2 = (await counters()).version;
+    await db.updateTable('posts').set((eb) => ({ like_count: eb('like_count', '+', 1) })).where('id', 'in', added.map((r) => r.id)).execute();
+    assert.equal((await counters()).version, v2, 'likes leave the data version alone');
+    await db.deleteFrom('posts').where('id', 'in', added.slice(2).map((r) => r.id)).execute();
+    assert.deepEqual(await totals(), await actual(), 'after deleting four at once');
   });
 });
