@@ -106,24 +106,31 @@ async function pageRows(deps: Deps, f: PostFilter, sort: Sort, offset: number, l
   return listRows(deps.db, deps.dialect, f, sort, offset, limit);
 }
 
+/** The page's rows and the total, through the cheapest path that answers this filter exactly as the general query would. */
+async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: number, limit: number, order?: NewestOrder) {
+  if (order && sort === 'newest') {
+    const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit);
+    if (oneTerm) return oneTerm;
+  }
+  // Through a big tag, newest first: the sample that estimates the total often holds the page too.
+  const window = sort === 'newest' ? await tagWindow(deps.db, deps.dialect, filter) : null;
+  if (window) {
+    const rows = window.ids.length >= offset + limit
+      ? await repo.listRowsByIds(deps.db, window.ids.slice(offset, offset + limit))
+      : await pageRows(deps, filter, sort, offset, limit, order);
+    return { rows, count: { total: window.total, estimated: true } };
+  }
+  const dates = order && ((from?: number, to?: number) => order.countBetween(deps.db, from, to));
+  const [rows, count] = await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter, undefined, dates)]);
+  return { rows, count };
+}
+
 export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrder) {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
   const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
-  const oneTerm = filter && order && sort === 'newest' ? await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit) : null;
-  // Through a big tag, newest first: the sample that estimates the total often holds the page too.
-  const window = !oneTerm && filter && sort === 'newest' ? await tagWindow(deps.db, deps.dialect, filter) : null;
-  const [rows, count] = oneTerm
-    ? [oneTerm.rows, oneTerm.count]
-    : window
-      ? [
-        window.ids.length >= offset + limit ? await repo.listRowsByIds(deps.db, window.ids.slice(offset, offset + limit)) : await pageRows(deps, filter!, sort, offset, limit, order),
-        { total: window.total, estimated: true },
-      ]
-      : filter
-        ? await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter, undefined, order && ((from, to) => order.countBetween(deps.db, from, to)))])
-        : [[], { total: 0, estimated: false }];
+  const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, order) : { rows: [], count: { total: 0, estimated: false } };
   const last = rows[rows.length - 1];
   return {
     posts: toListItems(rows),
