@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { ftsPhrase, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
+import { containsInsensitive, ftsPhrase, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
 import { listRowsByIds, type ListRow } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { PostFilter } from './posts.query.ts';
@@ -9,32 +9,32 @@ import type { PostFilter } from './posts.query.ts';
 const SHARE = 200;
 
 /**
- * One search term, newest first, on SQLite: the most common search. Its matches are the title
- * index's rowids and, when a tag has that name, the tag's posts; the general query unites both
- * sets before sorting them, which costs seconds when the word is also a big tag. When newer posts
- * have higher ids (posts are dated when uploaded; NewestOrder checks it), both sets can be read
- * newest first and only as far as the page: the top ids of each, merged. Otherwise, or with any
- * other filter, this returns null and the general query answers.
+ * One search term, newest first: the most common search. Its matches are the posts whose title
+ * contains it and, when a tag has that name, the tag's posts; the general query unites both sets
+ * before sorting them, which costs seconds when the word is also a big tag. When newer posts have
+ * higher ids (posts are dated when uploaded; NewestOrder checks it), both sets can be read newest
+ * first and only as far as the page: the top ids of each, merged. Titles come from the FTS5
+ * trigram index on SQLite (terms of 3+ characters) and from PostgreSQL's own choice of the id
+ * index or the trigram index. Otherwise, or with any other filter, this returns null and the
+ * general query answers.
  */
 export async function searchOneTerm(
   db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number,
 ): Promise<{ rows: ListRow[]; count: { total: number; estimated: boolean } } | null> {
   const others = [f.uploaderId, f.rating, f.minLikes, f.from, f.to, f.before].some((v) => v !== undefined);
-  if (f.terms.length !== 1 || f.tags.length > 0 || others || !usesTitleIndex(dialect, f.terms[0].text)) return null;
+  if (f.terms.length !== 1 || f.tags.length > 0 || others) return null;
+  if (dialect === 'sqlite' && !usesTitleIndex(dialect, f.terms[0].text)) return null;
   if (!(await order.refresh(db))) return null;
   const { text, tagId, tagCount } = f.terms[0];
-  const phrase = ftsPhrase(text);
   const need = offset + limit;
-  const newestTitled = await titleMatches(db, phrase, Math.max(SHARE, need));
+  const newestTitled = await titleMatches(db, dialect, text, Math.max(SHARE, need));
   const tagged = tagId === null
     ? []
     : (await db.selectFrom('post_tags').select('post_id').where('tag_id', '=', tagId).orderBy('created_at', 'desc').orderBy('post_id', 'desc').limit(need).execute()).map((r) => r.post_id);
   const page = mergeDescending(newestTitled.slice(0, need), tagged).slice(offset, offset + limit);
   const sample = newestTitled.slice(0, SHARE);
   // The newest title matches that also have the tag are in both sets: counted once.
-  const alsoTagged = tagId === null || sample.length === 0
-    ? 0
-    : Number((await sql<{ n: number }>`SELECT count(*) AS n FROM post_tags WHERE tag_id = ${tagId} AND post_id IN (SELECT value FROM json_each(${JSON.stringify(sample)}))`.execute(db)).rows[0].n);
+  const alsoTagged = tagId === null || sample.length === 0 ? 0 : await countTagged(db, dialect, tagId, sample);
   let count: { total: number; estimated: boolean };
   if (sample.length < SHARE) {
     // Every title match is in the sample: the union is exact.
@@ -48,9 +48,21 @@ export async function searchOneTerm(
   return { rows: await listRowsByIds(db, page), count };
 }
 
-async function titleMatches(db: Kysely<DB>, phrase: string, count: number): Promise<number[]> {
-  const rows = await sql<{ id: number }>`SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${count}`.execute(db);
-  return rows.rows.map((r) => r.id);
+/** Ids of the newest `count` posts whose title contains `text`, newest first. */
+async function titleMatches(db: Kysely<DB>, dialect: DialectName, text: string, count: number): Promise<number[]> {
+  if (dialect === 'sqlite') {
+    const rows = await sql<{ id: number }>`SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${ftsPhrase(text)} ORDER BY rowid DESC LIMIT ${count}`.execute(db);
+    return rows.rows.map((r) => r.id);
+  }
+  const rows = await db.selectFrom('posts').select('id').where(containsInsensitive(dialect, sql.ref('title'), text)).orderBy('id', 'desc').limit(count).execute();
+  return rows.map((r) => r.id);
+}
+
+/** How many of `ids` have the tag. */
+async function countTagged(db: Kysely<DB>, dialect: DialectName, tagId: number, ids: number[]): Promise<number> {
+  // One statement text whatever the number of ids (SQLite's statement cache keeps it).
+  const among = dialect === 'sqlite' ? sql`post_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql`post_id = ANY(${ids})`;
+  return Number((await sql<{ n: number }>`SELECT count(*) AS n FROM post_tags WHERE tag_id = ${tagId} AND ${among}`.execute(db)).rows[0].n);
 }
 
 /** Two descending id lists merged into one, each id once. */
