@@ -81,26 +81,9 @@ export class NewestOrder {
     return this.ids.length;
   }
 
-  /** The id at a newest-first position (call refresh first); null past the end. */
-  idAtNow(position: number): number | null {
-    return position < this.ids.length ? this.ids[position] : null;
-  }
-
   /** How many posts have a higher id, when ids follow dates (call refresh first). */
   newerThanId(id: number): number {
-    let lo = 0;
-    let hi = this.ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.ids[mid] <= id) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  }
-
-  /** The date at a newest-first position (call refresh first). */
-  timeAtNow(position: number): number {
-    return this.times[position];
+    return firstWhere(this.ids.length, (i) => this.ids[i] <= id);
   }
 
   /** The id at a newest-first offset, or null when past the end. */
@@ -117,15 +100,20 @@ export class NewestOrder {
 
   /** The first index whose time is below `t` (strict) or at most `t`, in the descending times. */
   private firstAtOrBelow(t: number, strict: boolean): number {
-    let lo = 0;
-    let hi = this.times.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (strict ? this.times[mid] < t : this.times[mid] <= t) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return firstWhere(this.times.length, (i) => (strict ? this.times[i] < t : this.times[i] <= t));
   }
+}
+
+/** The first index in [0, n) where `holds` is true, for a test that, once true, stays true (binary search). */
+function firstWhere(n: number, holds: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (holds(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 function descending(ids: Int32Array): boolean {

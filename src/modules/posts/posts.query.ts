@@ -18,6 +18,17 @@ export interface PostFilter {
   before?: { createdAt: number; id: number };
 }
 
+type FilterPart = 'tags' | 'terms' | 'uploaderId' | 'rating' | 'minLikes' | 'from' | 'to' | 'before';
+
+/** Whether the filter sets nothing but the given parts (each fast path serves one shape). */
+export function usesOnly(f: PostFilter, ...allowed: FilterPart[]): boolean {
+  const set: FilterPart[] = [];
+  if (f.tags.length) set.push('tags');
+  if (f.terms.length) set.push('terms');
+  for (const key of ['uploaderId', 'rating', 'minLikes', 'from', 'to', 'before'] as const) if (f[key] !== undefined) set.push(key);
+  return set.every((part) => allowed.includes(part));
+}
+
 /** Exact counts are taken up to this many matches; past it the total is an estimate, and says so. */
 export const COUNT_CAP = 10_000;
 /** Newest posts sampled to estimate a large total. */
@@ -116,8 +127,7 @@ function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q
 
 async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<number[]> {
   const driver = drivingTag(f, sort);
-  const alone = f.tags.length === 1 && f.terms.length === 0 && [f.uploaderId, f.rating, f.minLikes, f.from, f.to, f.before].every((v) => v === undefined);
-  if (driver && alone && (sort === 'newest' || sort === 'oldest')) {
+  if (driver && usesOnly(f, 'tags') && f.tags.length === 1 && (sort === 'newest' || sort === 'oldest')) {
     // One tag: its links alone, in the index's order.
     const dir = sort === 'newest' ? 'desc' : 'asc';
     const rows = await db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', driver.id)
@@ -141,9 +151,9 @@ async function counter(db: Kysely<DB>, name: string): Promise<number> {
  */
 export async function tagWindow(db: Kysely<DB>, dialect: DialectName, f: PostFilter, size = TAG_SAMPLE): Promise<{ ids: number[]; total: number } | null> {
   const driver = drivingTag(f, 'newest');
-  const more = f.tags.length > 1 || f.terms.length > 0 || [f.uploaderId, f.rating, f.minLikes, f.from, f.to].some((v) => v !== undefined);
   // One tag alone has its stored count and its own index order: nothing to sample.
-  if (!driver || !more || driver.count <= size || f.before) return null;
+  const oneTagAlone = usesOnly(f, 'tags') && f.tags.length === 1;
+  if (!driver || oneTagAlone || driver.count <= size || f.before) return null;
   const newest = db.selectFrom('post_tags as d').select(['d.post_id', 'd.created_at']).where('d.tag_id', '=', driver.id)
     .orderBy('d.created_at', 'desc').orderBy('d.post_id', 'desc').limit(size);
   const rows = await db
@@ -170,11 +180,9 @@ export type DateCounter = (from?: number, to?: number) => Promise<number>;
 export async function countRows(
   db: Kysely<DB>, dialect: DialectName, f: PostFilter, cap = COUNT_CAP, dates?: DateCounter,
 ): Promise<{ total: number; estimated: boolean }> {
-  const only = (...keys: (keyof PostFilter)[]) =>
-    (['uploaderId', 'rating', 'minLikes', 'from', 'to', 'before'] as const).every((key) => keys.includes(key) || f[key] === undefined) && f.terms.length === 0;
-  if (only('rating') && f.tags.length === 0) return { total: await counter(db, f.rating ? `posts:${f.rating}` : 'posts'), estimated: false };
-  if (only('rating') && !f.rating && f.tags.length === 1) return { total: f.tags[0].count, estimated: false };
-  if (dates && only('from', 'to') && f.tags.length === 0) return { total: await dates(f.from, f.to), estimated: false };
+  if (usesOnly(f, 'rating')) return { total: await counter(db, f.rating ? `posts:${f.rating}` : 'posts'), estimated: false };
+  if (usesOnly(f, 'tags') && f.tags.length === 1) return { total: f.tags[0].count, estimated: false };
+  if (dates && usesOnly(f, 'from', 'to')) return { total: await dates(f.from, f.to), estimated: false };
 
   // Through a tag with more posts than the sample, test its newest TAG_SAMPLE posts only and scale up.
   const window = await tagWindow(db, dialect, f, Math.min(TAG_SAMPLE, cap));

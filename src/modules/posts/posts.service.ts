@@ -4,7 +4,7 @@ import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
 import { iso } from '../../core/schemas.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
-import { countRows, listRows, tagWindow, type PostFilter } from './posts.query.ts';
+import { countRows, listRows, tagWindow, usesOnly, type PostFilter } from './posts.query.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 import { toId } from '../../core/ids.ts';
@@ -92,12 +92,9 @@ export function toListItems(rows: repo.ListRow[]) {
   }));
 }
 
-const unfiltered = (f: PostFilter) =>
-  f.tags.length === 0 && f.terms.length === 0 && [f.uploaderId, f.rating, f.minLikes, f.from, f.to, f.before].every((v) => v === undefined);
-
 /** The page's rows; a deep unfiltered newest page turns its offset into a keyset cursor. */
 async function pageRows(deps: Deps, f: PostFilter, sort: Sort, offset: number, limit: number, order?: NewestOrder) {
-  if (order && sort === 'newest' && offset >= order.from && unfiltered(f)) {
+  if (order && sort === 'newest' && offset >= order.from && usesOnly(f)) {
     const prev = await order.idAt(deps.db, offset - 1);
     if (prev === null) return [];
     const cursor = await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', prev).executeTakeFirst();

@@ -3,7 +3,7 @@ import type { DB } from '../../db/types.ts';
 import { containsInsensitive, ftsPhrase, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
 import { listRowsByIds, type ListRow } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
-import type { PostFilter } from './posts.query.ts';
+import { usesOnly, type PostFilter } from './posts.query.ts';
 
 /** Newest title matches read to count (exactly when there are fewer) or to estimate their share. */
 const SHARE = 200;
@@ -21,8 +21,7 @@ const SHARE = 200;
 export async function searchOneTerm(
   db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number,
 ): Promise<{ rows: ListRow[]; count: { total: number; estimated: boolean } } | null> {
-  const others = [f.uploaderId, f.rating, f.minLikes, f.from, f.to, f.before].some((v) => v !== undefined);
-  if (f.terms.length !== 1 || f.tags.length > 0 || others) return null;
+  if (!usesOnly(f, 'terms') || f.terms.length !== 1) return null;
   if (dialect === 'sqlite' && !usesTitleIndex(dialect, f.terms[0].text)) return null;
   if (!(await order.refresh(db))) return null;
   const { text, tagId, tagCount } = f.terms[0];

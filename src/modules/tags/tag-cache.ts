@@ -80,11 +80,15 @@ export class TagCache {
     return (await sql<{ tag_id: number; n: number }>`SELECT tag_id, count(*) AS n FROM post_tags ${sql.raw(this.sqlite ? 'INDEXED BY post_tags_created ' : '')}WHERE created_at >= ${from}${upper} GROUP BY tag_id`.execute(db)).rows;
   }
 
-  /** A value derived from the cached data (a sorted list), kept until the data or the minute changes. */
-  memo<T>(key: string, now: number, make: () => T): T {
-    const full = `${Math.floor(now / 60_000)}|${key}`;
+  /**
+   * A value derived from the cached data (a sorted list), kept until the data changes; with `now`
+   * (a value that depends on time windows), also only until the minute changes.
+   */
+  memo<T>(key: string, make: () => T, now?: number): T {
+    const minute = now === undefined ? -1 : Math.floor(now / 60_000);
+    const full = `${minute}|${key}`;
     if (!this.memos.has(full)) {
-      for (const k of this.memos.keys()) if (!k.startsWith(`${Math.floor(now / 60_000)}|`)) this.memos.delete(k);
+      for (const k of this.memos.keys()) if (!k.startsWith('-1|') && !k.startsWith(`${minute}|`)) this.memos.delete(k);
       this.memos.set(full, make());
     }
     return this.memos.get(full) as T;

@@ -64,18 +64,20 @@ async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
   const inWindow = q.since === undefined ? undefined : await cache.since(deps.db, q.since);
   const week = q.sort === 'trending' ? await cache.since(deps.db, q.weekAgo) : undefined;
   const windowKey = q.since === undefined ? 'all' : String(q.now - q.since);
+  // Lists over a time window (or ordered by one, as trending is) change with the minute; the others only with the data.
+  const timed = q.since !== undefined || q.sort === 'trending' ? q.now : undefined;
   // The tags of the window with the window's counts, once per data change and minute.
   const counted = inWindow === undefined
     ? entries
-    : cache.memo(`window|${windowKey}`, q.now, () => entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! })));
+    : cache.memo(`window|${windowKey}`, () => entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! })), timed);
   const order: Record<TagSort, (a: TagEntry, b: TagEntry) => number> = {
     most_used: (a, b) => b.count - a.count || byName(a, b),
     newest: (a, b) => b.createdAt - a.createdAt || b.id - a.id,
     alphabetical: byName,
     trending: (a, b) => (week!.get(b.id) ?? 0) - (week!.get(a.id) ?? 0) || b.count - a.count || byName(a, b),
   };
-  // Every page and search of a list comes from one sorted array, sorted once per data change and minute.
-  const sorted = cache.memo(`sorted|${q.sort}|${windowKey}`, q.now, () => new NameSearch([...counted].sort(order[q.sort])));
+  // Every page and search of a list comes from one sorted array, sorted once per data change (and minute, when timed).
+  const sorted = cache.memo(`sorted|${q.sort}|${windowKey}`, () => new NameSearch([...counted].sort(order[q.sort])), timed);
   const matches = q.search ? sorted.find(q.search) : sorted.items;
   return { rows: matches.slice(q.offset, q.offset + q.limit), total: matches.length };
 }
