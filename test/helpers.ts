@@ -7,6 +7,9 @@ import { buildApp, type App } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { dropPostgresSchema, openDatabase, type Database } from '../src/db/database.ts';
 import type { Clock } from '../src/core/deps.ts';
+import { listPosts } from '../src/modules/posts/posts.service.ts';
+import type { PostList } from '../src/modules/posts/posts.schemas.ts';
+import type { Static } from 'typebox';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -90,3 +93,9 @@ export async function getJson(app: App, url: string, headers: Record<string, str
   const res = await app.inject({ method: 'GET', url, headers });
   return { status: res.statusCode, headers: res.headers, body: res.json() as any };
 }
+
+/** GET /api/posts through the service (it writes JSON text), parsed. */
+export async function listPage(...args: Parameters<typeof listPosts>): Promise<PostListBody> {
+  return JSON.parse(await listPosts(...args)) as PostListBody;
+}
+export type PostListBody = Static<typeof PostList>;

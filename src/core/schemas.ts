@@ -41,5 +41,8 @@ export function errors(...codes: number[]): Record<number, TSchema> {
   return out;
 }
 
+/** Content type of a response a service wrote as JSON text itself (Fastify sends such a string as it is). */
+export const JSON_TEXT = 'application/json; charset=utf-8';
+
 export const iso = (ms: number): string => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));

@@ -94,3 +94,25 @@ export function listsTag(dialect: DialectName, list: Expression<string>, name: s
   const padded = sql`(' ' || ${list} || ' ')`;
   return dialect === 'postgres' ? sql<SqlBool>`strpos(${padded}, ${` ${name} `}) > 0` : sql<SqlBool>`instr(${padded}, ${` ${name} `}) > 0`;
 }
+
+/** A text value as a JSON string literal (quotes, backslashes and control characters escaped). */
+export function jsonQuote(dialect: DialectName, text: Expression<string>): RawBuilder<string> {
+  return dialect === 'postgres' ? sql<string>`to_json(${text})::text` : sql<string>`json_quote(${text})`;
+}
+
+/**
+ * Milliseconds since the epoch as ISO 8601 UTC with milliseconds, as JavaScript's toISOString
+ * writes it (`2026-11-22T10:15:30.123Z`). Whole seconds and the milliseconds are formatted apart,
+ * in integers, so no floating-point rounding can move a millisecond.
+ */
+export function isoMillis(dialect: DialectName, ms: Expression<number>): RawBuilder<string> {
+  const millis = sql`'.' || ${dialect === 'postgres' ? sql`lpad((${ms} % 1000)::text, 3, '0')` : sql`substr('00' || (${ms} % 1000), -3)`} || 'Z'`;
+  return dialect === 'postgres'
+    ? sql<string>`to_char(to_timestamp(${ms} / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || ${millis}`
+    : sql<string>`strftime('%Y-%m-%dT%H:%M:%S', ${ms} / 1000, 'unixepoch') || ${millis}`;
+}
+
+/** `column` is one of `ids`: one statement text whatever the number of ids, so prepared statements are reused. */
+export function idAmong(dialect: DialectName, column: Expression<number>, ids: number[]): RawBuilder<SqlBool> {
+  return dialect === 'sqlite' ? sql<SqlBool>`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql<SqlBool>`${column} = ANY(${ids})`;
+}

@@ -3,8 +3,8 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import type { DB } from '../../db/types.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
-import { listRowsByIds } from '../posts/posts.repo.ts';
-import { parseId, toListItems } from '../posts/posts.service.ts';
+import { listItems } from '../posts/posts.repo.ts';
+import { parseId } from '../posts/posts.service.ts';
 import { poolJson } from './pools.service.ts';
 import type { NewPool, PoolPatch } from './pools.schemas.ts';
 import { toId } from '../../core/ids.ts';
@@ -67,7 +67,7 @@ function postIdList(raw: string[], field: string): number[] {
 
 export async function getPool(deps: Deps, viewer: Viewer | null, rawId: string) {
   const row = await visiblePool(deps, viewer, rawId);
-  const posts = toListItems(await listRowsByIds(deps.db, await orderedPostIds(deps.db, row.id)));
+  const posts = await listItems(deps.db, deps.dialect, await orderedPostIds(deps.db, row.id));
   return { pool: poolJson(row), posts };
 }
 

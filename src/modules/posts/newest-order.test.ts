@@ -1,9 +1,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachDatabase } from '../../../test/helpers.ts';
+import { eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { NewestOrder } from './newest-order.ts';
-import { listPosts } from './posts.service.ts';
 import { deletePostRows } from './posts.delete.ts';
 
 const HOUR = 3_600_000;
@@ -20,25 +19,25 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
 
   const same = async (order: NewestOrder, what: string) => {
     for (const [offset, limit] of [[3, 5], [10, 7], [35, 10], [39, 3], [40, 5], [100, 5]]) {
-      const viaOrder = await listPosts(ctx.app.deps, { offset, limit }, order);
-      const viaSql = await listPosts(ctx.app.deps, { offset, limit });
+      const viaOrder = await listPage(ctx.app.deps, { offset, limit }, order);
+      const viaSql = await listPage(ctx.app.deps, { offset, limit });
       assert.deepEqual(viaOrder, viaSql, `${what}: offset ${offset}`);
     }
   };
 
-  test('pages past the threshold equal the SQL offset pages, through uploads, old-dated posts and deletes', async () => {
-    const order = new NewestOrder(3);
+  test('every page equals the SQL offset page, through uploads, old-dated posts and deletes', async () => {
+    const order = new NewestOrder();
     await same(order, 'first load');
     await createPost(ctx.database.db, { uploaderId: u, title: 'fresh', createdAt: ctx.clock.now() + HOUR });
     await same(order, 'after a new post (prepended)');
     await createPost(ctx.database.db, { uploaderId: u, title: 'backdated', createdAt: ctx.clock.now() - 100 * HOUR });
     await same(order, 'after a back-dated post (reloaded)');
-    const victim = (await listPosts(ctx.app.deps, { offset: 12, limit: 1 })).posts[0].id;
+    const victim = (await listPage(ctx.app.deps, { offset: 12, limit: 1 })).posts[0].id;
     await deletePostRows(ctx.database.db, Number(victim));
     await same(order, 'after a delete (reloaded)');
   });
   test('a date range alone is counted exactly from the order, as SQL counts it', async () => {
-    const order = new NewestOrder(3);
+    const order = new NewestOrder();
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const at = (h: number) => new Date(ctx.clock.now() - h * HOUR).toISOString().replace('.000', '');
     const ranges = [
@@ -49,12 +48,12 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
       { dateFrom: at(5), dateTo: at(6) },
     ];
     for (const r of ranges) {
-      const viaOrder = await listPosts(ctx.app.deps, r, order);
-      const viaSql = await listPosts(ctx.app.deps, r);
+      const viaOrder = await listPage(ctx.app.deps, r, order);
+      const viaSql = await listPage(ctx.app.deps, r);
       assert.equal(viaOrder.totalIsEstimate, false);
       assert.equal(viaOrder.totalPosts, viaSql.totalPosts, JSON.stringify(r));
       assert.deepEqual(viaOrder.posts, viaSql.posts);
     }
-    assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPosts(ctx.app.deps, r, order)).totalPosts))).size >= 4, 'the ranges differ');
+    assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPage(ctx.app.deps, r, order)).totalPosts))).size >= 4, 'the ranges differ');
   });
 });

@@ -2,15 +2,12 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
 /**
- * Every post id and date in newest-first order, so a deep offset over all posts (page 20,000) is
- * one array read plus a keyset query instead of walking half a million index entries, and the
+ * Every post id and date in newest-first order, so a page of all posts at any offset (page 20,000
+ * too) is a slice of an array instead of a walk over the date index, and the
  * number of posts between two dates is two binary searches. New posts only ever come first, so
  * an upload prepends; anything else (a delete) reloads. Kept per process (12 bytes a post).
  */
 export class NewestOrder {
-  /** Offsets from which pages are served through this order (smaller ones are cheap in SQL). */
-  constructor(readonly from = 10_000) {}
-
   private ids = new Int32Array(0);
   /** created_at of ids[i], descending. */
   private times = new Float64Array(0);
@@ -86,10 +83,10 @@ export class NewestOrder {
     return firstWhere(this.ids.length, (i) => this.ids[i] <= id);
   }
 
-  /** The id at a newest-first offset, or null when past the end. */
-  async idAt(db: Kysely<DB>, offset: number): Promise<number | null> {
+  /** The ids of a newest-first page (fewer, or none, past the end). */
+  async slice(db: Kysely<DB>, offset: number, limit: number): Promise<number[]> {
     await this.refresh(db);
-    return offset < this.ids.length ? this.ids[offset] : null;
+    return Array.from(this.ids.subarray(Math.min(offset, this.ids.length), Math.min(offset + limit, this.ids.length)));
   }
 
   /** How many posts have from <= created_at <= to (either bound may be open). */

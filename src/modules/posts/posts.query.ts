@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { DB } from '../../db/types.ts';
 import { listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
-import { LIST_COLUMNS, listRowsByIds, type ListRow } from './posts.repo.ts';
+import { listColumns, listRowsByIds, type ListRow } from './posts.repo.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
 export interface PostFilter {
@@ -111,9 +111,9 @@ function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort,
 export async function listRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<ListRow[]> {
   // Past the first page, find the page's ids first: the skipped rows are then stepped over in an
   // index (and read only as far as the filter needs), not joined to their uploader and copied out.
-  if (offset > 0) return listRowsByIds(db, await pageIds(db, dialect, f, sort, offset, limit));
+  if (offset > 0) return listRowsByIds(db, dialect, await pageIds(db, dialect, f, sort, offset, limit));
   const { q, viaTag } = source(db, dialect, f, sort);
-  return ordered(q.innerJoin('users', 'users.id', 'posts.uploader_id').select([...LIST_COLUMNS]), sort, viaTag).limit(limit).execute();
+  return ordered(q.innerJoin('users', 'users.id', 'posts.uploader_id').select(listColumns(dialect)), sort, viaTag).limit(limit).execute();
 }
 
 function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q, sort: Sort, viaTag: boolean): Q {

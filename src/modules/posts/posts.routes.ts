@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
-import { errors } from '../../core/schemas.ts';
+import { errors, JSON_TEXT } from '../../core/schemas.ts';
 import { PostDetail, PostIdParams, PostList, PostListQuery, PostPatch } from './posts.schemas.ts';
 import { viewerOf } from '../../core/auth.ts';
 import { Message } from '../auth/auth.schemas.ts';
@@ -18,7 +18,11 @@ export function postsRoutes(app: FastifyInstance, deps: Deps): void {
       response: { 200: PostList, ...errors(400, 401, 429) },
     },
     config: { limit: 'posts' },
-  }, async (req) => posts.listPosts(deps, req.query as PostListQuery, order));
+  }, async (req, reply) => {
+    // The service writes the JSON itself (the response schema above is what it follows, and documents it).
+    reply.type(JSON_TEXT);
+    return posts.listPosts(deps, req.query as PostListQuery, order);
+  });
 
   app.get('/api/posts/:id', {
     schema: {

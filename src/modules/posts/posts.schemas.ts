@@ -60,6 +60,7 @@ export const PostListItem = Type.Object({
   tags: Type.Array(Type.String()),
   createdAt: Timestamp,
 });
+export type PostListItem = Static<typeof PostListItem>;
 
 export const PostList = Type.Object({
   posts: Type.Array(PostListItem),

@@ -72,34 +72,9 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
   return filter;
 }
 
-/** Post list items (as in GET /api/posts) for list rows, with their tags. */
-export function toListItems(rows: repo.ListRow[]) {
-  return rows.map((r) => ({
-    id: String(r.id),
-    title: r.title,
-    thumbnail: mediaUrl(r.thumb_path),
-    imageUrl: mediaUrl(r.file_path),
-    likes: r.like_count,
-    comments: r.comment_count,
-    favorites: r.favorite_count,
-    contentRating: r.content_rating as Rating,
-    mediaType: r.media_type as 'image' | 'video',
-    width: r.width,
-    height: r.height,
-    author: { username: r.username },
-    tags: fromTagString(r.tag_string),
-    createdAt: iso(r.created_at),
-  }));
-}
-
-/** The page's rows; a deep unfiltered newest page turns its offset into a keyset cursor. */
+/** The page's rows: every post newest first is a slice of the in-memory order; the rest is SQL. */
 async function pageRows(deps: Deps, f: PostFilter, sort: Sort, offset: number, limit: number, order?: NewestOrder) {
-  if (order && sort === 'newest' && offset >= order.from && usesOnly(f)) {
-    const prev = await order.idAt(deps.db, offset - 1);
-    if (prev === null) return [];
-    const cursor = await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', prev).executeTakeFirst();
-    if (cursor) return listRows(deps.db, deps.dialect, { ...f, before: { createdAt: cursor.created_at, id: cursor.id } }, sort, 0, limit);
-  }
+  if (order && sort === 'newest' && usesOnly(f)) return repo.listRowsByIds(deps.db, deps.dialect, await order.slice(deps.db, offset, limit));
   return listRows(deps.db, deps.dialect, f, sort, offset, limit);
 }
 
@@ -113,7 +88,7 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
   const window = sort === 'newest' ? await tagWindow(deps.db, deps.dialect, filter) : null;
   if (window) {
     const rows = window.ids.length >= offset + limit
-      ? await repo.listRowsByIds(deps.db, window.ids.slice(offset, offset + limit))
+      ? await repo.listRowsByIds(deps.db, deps.dialect, window.ids.slice(offset, offset + limit))
       : await pageRows(deps, filter, sort, offset, limit, order);
     return { rows, count: { total: window.total, estimated: true } };
   }
@@ -122,21 +97,24 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
   return { rows, count };
 }
 
-export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrder) {
+/**
+ * A PostList response as JSON text around items the database wrote (posts.repo listItemJson), key
+ * for key the PostList schema: the route sends it as it is.
+ */
+export function postListJson(rows: repo.ListRow[], count: { total: number; estimated: boolean }, offset: number, limit: number, cursor: string | null): string {
+  return `{"posts":${repo.itemsJson(rows)},"totalPosts":${count.total},"totalIsEstimate":${count.estimated},`
+    + `"currentPage":${Math.floor(offset / limit) + 1},"totalPages":${Math.ceil(count.total / limit)},"nextCursor":${cursor === null ? 'null' : JSON.stringify(cursor)}}`;
+}
+
+/** GET /api/posts, as JSON text (postListJson). */
+export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrder): Promise<string> {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
   const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
   const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, order) : { rows: [], count: { total: 0, estimated: false } };
   const last = rows[rows.length - 1];
-  return {
-    posts: toListItems(rows),
-    totalPosts: count.total,
-    totalIsEstimate: count.estimated,
-    currentPage: Math.floor(offset / limit) + 1,
-    totalPages: Math.ceil(count.total / limit),
-    nextCursor: sort === 'newest' && rows.length === limit && last ? String(last.id) : null,
-  };
+  return postListJson(rows, count, offset, limit, sort === 'newest' && rows.length === limit && last ? String(last.id) : null);
 }
 
 export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { containsInsensitive, ftsPhrase, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
+import { containsInsensitive, ftsPhrase, idAmong, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
 import { listRowsByIds, type ListRow } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
@@ -44,7 +44,7 @@ export async function searchOneTerm(
     const titledOnly = density * order.size * (1 - alsoTagged / SHARE);
     count = { total: Math.max(tagCount + Math.round(titledOnly), SHARE), estimated: true };
   }
-  return { rows: await listRowsByIds(db, page), count };
+  return { rows: await listRowsByIds(db, dialect, page), count };
 }
 
 /** Ids of the newest `count` posts whose title contains `text`, newest first. */
@@ -59,9 +59,7 @@ async function titleMatches(db: Kysely<DB>, dialect: DialectName, text: string, 
 
 /** How many of `ids` have the tag. */
 async function countTagged(db: Kysely<DB>, dialect: DialectName, tagId: number, ids: number[]): Promise<number> {
-  // One statement text whatever the number of ids (SQLite's statement cache keeps it).
-  const among = dialect === 'sqlite' ? sql`post_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql`post_id = ANY(${ids})`;
-  return Number((await sql<{ n: number }>`SELECT count(*) AS n FROM post_tags WHERE tag_id = ${tagId} AND ${among}`.execute(db)).rows[0].n);
+  return Number((await sql<{ n: number }>`SELECT count(*) AS n FROM post_tags WHERE tag_id = ${tagId} AND ${idAmong(dialect, sql.ref('post_id'), ids)}`.execute(db)).rows[0].n);
 }
 
 /** Two descending id lists merged into one, each id once. */

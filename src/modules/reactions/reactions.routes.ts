@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import { viewerOf } from '../../core/auth.ts';
-import { errors } from '../../core/schemas.ts';
+import { errors, JSON_TEXT } from '../../core/schemas.ts';
 import { PostIdParams, PostList } from '../posts/posts.schemas.ts';
 import { UsernameParams } from '../users/users.schemas.ts';
 import * as reactions from './reactions.service.ts';
@@ -47,8 +47,9 @@ export function reactionsRoutes(app: FastifyInstance, deps: Deps): void {
       response: { 200: PostList, ...errors(400, 401, 404, 429) },
     },
     config: { limit: 'user' },
-  }, async (req) => {
+  }, async (req, reply) => {
     const q = req.query as { offset?: number; limit?: number };
+    reply.type(JSON_TEXT);
     return reactions.favoritesOf(deps, (req.params as { username: string }).username, q.offset ?? 0, q.limit ?? 24);
   });
 }

@@ -1,7 +1,7 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { notFound } from '../../core/errors.ts';
 import { sql } from 'kysely';
-import { parseId, toListItems } from '../posts/posts.service.ts';
+import { parseId, postListJson } from '../posts/posts.service.ts';
 import { listRowsByIds } from '../posts/posts.repo.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 
@@ -46,7 +46,7 @@ export async function favorite(deps: Deps, viewer: Viewer, postId: string, on: b
   return { favorited: on, favorites: await setReaction(deps, viewer, postId, 'favorites', on) };
 }
 
-/** A user's favorites, most recently favorited first, in the shape of GET /api/posts. */
+/** A user's favorites, most recently favorited first, in the shape of GET /api/posts (JSON text). */
 export async function favoritesOf(deps: Deps, username: string, offset: number, limit: number) {
   const user = await findUserIdByName(deps.db, username);
   if (user === undefined) return notFound('User', username);
@@ -54,13 +54,5 @@ export async function favoritesOf(deps: Deps, username: string, offset: number, 
     deps.db.selectFrom('favorites').select('post_id').where('user_id', '=', user).orderBy('created_at', 'desc').orderBy('post_id', 'desc').limit(limit).offset(offset).execute(),
     deps.db.selectFrom('favorites').select(sql<number>`count(*)`.as('n')).where('user_id', '=', user).executeTakeFirstOrThrow(),
   ]);
-  const totalPosts = Number(total.n);
-  return {
-    posts: toListItems(await listRowsByIds(deps.db, rows.map((r) => r.post_id))),
-    totalPosts,
-    totalIsEstimate: false,
-    currentPage: Math.floor(offset / limit) + 1,
-    totalPages: Math.ceil(totalPosts / limit),
-    nextCursor: null,
-  };
+  return postListJson(await listRowsByIds(deps.db, deps.dialect, rows.map((r) => r.post_id)), { total: Number(total.n), estimated: false }, offset, limit, null);
 }

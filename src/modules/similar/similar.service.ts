@@ -5,8 +5,8 @@ import type { Deps } from '../../core/deps.ts';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
 import { imageDerivatives } from '../../media/image.ts';
 import { ffmpegAvailable, posterFrame, probeVideo } from '../../media/video.ts';
-import { listRowsByIds } from '../posts/posts.repo.ts';
-import { parseId, toListItems } from '../posts/posts.service.ts';
+import { listItems } from '../posts/posts.repo.ts';
+import { parseId } from '../posts/posts.service.ts';
 import { receiveFile, type Received } from '../uploads/receive.ts';
 import type { PhashIndex } from './phash-index.ts';
 
@@ -19,16 +19,15 @@ async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQue
   await index.refresh(deps.db);
   for (;;) {
     const near = index.nearest(hash, q.maxDistance, q.limit, excludeId);
-    const rows = await listRowsByIds(deps.db, near.map((n) => n.id));
-    if (rows.length < near.length) {
+    const items = await listItems(deps.db, deps.dialect, near.map((n) => n.id));
+    if (items.length < near.length) {
       // Some were deleted since they were indexed: forget them and look again, so they do not
       // take places of the limit that posts further away should fill.
-      const present = new Set(rows.map((r) => r.id));
+      const present = new Set(items.map((p) => Number(p.id)));
       index.forget(near.filter((n) => !present.has(n.id)).map((n) => n.id));
       continue;
     }
     const distance = new Map(near.map((n) => [n.id, n.distance]));
-    const items = toListItems(rows);
     return { hash, posts: items.map((p) => ({ ...p, distance: distance.get(Number(p.id))! })) };
   }
 }

@@ -1,0 +1,85 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Ajv } from 'ajv';
+import { eachDatabase, getJson } from '../../../test/helpers.ts';
+import { createPost, createUser } from '../../../test/factories.ts';
+import { PostList } from './posts.schemas.ts';
+
+/**
+ * List items are JSON the database writes (listItemJson). What it writes must be what
+ * JSON.stringify would write from the stored row: the same keys, values and escapes, on both
+ * engines, for titles, tags and names that need escaping and for every millisecond.
+ */
+
+const TITLES = ['Plain', 'Quote " and backslash \\ here', 'Tab\tnew\nline\u0001 and \u007f', 'Émoji 🦊 漢字', '</script><b>x</b>', "O'Brien's"];
+const TAGS = ['with"quote', 'back\\slash', 'ünïcode', 'c++', 'a/b', "it's", '🦊'];
+const TIMES = [
+  Date.parse('2026-11-22T10:15:30.000Z'), Date.parse('2026-11-22T10:15:30.001Z'), Date.parse('2026-11-22T10:15:30.010Z'),
+  Date.parse('2026-11-22T10:15:30.100Z'), Date.parse('2026-11-22T23:59:59.999Z'), Date.parse('2000-02-29T00:00:00.005Z'),
+  Date.parse('1999-12-31T23:59:59.999Z'), Date.parse('2038-01-19T03:14:08.123Z'), Date.parse('2099-12-31T12:00:00.999Z'),
+];
+
+eachDatabase('list items written as JSON by the database', (ctx) => {
+  const expected = new Map<string, object>();
+  before(async () => {
+    const u = await createUser(ctx.database.db, { username: 'Name.With-Odd_Chars' });
+    // Random milliseconds too: every one must come out as toISOString writes it.
+    let seed = 12345;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const times = [...TIMES, ...Array.from({ length: 40 }, () => Date.parse('2001-01-01T00:00:00Z') + (random() % 1_000_000) * 1_000_003)];
+    for (const [i, createdAt] of times.entries()) {
+      const title = TITLES[i % TITLES.length];
+      const tags = i % 4 === 3 ? [] : [TAGS[i % TAGS.length], TAGS[(i + 3) % TAGS.length], 'common'];
+      const id = await createPost(ctx.database.db, { uploaderId: u, title, tags, createdAt, rating: i % 2 ? 'unsafe' : 'safe', width: 100 + i, height: 200 + i });
+      const row = await ctx.database.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expected.set(String(id), {
+        id: String(id),
+        title,
+        thumbnail: `/media/${row.thumb_path}`,
+        imageUrl: `/media/${row.file_path}`,
+        likes: 0,
+        comments: 0,
+        favorites: 0,
+        contentRating: row.content_rating,
+        mediaType: 'image',
+        width: 100 + i,
+        height: 200 + i,
+        author: { username: 'Name.With-Odd_Chars' },
+        tags: [...new Set(tags)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+        createdAt: new Date(createdAt).toISOString(),
+      });
+    }
+  });
+
+  test('every item equals the stored row written by JSON.stringify, key for key', async () => {
+    const res = await getJson(ctx.app, '/api/posts?limit=100&sortBy=oldest');
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8/);
+    const body = res.body;
+    assert.equal(body.posts.length, expected.size);
+    for (const item of body.posts) {
+      const want = expected.get(item.id);
+      assert.ok(want, `unexpected post ${item.id}`);
+      // Same keys in the same order as the schema (and so as the documentation) lists them.
+      assert.equal(JSON.stringify(item), JSON.stringify(want));
+    }
+  });
+
+  test('the response follows the PostList schema exactly, with no key it does not list', async () => {
+    const closed = (schema: any): any => (schema && typeof schema === 'object'
+      ? Object.fromEntries(Object.entries({ ...schema, ...(schema.type === 'object' ? { additionalProperties: false } : {}) }).map(([k, v]) => [k, Array.isArray(v) ? v.map(closed) : closed(v)]))
+      : schema);
+    const validate = new Ajv({ strict: false }).compile(closed(PostList));
+    for (const url of ['/api/posts', '/api/posts?tag=common&limit=5', '/api/posts?search=quote', '/api/posts?offset=3&limit=2', '/api/posts?tag=nothing-like-it']) {
+      const res = await getJson(ctx.app, url);
+      assert.equal(res.status, 200, url);
+      assert.ok(validate(res.body), `${url}: ${JSON.stringify(validate.errors)}`);
+    }
+  });
+
+  test('a tag with a quote in its name finds its posts, written the same', async () => {
+    const list = (await getJson(ctx.app, '/api/posts?tag=with%22quote&limit=100')).body;
+    assert.ok(list.posts.length > 0);
+    for (const item of list.posts) assert.equal(JSON.stringify(item), JSON.stringify(expected.get(item.id)));
+  });
+});
