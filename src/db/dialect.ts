@@ -112,7 +112,15 @@ export function isoMillis(dialect: DialectName, ms: Expression<number>): RawBuil
     : sql<string>`strftime('%Y-%m-%dT%H:%M:%S', ${ms} / 1000, 'unixepoch') || ${millis}`;
 }
 
-/** `column` is one of `ids`: one statement text whatever the number of ids, so prepared statements are reused. */
-export function idAmong(dialect: DialectName, column: Expression<number>, ids: number[]): RawBuilder<SqlBool> {
-  return dialect === 'sqlite' ? sql<SqlBool>`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql<SqlBool>`${column} = ANY(${ids})`;
+/**
+ * `column` is one of a list given as one parameter (listParam): one statement text whatever the
+ * list's length, so a prepared statement serves every call.
+ */
+export function oneOf(dialect: DialectName, column: Expression<unknown>, list: unknown): RawBuilder<SqlBool> {
+  return dialect === 'sqlite' ? sql<SqlBool>`${column} IN (SELECT value FROM json_each(${list}))` : sql<SqlBool>`${column} = ANY(${list})`;
+}
+
+/** A list of numbers or strings as the one parameter oneOf takes: JSON text for SQLite, an array for PostgreSQL. */
+export function listParam(dialect: DialectName, values: readonly (number | string)[]): unknown {
+  return dialect === 'sqlite' ? JSON.stringify(values) : values;
 }

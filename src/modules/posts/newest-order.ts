@@ -1,5 +1,10 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { prepared } from '../../db/prepared.ts';
+
+/** The posts counter and the highest id: what tells the order it is out of date. Both engines write it alike. */
+const postsState = prepared((db) =>
+  db.selectFrom('counters').select(['value', sql<number>`(SELECT max(id) FROM posts)`.as('maxId')]).where('name', '=', 'posts'));
 
 /**
  * Every post id and date in newest-first order, so a page of all posts at any offset (page 20,000
@@ -17,11 +22,7 @@ export class NewestOrder {
   private idsFollowDates = true;
 
   private async state(db: Kysely<DB>) {
-    const row = await db
-      .selectFrom('counters')
-      .select(['value', sql<number>`(SELECT max(id) FROM posts)`.as('maxId')])
-      .where('name', '=', 'posts')
-      .executeTakeFirstOrThrow();
+    const [row] = await postsState(db, {});
     return { total: Number(row.value), maxId: Number(row.maxId ?? 0) };
   }
 

@@ -3,6 +3,7 @@ import type { DB } from '../../db/types.ts';
 import { listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
 import { listColumns, listRowsByIds, type ListRow } from './posts.repo.ts';
+import { prepared } from '../../db/prepared.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
 export interface PostFilter {
@@ -125,13 +126,16 @@ function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q
   return q;
 }
 
+const tagPage = (dir: 'asc' | 'desc') => prepared((db, p: { tagId: number; limit: number; offset: number }) =>
+  db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', p.tagId).orderBy('d.created_at', dir).orderBy('d.post_id', dir).limit(p.limit).offset(p.offset));
+const tagPageNewest = tagPage('desc');
+const tagPageOldest = tagPage('asc');
+
 async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<number[]> {
   const driver = drivingTag(f, sort);
   if (driver && usesOnly(f, 'tags') && f.tags.length === 1 && (sort === 'newest' || sort === 'oldest')) {
     // One tag: its links alone, in the index's order.
-    const dir = sort === 'newest' ? 'desc' : 'asc';
-    const rows = await db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', driver.id)
-      .orderBy('d.created_at', dir).orderBy('d.post_id', dir).limit(limit).offset(offset).execute();
+    const rows = await (sort === 'newest' ? tagPageNewest : tagPageOldest)(db, { tagId: driver.id, limit, offset });
     return rows.map((r) => r.post_id);
   }
   const { q, viaTag } = source(db, dialect, f, sort);
@@ -139,8 +143,10 @@ async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort
   return rows.map((r) => r.id);
 }
 
+const counterRow = prepared((db, p: { name: string }) => db.selectFrom('counters').select('value').where('name', '=', p.name));
+
 async function counter(db: Kysely<DB>, name: string): Promise<number> {
-  const row = await db.selectFrom('counters').select('value').where('name', '=', name).executeTakeFirst();
+  const [row] = await counterRow(db, { name });
   return Number(row?.value ?? 0);
 }
 

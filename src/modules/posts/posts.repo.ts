@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { idAmong, isoMillis, jsonQuote, type DialectName } from '../../db/dialect.ts';
+import { isoMillis, jsonQuote, listParam, oneOf, type DialectName } from '../../db/dialect.ts';
+import { prepared, preparedPerDialect } from '../../db/prepared.ts';
 import type { PostListItem } from './posts.schemas.ts';
 import type { DB, NewPost } from '../../db/types.ts';
 import { movePostCounts } from './posts.delete.ts';
@@ -31,11 +32,13 @@ export interface ListRow {
   json: string;
 }
 
+const rowsByIds = preparedPerDialect((db, p: { ids: unknown }, dialect) =>
+  db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.uploader_id').select(listColumns(dialect)).where(oneOf(dialect, sql.ref('posts.id'), p.ids)));
+
 /** List rows of the given posts, in the order of `ids` (missing ones left out). */
 export async function listRowsByIds(db: Kysely<DB>, dialect: DialectName, ids: number[]): Promise<ListRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.uploader_id').select(listColumns(dialect))
-    .where(idAmong(dialect, sql.ref('posts.id'), ids)).execute();
+  const rows = await rowsByIds(db, dialect, { ids: listParam(dialect, ids) });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is ListRow => r !== undefined);
 }
@@ -48,20 +51,20 @@ export async function listItems(db: Kysely<DB>, dialect: DialectName, ids: numbe
   return JSON.parse(itemsJson(await listRowsByIds(db, dialect, ids))) as PostListItem[];
 }
 
+const postById = prepared((db, p: { id: number }) =>
+  db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.uploader_id').selectAll('posts').select(['users.username', 'users.avatar_path']).where('posts.id', '=', p.id));
+
 export async function findPost(db: Kysely<DB>, id: number) {
-  return db
-    .selectFrom('posts')
-    .innerJoin('users', 'users.id', 'posts.uploader_id')
-    .selectAll('posts')
-    .select(['users.username', 'users.avatar_path'])
-    .where('posts.id', '=', id)
-    .executeTakeFirst();
+  return (await postById(db, { id }))[0];
 }
 
+const tagsNamed = preparedPerDialect((db, p: { names: unknown }, dialect) =>
+  db.selectFrom('tags').select(['id', 'name', 'post_count']).where(oneOf(dialect, sql.ref('name'), p.names)));
+
 /** The named tags that exist, with their stored post counts. */
-export async function tagsByName(db: Kysely<DB>, names: string[]): Promise<Map<string, { id: number; count: number }>> {
+export async function tagsByName(db: Kysely<DB>, dialect: DialectName, names: string[]): Promise<Map<string, { id: number; count: number }>> {
   if (names.length === 0) return new Map();
-  const rows = await db.selectFrom('tags').select(['id', 'name', 'post_count']).where('name', 'in', names).execute();
+  const rows = await tagsNamed(db, dialect, { names: listParam(dialect, names) });
   return new Map(rows.map((r) => [r.name, { id: r.id, count: r.post_count }]));
 }
 

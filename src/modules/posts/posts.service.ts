@@ -43,7 +43,7 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
     });
   }
   const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
-  const found = await repo.tagsByName(deps.db, [...tagNames, ...terms]);
+  const found = await repo.tagsByName(deps.db, deps.dialect, [...tagNames, ...terms]);
   if (tagNames.some((n) => !found.has(n))) return null;
   const filter: PostFilter = {
     tags: tagNames.map((name) => ({ ...found.get(name)!, name })),

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { containsInsensitive, ftsPhrase, idAmong, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
+import { containsInsensitive, ftsPhrase, listParam, oneOf, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
 import { listRowsByIds, type ListRow } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
@@ -59,7 +59,7 @@ async function titleMatches(db: Kysely<DB>, dialect: DialectName, text: string, 
 
 /** How many of `ids` have the tag. */
 async function countTagged(db: Kysely<DB>, dialect: DialectName, tagId: number, ids: number[]): Promise<number> {
-  return Number((await sql<{ n: number }>`SELECT count(*) AS n FROM post_tags WHERE tag_id = ${tagId} AND ${idAmong(dialect, sql.ref('post_id'), ids)}`.execute(db)).rows[0].n);
+  return Number((await sql<{ n: number }>`SELECT count(*) AS n FROM post_tags WHERE tag_id = ${tagId} AND ${oneOf(dialect, sql.ref('post_id'), listParam(dialect, ids))}`.execute(db)).rows[0].n);
 }
 
 /** Two descending id lists merged into one, each id once. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { prepared } from '../../db/prepared.ts';
 
 export async function findUserIdByName(db: Kysely<DB>, username: string): Promise<number | undefined> {
   const row = await db
@@ -10,24 +11,21 @@ export async function findUserIdByName(db: Kysely<DB>, username: string): Promis
   return row?.id;
 }
 
+const userByName = prepared((db, p: { lower: string }) => db.selectFrom('users').selectAll().where('username_lower', '=', p.lower));
+
 export async function findUserByName(db: Kysely<DB>, username: string) {
-  return db.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+  return (await userByName(db, { lower: username.toLowerCase() }))[0];
 }
 
-/** What a profile shows: everything the user did, counted through indexes on user_id. */
+/** One statement: four counts through the indexes on user_id. */
+const statsOf = prepared((db, p: { id: number }) => {
+  const count = (table: 'posts' | 'comments' | 'favorites' | 'likes') =>
+    db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where(table === 'posts' ? 'uploader_id' : 'user_id', '=', p.id);
+  return db.selectNoFrom([count('posts').as('uploads'), count('comments').as('comments'), count('favorites').as('favorites'), count('likes').as('likes')]);
+});
+
+/** What a profile shows: everything the user did. */
 export async function userStats(db: Kysely<DB>, userId: number) {
-  const count = (table: 'comments' | 'favorites' | 'likes') =>
-    db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  const [uploads, comments, favorites, likes] = await Promise.all([
-    db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).where('uploader_id', '=', userId).executeTakeFirstOrThrow(),
-    count('comments'),
-    count('favorites'),
-    count('likes'),
-  ]);
-  return {
-    uploads: Number(uploads.n),
-    comments: Number(comments.n),
-    favorites: Number(favorites.n),
-    likes: Number(likes.n),
-  };
+  const [row] = await statsOf(db, { id: userId });
+  return { uploads: Number(row.uploads), comments: Number(row.comments), favorites: Number(row.favorites), likes: Number(row.likes) };
 }
