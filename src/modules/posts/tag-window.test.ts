@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { itemsJson } from './posts.repo.ts';
-import { listRows } from './posts.query.ts';
+import { CompiledQuery } from 'kysely';
+import { listRows, tagWindow } from './posts.query.ts';
 
 const HOUR = 3_600_000;
 
@@ -19,13 +20,50 @@ eachDatabase('two tags through a big one: pages from the counting sample', (ctx)
   });
 
   test('every page equals the general query, within the sample and past it; the total is a flagged estimate', async () => {
+    const both = Array.from({ length: 1200 }, (_, i) => 1199 - i).filter((i) => i % 2 === 0 && i % 3 !== 0).map((i) => `p${i}`);
     const tags = await ctx.database.db.selectFrom('tags').select(['id', 'name', 'post_count as count']).where('name', 'in', ['even', 'most']).execute();
     for (const [offset, limit] of [[0, 24], [24, 24], [300, 10], [320, 24], [350, 24], [390, 20]]) {
       const page = await listPage(ctx.app.deps, { tag: ['even', 'most'], offset, limit });
       const general = JSON.parse(itemsJson(await listRows(ctx.database.db, ctx.database.dialect, { tags, terms: [] }, 'newest', offset, limit)));
       assert.deepEqual(page.posts, general, `offset ${offset}`);
+      // Both paths read the links alone: the answer is checked against the fixture itself too.
+      assert.deepEqual(page.posts.map((p) => p.title), both.slice(offset, offset + limit), `offset ${offset}: newest posts with both tags`);
       assert.equal(page.totalIsEstimate, true);
       assert.ok(Math.abs(page.totalPosts - 400) <= 40, `estimate ${page.totalPosts}`);
+    }
+  });
+
+  test('oldest first and past the last match, tags alone give the fixture\'s posts', async () => {
+    const both = Array.from({ length: 1200 }, (_, i) => i).filter((i) => i % 2 === 0 && i % 3 !== 0).map((i) => `p${i}`);
+    for (const [offset, limit] of [[0, 24], [390, 20], [400, 5]]) {
+      const page = await listPage(ctx.app.deps, { tag: ['most', 'even'], sortBy: 'oldest', offset, limit });
+      assert.deepEqual(page.posts.map((p) => p.title), both.slice(offset, offset + limit), `offset ${offset}`);
+    }
+  });
+
+  // A SQLite plan (registered for the SQLite pass only).
+  if (ctx.kind === 'sqlite') test('on SQLite, tags alone read links only (the other tags by date and post in their own index): no post row until the page\'s', async () => {
+    const db = ctx.database.db;
+    const seen: CompiledQuery[] = [];
+    const spy = db.withPlugin({
+      transformQuery: (args) => {
+        seen.push(db.getExecutor().compileQuery(args.node, args.queryId));
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const tags = await db.selectFrom('tags').select(['id', 'name', 'post_count as count']).where('name', 'in', ['even', 'most']).execute();
+    await tagWindow(spy, 'sqlite', { tags, terms: [] });
+    await listRows(spy, 'sqlite', { tags, terms: [] }, 'newest', 0, 24);
+    const reads = seen.filter((q) => q.sql.includes('EXISTS'));
+    assert.equal(reads.length, 2, reads.map((q) => q.sql).join('\n'));
+    for (const q of reads) {
+      const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]));
+      const detail = plan.rows.map((r) => r.detail).join(' | ');
+      assert.doesNotMatch(detail, /\bposts\b/, detail);
+      assert.match(detail, /SEARCH d USING COVERING INDEX post_tags_tag/, detail);
+      // The other tag: a seek in its own links by date and post, not a probe of post_tags' key.
+      assert.match(detail, /SEARCH t .*post_tags_tag \(tag_id=\? AND created_at=\?\)/, detail);
     }
   });
 
