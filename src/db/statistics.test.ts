@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { CompiledQuery, sql } from 'kysely';
 import { freshDatabase } from '../../test/helpers.ts';
 import { createPost, createUser, postRow } from '../../test/factories.ts';
-import { dropHistograms } from './statistics.ts';
+import { compactSearchIndex, dropHistograms } from './statistics.ts';
 import { listRows } from '../modules/posts/posts.query.ts';
 
 test('SQLite keeps the row counts of ANALYZE and drops the value histograms that misled date ranges', async () => {
@@ -53,6 +53,26 @@ test('with statistics, a later page of one rating, newest first, walks the date 
     const detail = plan.rows.map((r) => r.detail).join(' | ');
     assert.match(detail, /posts_created/);
     assert.doesNotMatch(detail, /TEMP B-TREE FOR ORDER BY/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('SQLite: the title index, grown a post at a time, is merged into one segment and finds the same posts', async () => {
+  const { database, cleanup } = await freshDatabase('sqlite');
+  try {
+    const db = database.db;
+    const u = await createUser(db, { username: 'fts' });
+    const words = ['storm', 'island', 'stormy night', 'lighthouse'];
+    for (let i = 0; i < 60; i++) await createPost(db, { uploaderId: u, title: `${words[i % 4]} ${i}`, createdAt: Date.parse('2026-01-01') + i * 60_000 });
+    const segments = async () => Number((await sql<{ n: number }>`SELECT count(DISTINCT segid) AS n FROM posts_fts_idx`.execute(db)).rows[0].n);
+    const found = async (word: string) => (await sql<{ id: number }>`SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${`"${word}"`} ORDER BY rowid`.execute(db)).rows.map((r) => r.id);
+    const before = await Promise.all(['storm', 'isl', 'house'].map(found));
+    assert.ok((await segments()) > 1, 'uploads one at a time leave several segments');
+    await compactSearchIndex(db, 'sqlite');
+    assert.equal(await segments(), 1);
+    assert.deepEqual(await Promise.all(['storm', 'isl', 'house'].map(found)), before);
+    assert.equal(before[0].length, 30);
   } finally {
     await cleanup();
   }

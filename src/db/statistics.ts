@@ -26,3 +26,13 @@ export async function dropHistograms(db: Kysely<any>): Promise<void> {
   await sql`DELETE FROM sqlite_stat4`.execute(db);
   await sql`ANALYZE sqlite_schema`.execute(db); // reloads the statistics the planner uses
 }
+
+/**
+ * Merges SQLite's title index (FTS5) into one segment. Rows added one at a time (uploads, the
+ * seeder) leave it in many segments that every search walks: at a million posts a title search
+ * took 0.39 ms merged from many segments and 0.12 ms from one; merging took 2.3 s. PostgreSQL's
+ * trigram index needs nothing of the kind.
+ */
+export async function compactSearchIndex(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  if (dialect === 'sqlite') await sql`INSERT INTO posts_fts(posts_fts) VALUES ('optimize')`.execute(db);
+}
