@@ -19,7 +19,7 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
 
   const same = async (order: NewestOrder, what: string) => {
     for (const [offset, limit] of [[3, 5], [10, 7], [35, 10], [39, 3], [40, 5], [100, 5]]) {
-      const viaOrder = await listPage(ctx.app.deps, { offset, limit }, order);
+      const viaOrder = await listPage(ctx.app.deps, { offset, limit }, { order });
       const viaSql = await listPage(ctx.app.deps, { offset, limit });
       assert.deepEqual(viaOrder, viaSql, `${what}: offset ${offset}`);
     }
@@ -48,12 +48,12 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
       { dateFrom: at(5), dateTo: at(6) },
     ];
     for (const r of ranges) {
-      const viaOrder = await listPage(ctx.app.deps, r, order);
+      const viaOrder = await listPage(ctx.app.deps, r, { order });
       const viaSql = await listPage(ctx.app.deps, r);
       assert.equal(viaOrder.totalIsEstimate, false);
       assert.equal(viaOrder.totalPosts, viaSql.totalPosts, JSON.stringify(r));
       assert.deepEqual(viaOrder.posts, viaSql.posts);
     }
-    assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPage(ctx.app.deps, r, order)).totalPosts))).size >= 4, 'the ranges differ');
+    assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPage(ctx.app.deps, r, { order })).totalPosts))).size >= 4, 'the ranges differ');
   });
 });

@@ -211,6 +211,11 @@ export async function tagWindow(db: Kysely<DB>, dialect: DialectName, f: PostFil
   return { ids: rows.map((r) => r.id), total: Math.round((rows.length / size) * driver.count) };
 }
 
+/** Whether the filter's total is a stored counter or the in-memory dates (all posts, one rating, one tag, a date range). */
+export function hasStoredCount(f: PostFilter): boolean {
+  return usesOnly(f, 'rating') || (usesOnly(f, 'tags') && f.tags.length === 1) || usesOnly(f, 'from', 'to');
+}
+
 /** Posts created between two dates (inclusive, either bound open): exact, and cheap. */
 export type DateCounter = (from?: number, to?: number) => Promise<number>;
 

@@ -7,9 +7,10 @@ import { Message } from '../auth/auth.schemas.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import * as posts from './posts.service.ts';
 import { NewestOrder } from './newest-order.ts';
+import { CountCache } from './count-cache.ts';
 
 export function postsRoutes(app: FastifyInstance, deps: Deps): void {
-  const order = new NewestOrder();
+  const memory = { order: new NewestOrder(), counts: new CountCache() };
   app.get('/api/posts', {
     schema: {
       summary: 'List posts, filtered, searched and sorted',
@@ -21,7 +22,7 @@ export function postsRoutes(app: FastifyInstance, deps: Deps): void {
   }, async (req, reply) => {
     // The service writes the JSON itself (the response schema above is what it follows, and documents it).
     reply.type(JSON_TEXT);
-    return posts.listPosts(deps, req.query as PostListQuery, order);
+    return posts.listPosts(deps, req.query as PostListQuery, memory);
   });
 
   app.get('/api/posts/:id', {

@@ -6,6 +6,7 @@ import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
 import { countRows, listRows, tagWindow, usesOnly, type PostFilter } from './posts.query.ts';
 import type { NewestOrder } from './newest-order.ts';
+import { CountCache, type Count } from './count-cache.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 import { toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
@@ -79,22 +80,36 @@ async function pageRows(deps: Deps, f: PostFilter, sort: Sort, offset: number, l
 }
 
 /** The page's rows and the total, through the cheapest path that answers this filter exactly as the general query would. */
-async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: number, limit: number, order?: NewestOrder) {
+async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: number, limit: number, memory: ListMemory) {
+  const { order, counts } = memory;
+  const key = counts && CountCache.key(filter);
+  const { count: known, keep } = key ? await counts.lookup(deps.db, key) : { count: undefined, keep: () => {} };
   if (order && sort === 'newest') {
-    const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit);
-    if (oneTerm) return oneTerm;
+    const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known);
+    if (oneTerm) return kept(oneTerm, keep);
   }
   // Through a big tag, newest first: the sample that estimates the total often holds the page too.
-  const window = sort === 'newest' ? await tagWindow(deps.db, deps.dialect, filter) : null;
+  const window = sort === 'newest' && !known ? await tagWindow(deps.db, deps.dialect, filter) : null;
   if (window) {
     const rows = window.ids.length >= offset + limit
       ? await repo.listRowsByIds(deps.db, deps.dialect, window.ids.slice(offset, offset + limit))
       : await pageRows(deps, filter, sort, offset, limit, order);
-    return { rows, count: { total: window.total, estimated: true } };
+    return kept({ rows, count: { total: window.total, estimated: true } }, keep);
   }
   const dates = order && ((from?: number, to?: number) => order.countBetween(deps.db, from, to));
-  const [rows, count] = await Promise.all([pageRows(deps, filter, sort, offset, limit, order), countRows(deps.db, deps.dialect, filter, undefined, dates)]);
-  return { rows, count };
+  const [rows, count] = await Promise.all([pageRows(deps, filter, sort, offset, limit, order), known ?? countRows(deps.db, deps.dialect, filter, undefined, dates)]);
+  return kept({ rows, count }, keep);
+}
+
+function kept<T extends { count: Count }>(page: T, keep: (count: Count) => void): T {
+  keep(page.count);
+  return page;
+}
+
+/** What GET /api/posts keeps in memory between requests (each checked against the data on use). */
+export interface ListMemory {
+  order?: NewestOrder;
+  counts?: CountCache;
 }
 
 /**
@@ -107,12 +122,12 @@ export function postListJson(rows: repo.ListRow[], count: { total: number; estim
 }
 
 /** GET /api/posts, as JSON text (postListJson). */
-export async function listPosts(deps: Deps, q: PostListQuery, order?: NewestOrder): Promise<string> {
+export async function listPosts(deps: Deps, q: PostListQuery, memory: ListMemory = {}): Promise<string> {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
   const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
-  const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, order) : { rows: [], count: { total: 0, estimated: false } };
+  const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, memory) : { rows: [], count: { total: 0, estimated: false } };
   const last = rows[rows.length - 1];
   return postListJson(rows, count, offset, limit, sort === 'newest' && rows.length === limit && last ? String(last.id) : null);
 }

@@ -34,7 +34,7 @@ eachDatabase('one search term read newest first from the title index and the tag
   const same = async (order: NewestOrder, what: string) => {
     for (const search of ['red', 'fox', 'shred', 'nothing']) {
       for (const [offset, limit] of [[0, 7], [5, 7], [20, 10], [40, 10], [200, 5]]) {
-        const viaIndex = await listPage(ctx.app.deps, { search, offset, limit }, order);
+        const viaIndex = await listPage(ctx.app.deps, { search, offset, limit }, { order });
         const general = await listPage(ctx.app.deps, { search, offset, limit });
         assert.deepEqual(viaIndex, general, `${what}: ${search} offset ${offset}`);
       }
@@ -45,7 +45,7 @@ eachDatabase('one search term read newest first from the title index and the tag
     const order = new NewestOrder();
     await same(order, 'in upload order');
     assert.notEqual(await fastPath(order, 'red'), null);
-    const red = await listPage(ctx.app.deps, { search: 'red', limit: 100 }, order);
+    const red = await listPage(ctx.app.deps, { search: 'red', limit: 100 }, { order });
     // Titles with "red" (20) or "shredded" (6), and tagged posts with neither (8).
     assert.equal(red.totalPosts, 34);
     assert.equal(red.totalIsEstimate, false);
@@ -71,7 +71,7 @@ eachDatabase('one search term with many title matches', (ctx) => {
   test('past the sample the total is estimated, says so, and is near the true count', async () => {
     const order = new NewestOrder();
     const general = await listPage(ctx.app.deps, { search: 'redwood', offset: 30, limit: 10 });
-    const viaIndex = await listPage(ctx.app.deps, { search: 'redwood', offset: 30, limit: 10 }, order);
+    const viaIndex = await listPage(ctx.app.deps, { search: 'redwood', offset: 30, limit: 10 }, { order });
     assert.deepEqual(viaIndex.posts, general.posts);
     assert.equal(general.totalPosts, 560);
     assert.equal(viaIndex.totalIsEstimate, true);

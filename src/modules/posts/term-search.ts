@@ -3,6 +3,7 @@ import type { DB } from '../../db/types.ts';
 import { containsInsensitive, ftsPhrase, listParam, oneOf, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
 import { listRowsByIds, type ListRow } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
+import type { Count } from './count-cache.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
 
 /** Newest title matches read to count (exactly when there are fewer) or to estimate their share. */
@@ -19,32 +20,33 @@ const SHARE = 200;
  * general query answers.
  */
 export async function searchOneTerm(
-  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number,
-): Promise<{ rows: ListRow[]; count: { total: number; estimated: boolean } } | null> {
+  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count,
+): Promise<{ rows: ListRow[]; count: Count } | null> {
   if (!usesOnly(f, 'terms') || f.terms.length !== 1) return null;
   if (dialect === 'sqlite' && !usesTitleIndex(dialect, f.terms[0].text)) return null;
   if (!(await order.refresh(db))) return null;
-  const { text, tagId, tagCount } = f.terms[0];
+  const { text, tagId } = f.terms[0];
   const need = offset + limit;
-  const newestTitled = await titleMatches(db, dialect, text, Math.max(SHARE, need));
+  // With the total known (count-cache.ts), only the page's matches are read.
+  const newestTitled = await titleMatches(db, dialect, text, known ? need : Math.max(SHARE, need));
   const tagged = tagId === null
     ? []
     : (await db.selectFrom('post_tags').select('post_id').where('tag_id', '=', tagId).orderBy('created_at', 'desc').orderBy('post_id', 'desc').limit(need).execute()).map((r) => r.post_id);
   const page = mergeDescending(newestTitled.slice(0, need), tagged).slice(offset, offset + limit);
-  const sample = newestTitled.slice(0, SHARE);
-  // The newest title matches that also have the tag are in both sets: counted once.
-  const alsoTagged = tagId === null || sample.length === 0 ? 0 : await countTagged(db, dialect, tagId, sample);
-  let count: { total: number; estimated: boolean };
-  if (sample.length < SHARE) {
-    // Every title match is in the sample: the union is exact.
-    count = { total: tagCount + sample.length - alsoTagged, estimated: false };
-  } else {
-    // Title matches are as dense overall as among the newest posts; those without the tag add to it.
-    const density = SHARE / Math.max(1, order.newerThanId(sample[SHARE - 1]) + 1);
-    const titledOnly = density * order.size * (1 - alsoTagged / SHARE);
-    count = { total: Math.max(tagCount + Math.round(titledOnly), SHARE), estimated: true };
-  }
+  const count = known ?? (await termCount(db, dialect, order, f.terms[0], newestTitled.slice(0, SHARE)));
   return { rows: await listRowsByIds(db, dialect, page), count };
+}
+
+/** The term's total from its newest title matches (`sample`, up to SHARE of them) and its tag's count. */
+async function termCount(db: Kysely<DB>, dialect: DialectName, order: NewestOrder, term: PostFilter['terms'][number], sample: number[]): Promise<Count> {
+  // The newest title matches that also have the tag are in both sets: counted once.
+  const alsoTagged = term.tagId === null || sample.length === 0 ? 0 : await countTagged(db, dialect, term.tagId, sample);
+  // Every title match is in the sample: the union is exact.
+  if (sample.length < SHARE) return { total: term.tagCount + sample.length - alsoTagged, estimated: false };
+  // Title matches are as dense overall as among the newest posts; those without the tag add to it.
+  const density = SHARE / Math.max(1, order.newerThanId(sample[SHARE - 1]) + 1);
+  const titledOnly = density * order.size * (1 - alsoTagged / SHARE);
+  return { total: Math.max(term.tagCount + Math.round(titledOnly), SHARE), estimated: true };
 }
 
 /** Ids of the newest `count` posts whose title contains `text`, newest first. */

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { prepared } from '../../db/prepared.ts';
+import { hasStoredCount, type PostFilter } from './posts.query.ts';
+
+export interface Count {
+  total: number;
+  estimated: boolean;
+}
+
+const versionRow = prepared((db) => db.selectFrom('counters').select('value').where('name', '=', 'version'));
+
+/**
+ * Totals of filters that have no stored counter (two tags, a search term, a tag and a rating...),
+ * which take a sample or a capped count to work out, kept per process until the posts change:
+ * every upload, edit and delete moves the data version (the `version` counter, in the same
+ * transaction), and each use reads it, so no worker answers with a total older than the data
+ * another worker wrote. A total does not depend on the sort. Filters by likes are never kept
+ * (likes do not move the version). At most `max` totals; the least recently used goes first.
+ */
+export class CountCache {
+  private version = -1;
+  private readonly totals = new Map<string, Count>();
+
+  constructor(private readonly max = 5_000) {}
+
+  /** The key of a filter whose total is worth keeping, or null. */
+  static key(f: PostFilter): string | null {
+    if (f.minLikes !== undefined || hasStoredCount(f)) return null;
+    const tags = f.tags.map((t) => t.id).sort((a, b) => a - b);
+    const before = f.before ? [f.before.createdAt, f.before.id] : null;
+    return JSON.stringify([tags, f.terms.map((t) => t.text), f.uploaderId ?? null, f.rating ?? null, f.from ?? null, f.to ?? null, before]);
+  }
+
+  /**
+   * The kept total for `key`, if the data has not changed since it was kept, and `keep` to store
+   * one worked out now: it is kept only if no other request has seen newer data meanwhile.
+   */
+  async lookup(db: Kysely<DB>, key: string): Promise<{ count?: Count; keep(count: Count): void }> {
+    const [row] = await versionRow(db, {});
+    const version = Number(row?.value ?? 0);
+    if (version > this.version) {
+      this.totals.clear();
+      this.version = version;
+    }
+    const keep = (count: Count) => {
+      if (version !== this.version) return;
+      if (this.totals.size >= this.max) this.totals.delete(this.totals.keys().next().value!);
+      this.totals.set(key, count);
+    };
+    const count = version === this.version ? this.totals.get(key) : undefined;
+    if (count) {
+      this.totals.delete(key); // most recently used goes last
+      this.totals.set(key, count);
+    }
+    return { count, keep };
+  }
+}
