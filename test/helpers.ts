@@ -10,6 +10,8 @@ import type { Clock } from '../src/core/deps.ts';
 import { listPosts } from '../src/modules/posts/posts.service.ts';
 import type { PostList } from '../src/modules/posts/posts.schemas.ts';
 import type { Static } from 'typebox';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DB } from '../src/db/types.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -99,3 +101,21 @@ export async function listPage(...args: Parameters<typeof listPosts>): Promise<P
   return JSON.parse(await listPosts(...args)) as PostListBody;
 }
 export type PostListBody = Static<typeof PostList>;
+
+/**
+ * A view of a SQLite database that records every statement it compiles (to explain the plans a
+ * service chose): run the service on `spy`, then `plan(q)` gives SQLite's query plan of one.
+ */
+export function capturingQueries(db: Kysely<DB>) {
+  const seen: CompiledQuery[] = [];
+  const spy = db.withPlugin({
+    transformQuery: (args) => {
+      seen.push(db.getExecutor().compileQuery(args.node, args.queryId));
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  const plan = async (q: CompiledQuery) =>
+    (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]))).rows.map((r) => r.detail).join(' | ');
+  return { spy, seen, plan };
+}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompiledQuery, sql } from 'kysely';
-import { freshDatabase } from '../../test/helpers.ts';
+import { sql } from 'kysely';
+import { capturingQueries, freshDatabase } from '../../test/helpers.ts';
 import { createPost, createUser, postRow } from '../../test/factories.ts';
 import { compactSearchIndex, dropHistograms } from './statistics.ts';
 import { listRows } from '../modules/posts/posts.query.ts';
@@ -39,18 +39,9 @@ test('with statistics, a later page of one rating, newest first, walks the date 
     await sql`ANALYZE`.execute(db);
     await dropHistograms(db);
     // The statement the list runs, captured as it is compiled, then explained.
-    const seen: CompiledQuery[] = [];
-    const spy = db.withPlugin({
-      transformQuery: (args) => {
-        seen.push(db.getExecutor().compileQuery(args.node, args.queryId));
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { spy, seen, plan } = capturingQueries(db);
     await listRows(spy, 'sqlite', { tags: [], terms: [], rating: 'unsafe' }, 'newest', 48, 24);
-    const list = seen.find((q) => q.sql.includes('order by'))!;
-    const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${list.sql}`, [...list.parameters]));
-    const detail = plan.rows.map((r) => r.detail).join(' | ');
+    const detail = await plan(seen.find((q) => q.sql.includes('order by'))!);
     assert.match(detail, /posts_created/);
     assert.doesNotMatch(detail, /TEMP B-TREE FOR ORDER BY/);
   } finally {

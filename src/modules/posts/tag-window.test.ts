@@ -1,9 +1,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachDatabase, listPage } from '../../../test/helpers.ts';
+import { capturingQueries, eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { itemsJson } from './posts.repo.ts';
-import { CompiledQuery } from 'kysely';
 import { listRows, tagWindow } from './posts.query.ts';
 
 const HOUR = 3_600_000;
@@ -44,22 +43,14 @@ eachDatabase('two tags through a big one: pages from the counting sample', (ctx)
   // A SQLite plan (registered for the SQLite pass only).
   if (ctx.kind === 'sqlite') test('on SQLite, tags alone read links only (the other tags by date and post in their own index): no post row until the page\'s', async () => {
     const db = ctx.database.db;
-    const seen: CompiledQuery[] = [];
-    const spy = db.withPlugin({
-      transformQuery: (args) => {
-        seen.push(db.getExecutor().compileQuery(args.node, args.queryId));
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { spy, seen, plan } = capturingQueries(db);
     const tags = await db.selectFrom('tags').select(['id', 'name', 'post_count as count']).where('name', 'in', ['even', 'most']).execute();
     await tagWindow(spy, 'sqlite', { tags, terms: [] });
     await listRows(spy, 'sqlite', { tags, terms: [] }, 'newest', 0, 24);
     const reads = seen.filter((q) => q.sql.includes('EXISTS'));
     assert.equal(reads.length, 2, reads.map((q) => q.sql).join('\n'));
     for (const q of reads) {
-      const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]));
-      const detail = plan.rows.map((r) => r.detail).join(' | ');
+      const detail = await plan(q);
       assert.doesNotMatch(detail, /\bposts\b/, detail);
       assert.match(detail, /SEARCH d USING COVERING INDEX post_tags_tag/, detail);
       // The other tag: a seek in its own links by date and post, not a probe of post_tags' key.
