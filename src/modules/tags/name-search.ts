@@ -1,47 +1,118 @@
+import type { NameIndex } from './name-index.ts';
+
+/** An item of a list searched by name: `slot` is its name's number in the NameIndex. */
+export interface Named {
+  slot: number;
+}
+
+export interface Found<T> {
+  /** The page: names starting with the needle first, then the others, each in list order. */
+  items: T[];
+  /** Every match. */
+  total: number;
+}
+
 /**
- * Substring search over a list of names, in the list's order: the names are joined into one
- * string, which the engine's string search scans far faster than testing each name in turn (50,000
- * tags: ~0.2 ms instead of ~4 ms). Names never contain a newline, the separator.
+ * Substring search over a list (one order, or subset, of the names a NameIndex was built from),
+ * answered from the index: the matches are marked by their position in the list in two bit sets,
+ * those starting with the needle and the others, and only the requested page is read out of them.
+ * A request costs the matches plus one bit per item of the list, whatever the page.
  */
-export class NameSearch<T extends { name: string }> {
-  private readonly joined: string;
-  private readonly starts: Int32Array;
+export class NameSearch<T extends Named> {
+  /** Name number -> position in the list, or -1 (built on the first search). */
+  private positions?: Int32Array;
+  private prefixBits?: Uint32Array;
+  private innerBits?: Uint32Array;
 
-  constructor(readonly items: T[]) {
-    this.starts = new Int32Array(items.length + 1);
-    let at = 0;
-    items.forEach((item, i) => {
-      this.starts[i] = at;
-      at += item.name.length + 1;
-    });
-    this.starts[items.length] = at;
-    this.joined = items.map((i) => i.name).join('\n');
-  }
+  /** `index` gives the index the items' slots refer to (built on first use). */
+  constructor(readonly items: T[], private readonly index: () => NameIndex) {}
 
-  /** Items whose name contains `needle`, in list order: those starting with it first. */
-  find(needle: string): T[] {
-    const prefix: T[] = [];
-    const inner: T[] = [];
-    if (needle === '' || needle.includes('\n')) return needle === '' ? [...this.items] : [];
-    let item = 0;
-    for (let at = this.joined.indexOf(needle); at !== -1; at = this.joined.indexOf(needle, at + 1)) {
-      item = this.itemAt(at, item);
-      (at === this.starts[item] ? prefix : inner).push(this.items[item]);
-      // Go on from the next name: each name is found once.
-      at = this.starts[item + 1] - 1;
+  /** The page [offset, offset + limit) of the items whose name contains `needle`. */
+  find(needle: string, offset: number, limit: number): Found<T> {
+    if (needle === '') return { items: this.items.slice(offset, offset + limit), total: this.items.length };
+    const index = this.index();
+    const positions = this.positionsIn(index);
+    const prefix = this.prefixBits!;
+    const inner = this.innerBits!;
+    let starting = 0;
+    let others = 0;
+    if (needle.length <= 3) {
+      starting = mark(prefix, positions, index.startingWith(needle));
+      const ids = index.containing(needle);
+      for (let i = 0; i < ids.length; i++) {
+        const at = positions[ids[i]];
+        if (at >= 0 && (prefix[at >>> 5] & (1 << (at & 31))) === 0) {
+          inner[at >>> 5] |= 1 << (at & 31);
+          others++;
+        }
+      }
+    } else {
+      // The candidates hold one 3-character part of the needle: check each.
+      const ids = index.containing(needle);
+      for (let i = 0; i < ids.length; i++) {
+        const at = positions[ids[i]];
+        const name = index.names[ids[i]];
+        if (at < 0 || !name.includes(needle)) continue;
+        const bits = name.startsWith(needle) ? prefix : inner;
+        bits[at >>> 5] |= 1 << (at & 31);
+        if (bits === prefix) starting++;
+        else others++;
+      }
     }
-    return prefix.concat(inner);
+    const items: T[] = [];
+    if (offset < starting + others) {
+      this.readOut(prefix, offset, limit, items);
+      this.readOut(inner, Math.max(0, offset - starting), limit, items);
+    }
+    prefix.fill(0);
+    inner.fill(0);
+    return { items, total: starting + others };
   }
 
-  /** The item whose name holds character `at` (binary search from `from` on). */
-  private itemAt(at: number, from: number): number {
-    let lo = from;
-    let hi = this.items.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.starts[mid] <= at) lo = mid;
-      else hi = mid - 1;
+  private positionsIn(index: NameIndex): Int32Array {
+    if (this.positions === undefined) {
+      this.positions = new Int32Array(index.names.length).fill(-1);
+      this.items.forEach((item, at) => (this.positions![item.slot] = at));
+      this.prefixBits = new Uint32Array((this.items.length + 31) >>> 5);
+      this.innerBits = new Uint32Array(this.prefixBits.length);
     }
-    return lo;
+    return this.positions;
   }
+
+  /** Appends the items at the set bits, skipping the first `skip`, until `items` holds `limit`. */
+  private readOut(bits: Uint32Array, skip: number, limit: number, items: T[]): void {
+    for (let w = 0; w < bits.length && items.length < limit; w++) {
+      let word = bits[w];
+      if (word === 0) continue;
+      const n = ones(word);
+      if (skip >= n) {
+        skip -= n;
+        continue;
+      }
+      for (; word !== 0 && items.length < limit; word &= word - 1) {
+        if (skip > 0) skip--;
+        else items.push(this.items[(w << 5) + 31 - Math.clz32(word & -word)]);
+      }
+    }
+  }
+}
+
+/** Sets the bits of the ids' positions (those in the list); returns how many. */
+function mark(bits: Uint32Array, positions: Int32Array, ids: ArrayLike<number>): number {
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const at = positions[ids[i]];
+    if (at >= 0) {
+      bits[at >>> 5] |= 1 << (at & 31);
+      n++;
+    }
+  }
+  return n;
+}
+
+/** Set bits in a 32-bit word. */
+function ones(word: number): number {
+  let x = word - ((word >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }

@@ -12,7 +12,7 @@ eachDatabase('tag list from memory matches the database', (ctx) => {
   before(async () => {
     const db = ctx.database.db;
     const u = await createUser(db, { username: 'tagger' });
-    const names = ['sky', 'skyline', 'blue_sky', 'sea', 'seashell', 'cat', 'catalog', 'kite', 'ask', 'misc'];
+    const names = ['sky', 'skyline', 'blue_sky', 'sea', 'seashell', 'cat', 'catalog', 'kite', 'ask', 'misc', 'café', 'naïve', '日本語', 'sky_sky'];
     for (let i = 0; i < 40; i++) {
       const tags = names.filter((_, j) => (i * (j + 3)) % (j + 2) === 0);
       await createPost(db, { uploaderId: u, title: `p${i}`, tags, createdAt: ctx.clock.now() - ((i * 37) % 400) * DAY });
@@ -23,8 +23,9 @@ eachDatabase('tag list from memory matches the database', (ctx) => {
     const cache = new TagCache(ctx.database.dialect === 'sqlite');
     for (const sortBy of TAG_SORTS) {
       for (const timeRange of TIME_RANGES) {
-        for (const search of [undefined, 'sky', 'sea', 'at', 'zzz']) {
-          for (const [page, limit] of [[1, 50], [2, 3]]) {
+        // 1, 2, 3 and more characters; across two names; non-ASCII; none; upper case.
+        for (const search of [undefined, 's', 'sky', 'sea', 'at', 'kyl', 'ashell', 'y\nb', 'ky_b', 'é', 'afé', '本語', 'zzz', 'SKY']) {
+          for (const [page, limit] of [[1, 50], [2, 3], [3, 2], [40, 5]]) {
             const q = { sortBy, timeRange, search, page, limit };
             const fromSql = await listTags(ctx.app.deps, q);
             const fromMemory = await listTags(ctx.app.deps, q, cache);

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { prepared } from '../../db/prepared.ts';
+import { NameIndex } from './name-index.ts';
 
 export interface TagEntry {
   id: number;
@@ -7,6 +9,8 @@ export interface TagEntry {
   /** Posts with the tag (tags.post_count). */
   count: number;
   createdAt: number;
+  /** Position in its snapshot's entries: its name's number in the snapshot's name index. */
+  slot: number;
 }
 
 /**
@@ -18,31 +22,24 @@ export interface TagEntry {
 /** How far (minutes) a kept window may be rolled forward instead of counted again. */
 const ROLL_MINUTES = 24 * 60;
 
+const versionRow = prepared((db) => db.selectFrom('counters').select('value').where('name', '=', 'version'));
+
 export class TagCache {
   constructor(private readonly sqlite: boolean) {}
 
-  private version = -1;
-  private memos = new Map<string, unknown>();
-  private entries: TagEntry[] = [];
+  private snapshot = new TagSnapshot(-1, []);
   /** Window counts by the minute their window starts in. */
   private windows = new Map<number, Map<number, number>>();
 
-  private async currentVersion(db: Kysely<DB>): Promise<number> {
-    const row = await db.selectFrom('counters').select('value').where('name', '=', 'version').executeTakeFirst();
-    return Number(row?.value ?? 0);
-  }
-
-  /** All tags with posts, as of the data's current version. */
-  async all(db: Kysely<DB>): Promise<TagEntry[]> {
-    const version = await this.currentVersion(db);
-    if (version !== this.version) {
+  /** All tags with posts, as of the data's current version (checked on every call). */
+  async all(db: Kysely<DB>): Promise<TagSnapshot> {
+    const version = Number((await versionRow(db, {}))[0]?.value ?? 0);
+    if (version !== this.snapshot.version) {
       const rows = await db.selectFrom('tags').select(['id', 'name', 'post_count', 'created_at']).where('post_count', '>', 0).execute();
-      this.entries = rows.map((r) => ({ id: r.id, name: r.name, count: r.post_count, createdAt: r.created_at }));
+      this.snapshot = new TagSnapshot(version, rows.map((r, slot) => ({ id: r.id, name: r.name, count: r.post_count, createdAt: r.created_at, slot })));
       this.windows.clear();
-      this.memos.clear();
-      this.version = version;
     }
-    return this.entries;
+    return this.snapshot;
   }
 
   /** Posts per tag created at or after `since` (call all() first, so the version is fresh). */
@@ -78,6 +75,22 @@ export class TagCache {
     // index instead to save a sort, which reads every link ever made.
     const upper = to === undefined ? sql`` : sql` AND created_at < ${to}`;
     return (await sql<{ tag_id: number; n: number }>`SELECT tag_id, count(*) AS n FROM post_tags ${sql.raw(this.sqlite ? 'INDEXED BY post_tags_created ' : '')}WHERE created_at >= ${from}${upper} GROUP BY tag_id`.execute(db)).rows;
+  }
+}
+
+/**
+ * The tags as of one data version and what is derived from them. A request keeps the snapshot it
+ * started with, so a list it derives is never kept for a later version (whose slots differ).
+ */
+export class TagSnapshot {
+  private readonly memos = new Map<string, unknown>();
+  private index?: NameIndex;
+
+  constructor(readonly version: number, readonly entries: TagEntry[]) {}
+
+  /** The name index over `entries` (built on first use: only searches need it). */
+  names(): NameIndex {
+    return (this.index ??= new NameIndex(this.entries.map((e) => e.name)));
   }
 
   /**

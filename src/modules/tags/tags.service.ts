@@ -60,7 +60,7 @@ const byName = (a: TagEntry, b: TagEntry) => (a.name < b.name ? -1 : a.name > b.
 
 /** The same list as the SQL path (repo.listTags), from the in-memory tags and window counts. */
 async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
-  const entries = await cache.all(deps.db);
+  const tags = await cache.all(deps.db);
   const inWindow = q.since === undefined ? undefined : await cache.since(deps.db, q.since);
   const week = q.sort === 'trending' ? await cache.since(deps.db, q.weekAgo) : undefined;
   const windowKey = q.since === undefined ? 'all' : String(q.now - q.since);
@@ -68,8 +68,8 @@ async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
   const timed = q.since !== undefined || q.sort === 'trending' ? q.now : undefined;
   // The tags of the window with the window's counts, once per data change and minute.
   const counted = inWindow === undefined
-    ? entries
-    : cache.memo(`window|${windowKey}`, () => entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! })), timed);
+    ? tags.entries
+    : tags.memo(`window|${windowKey}`, () => tags.entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! })), timed);
   const order: Record<TagSort, (a: TagEntry, b: TagEntry) => number> = {
     most_used: (a, b) => b.count - a.count || byName(a, b),
     newest: (a, b) => b.createdAt - a.createdAt || b.id - a.id,
@@ -77,9 +77,9 @@ async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
     trending: (a, b) => (week!.get(b.id) ?? 0) - (week!.get(a.id) ?? 0) || b.count - a.count || byName(a, b),
   };
   // Every page and search of a list comes from one sorted array, sorted once per data change (and minute, when timed).
-  const sorted = cache.memo(`sorted|${q.sort}|${windowKey}`, () => new NameSearch([...counted].sort(order[q.sort])), timed);
-  const matches = q.search ? sorted.find(q.search) : sorted.items;
-  return { rows: matches.slice(q.offset, q.offset + q.limit), total: matches.length };
+  const sorted = tags.memo(`sorted|${q.sort}|${windowKey}`, () => new NameSearch([...counted].sort(order[q.sort]), () => tags.names()), timed);
+  const found = sorted.find(q.search ?? '', q.offset, q.limit);
+  return { rows: found.items, total: found.total };
 }
 
 /** newPostsToday / newPostsThisWeek from the cached window counts (as of this minute). */
