@@ -53,7 +53,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.pragma('synchronous = NORMAL');
   conn.pragma('foreign_keys = ON');
   conn.pragma('busy_timeout = 5000');
-  conn.pragma('cache_size = -12288');
+  conn.pragma('cache_size = -8192');
   conn.pragma('temp_store = MEMORY');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
   return {
