@@ -15,7 +15,7 @@ import { seedDatabase, type SeedSummary } from '../src/seed/generate.ts';
 
 const DAY = 86_400_000;
 /** Bumped when the dataset's shape changes, so old ones are not reused. */
-const DATASET_VERSION = 1;
+const DATASET_VERSION = 2;
 /**
  * Posts end at the moment the dataset was made, and the server's clock is the real one, so
  * windows such as "trending this week" empty out as a dataset ages: older ones are rebuilt.

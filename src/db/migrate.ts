@@ -10,6 +10,7 @@ import * as ratingLikes from './migrations/007-rating-likes-index.ts';
 import * as noHistograms from './migrations/008-no-stat4-histograms.ts';
 import * as statementCounters from './migrations/009-pg-statement-counters.ts';
 import * as compactSearch from './migrations/010-compact-search-index.ts';
+import * as storedListItems from './migrations/011-stored-list-items.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '008-no-stat4-histograms': noHistograms,
   '009-pg-statement-counters': statementCounters,
   '010-compact-search-index': compactSearch,
+  '011-stored-list-items': storedListItems,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

@@ -1,12 +1,16 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
+import { sql } from 'kysely';
 import { eachDatabase, getJson } from '../../../test/helpers.ts';
-import { createPost, createUser } from '../../../test/factories.ts';
+import { addComment, createPost, createUser } from '../../../test/factories.ts';
+import { register } from '../../../test/auth-helpers.ts';
 import { PostList } from './posts.schemas.ts';
+import { fillItems } from './list-item.ts';
 
 /**
- * List items are JSON the database writes (listItemJson). What it writes must be what
+ * List items are JSON the database writes (list-item.ts: stored on each row by triggers, around
+ * counts read at request time). What it writes must be what
  * JSON.stringify would write from the stored row: the same keys, values and escapes, on both
  * engines, for titles, tags and names that need escaping and for every millisecond.
  */
@@ -81,5 +85,47 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
     const list = (await getJson(ctx.app, '/api/posts?tag=with%22quote&limit=100')).body;
     assert.ok(list.posts.length > 0);
     for (const item of list.posts) assert.equal(JSON.stringify(item), JSON.stringify(expected.get(item.id)));
+  });
+});
+
+eachDatabase('stored list items follow every change', (ctx) => {
+  const item = async (id: string) => {
+    const list = (await getJson(ctx.app, '/api/posts?limit=100')).body;
+    return list.posts.find((p: { id: string }) => p.id === id);
+  };
+
+  test('an edit of title, rating or tags shows in the list at once, and so do likes, favorites and comments', async () => {
+    const alice = await register(ctx.app, 'item_editor');
+    const id = String(await createPost(ctx.database.db, { uploaderId: Number(alice.id), title: 'Before', tags: ['old_tag'], createdAt: ctx.clock.now() }));
+    assert.equal((await item(id)).title, 'Before');
+    // One field an edit: each must rewrite the stored item by itself.
+    for (const payload of [{ title: 'After "quoted"' }, { contentRating: 'sketchy' }, { tags: ['new_b', 'new_a'] }]) {
+      const res = await ctx.app.inject({ method: 'PATCH', url: `/api/posts/${id}`, headers: alice.headers, payload });
+      assert.equal(res.statusCode, 200, res.body);
+      const shown = await item(id);
+      for (const [key, value] of Object.entries(payload)) assert.deepEqual(shown[key], Array.isArray(value) ? [...value].sort() : value, key);
+    }
+    for (const verb of ['like', 'favorite'] as const) {
+      assert.equal((await ctx.app.inject({ method: 'PUT', url: `/api/posts/${id}/${verb}`, headers: alice.headers })).statusCode, 200);
+    }
+    await addComment(ctx.database.db, { postId: Number(id), userId: Number(alice.id), content: 'hi', createdAt: ctx.clock.now() });
+    const after = await item(id);
+    assert.equal(after.title, 'After "quoted"');
+    assert.equal(after.contentRating, 'sketchy');
+    assert.deepEqual(after.tags, ['new_a', 'new_b']);
+    assert.deepEqual([after.likes, after.favorites, after.comments], [1, 1, 1]);
+  });
+
+  test('the migration fills the items of posts made before they were stored', async () => {
+    const db = ctx.database.db;
+    const u = await createUser(db, { username: 'Older_Poster' });
+    const id = String(await createPost(db, { uploaderId: u, title: 'From before', tags: ['legacy'], createdAt: Date.parse('2020-05-06T07:08:09.010Z') }));
+    const want = await item(id);
+    // As a database made before the columns existed: empty until filled.
+    await sql`UPDATE posts SET item_head = '', item_tail = ''`.execute(db);
+    await fillItems(db, ctx.database.dialect);
+    assert.deepEqual(await item(id), want);
+    assert.equal(want.createdAt, '2020-05-06T07:08:09.010Z');
+    assert.deepEqual(want.author, { username: 'Older_Poster' });
   });
 });

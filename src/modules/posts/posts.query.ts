@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { DB } from '../../db/types.ts';
 import { listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
-import { listColumns, listRowsByIds, type ListRow } from './posts.repo.ts';
+import { LIST_COLUMNS, listRowsByIds, type ListRow } from './posts.repo.ts';
 import { prepared } from '../../db/prepared.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
@@ -143,7 +143,7 @@ export async function listRows(db: Kysely<DB>, dialect: DialectName, f: PostFilt
   // index (and read only as far as the filter needs), not joined to their uploader and copied out.
   if (offset > 0 || tagsAlone(dialect, f, sort)) return listRowsByIds(db, dialect, await pageIds(db, dialect, f, sort, offset, limit));
   const { q, viaTag } = source(db, dialect, f, sort);
-  return ordered(q.innerJoin('users', 'users.id', 'posts.uploader_id').select(listColumns(dialect)), sort, viaTag).limit(limit).execute();
+  return ordered(q.select(LIST_COLUMNS), sort, viaTag).limit(limit).execute();
 }
 
 function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q, sort: Sort, viaTag: boolean): Q {

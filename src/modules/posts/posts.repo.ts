@@ -1,39 +1,21 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { isoMillis, jsonQuote, listParam, oneOf, type DialectName } from '../../db/dialect.ts';
+import { sql, type Kysely } from 'kysely';
+import { listParam, oneOf, type DialectName } from '../../db/dialect.ts';
+import { ITEM_JSON } from './list-item.ts';
 import { prepared, preparedPerDialect } from '../../db/prepared.ts';
 import type { PostListItem } from './posts.schemas.ts';
 import type { DB, NewPost } from '../../db/types.ts';
 import { movePostCounts } from './posts.delete.ts';
 import { toTagString } from './tag-string.ts';
 
-/**
- * One post list item (PostListItem in posts.schemas.ts, key for key) as JSON text, written by the
- * database: a page of posts is then one string per row, joined, with no row objects to build in
- * JavaScript and nothing to serialize again. Needs `posts` joined to its uploader in `users`.
- */
-export function listItemJson(dialect: DialectName): RawBuilder<string> {
-  const q = (column: string) => jsonQuote(dialect, sql.ref(column));
-  const media = (column: string) => jsonQuote(dialect, sql`'/media/' || ${sql.ref(column)}`);
-  // Tag names hold no whitespace, and escaping never makes a space: the spaces left are the separators.
-  const tags = sql`CASE WHEN posts.tag_string = '' THEN '[]' ELSE '[' || replace(${q('posts.tag_string')}, ' ', '","') || ']' END`;
-  return sql<string>`'{"id":"' || posts.id || '","title":' || ${q('posts.title')} || ',"thumbnail":' || ${media('posts.thumb_path')}
-    || ',"imageUrl":' || ${media('posts.file_path')} || ',"likes":' || posts.like_count || ',"comments":' || posts.comment_count
-    || ',"favorites":' || posts.favorite_count || ',"contentRating":' || ${q('posts.content_rating')} || ',"mediaType":' || ${q('posts.media_type')}
-    || ',"width":' || posts.width || ',"height":' || posts.height || ',"author":{"username":' || ${q('users.username')} || '},"tags":' || ${tags}
-    || ',"createdAt":"' || ${isoMillis(dialect, sql.ref('posts.created_at'))} || '"}'`;
-}
-
-/** What a list query selects: the post id (for order and cursors) and the item's JSON. */
-export function listColumns(dialect: DialectName) {
-  return ['posts.id', listItemJson(dialect).as('json')] as const;
-}
+/** What a list query selects: the post id (for order and cursors) and the item's JSON (list-item.ts). */
+export const LIST_COLUMNS = ['posts.id', ITEM_JSON.as('json')] as const;
 export interface ListRow {
   id: number;
   json: string;
 }
 
 const rowsByIds = preparedPerDialect((db, p: { ids: unknown }, dialect) =>
-  db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.uploader_id').select(listColumns(dialect)).where(oneOf(dialect, sql.ref('posts.id'), p.ids)));
+  db.selectFrom('posts').select(LIST_COLUMNS).where(oneOf(dialect, sql.ref('posts.id'), p.ids)));
 
 /** List rows of the given posts, in the order of `ids` (missing ones left out). */
 export async function listRowsByIds(db: Kysely<DB>, dialect: DialectName, ids: number[]): Promise<ListRow[]> {
