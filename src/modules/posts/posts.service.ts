@@ -73,15 +73,14 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
   return filter;
 }
 
-/** The page's rows: every post newest first is a slice of the in-memory order; the rest is SQL. */
-async function pageRows(deps: Deps, f: PostFilter, sort: Sort, offset: number, limit: number, order?: NewestOrder) {
-  if (order && sort === 'newest' && usesOnly(f)) return repo.listRowsByIds(deps.db, deps.dialect, await order.slice(deps.db, offset, limit));
-  return listRows(deps.db, deps.dialect, f, sort, offset, limit);
-}
-
 /** The page's rows and the total, through the cheapest path that answers this filter exactly as the general query would. */
 async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: number, limit: number, memory: ListMemory) {
   const { order, counts } = memory;
+  if (order && sort === 'newest' && usesOnly(filter)) {
+    // Every post, newest first: the page is a slice of the order, and the order, just brought up to date, counts them.
+    const rows = await repo.listRowsByIds(deps.db, deps.dialect, await order.slice(deps.db, offset, limit));
+    return { rows, count: { total: order.size, estimated: false } };
+  }
   const key = counts && CountCache.key(filter);
   const { count: known, keep } = key ? await counts.lookup(deps.db, key) : { count: undefined, keep: () => {} };
   if (order && sort === 'newest') {
@@ -93,11 +92,11 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
   if (window) {
     const rows = window.ids.length >= offset + limit
       ? await repo.listRowsByIds(deps.db, deps.dialect, window.ids.slice(offset, offset + limit))
-      : await pageRows(deps, filter, sort, offset, limit, order);
+      : await listRows(deps.db, deps.dialect, filter, sort, offset, limit);
     return kept({ rows, count: { total: window.total, estimated: true } }, keep);
   }
   const dates = order && ((from?: number, to?: number) => order.countBetween(deps.db, from, to));
-  const [rows, count] = await Promise.all([pageRows(deps, filter, sort, offset, limit, order), known ?? countRows(deps.db, deps.dialect, filter, undefined, dates)]);
+  const [rows, count] = await Promise.all([listRows(deps.db, deps.dialect, filter, sort, offset, limit), known ?? countRows(deps.db, deps.dialect, filter, undefined, dates)]);
   return kept({ rows, count }, keep);
 }
 
