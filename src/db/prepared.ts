@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { DB } from './types.ts';
 import type { DialectName } from './dialect.ts';
 
@@ -6,6 +6,9 @@ import type { DialectName } from './dialect.ts';
 class Slot {
   constructor(readonly name: string) {}
 }
+
+/** A query built with Kysely's builders or written as raw SQL. */
+type Query<R> = Compilable<R> | RawBuilder<R>;
 
 const slots = new Proxy({}, { get: (_target, name) => new Slot(String(name)) });
 
@@ -16,24 +19,25 @@ const slots = new Proxy({}, { get: (_target, name) => new Slot(String(name)) });
  * whose shape does not depend on them: use them only where a value goes (comparisons, limits,
  * `sql` parameters), never in JavaScript logic. Lists go in as one value (see listParam).
  */
-export function prepared<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P) => Compilable<R>) {
+export function prepared<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P) => Query<R>) {
   const run = compiledOnce(build);
   return (db: Kysely<DB>, values: P): Promise<R[]> => run(db, values);
 }
 
 /** prepared, for a query whose text differs between the engines: `build` gets the dialect. */
-export function preparedPerDialect<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P, dialect: DialectName) => Compilable<R>) {
+export function preparedPerDialect<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P, dialect: DialectName) => Query<R>) {
   const run = compiledOnce(build);
   return (db: Kysely<DB>, dialect: DialectName, values: P): Promise<R[]> => run(db, values, dialect);
 }
 
-function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P, dialect: DialectName) => Compilable<R>) {
+function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P, dialect: DialectName) => Query<R>) {
   // Per database (the dialect comes with it): tests run SQLite and PostgreSQL in one process.
   const compiled = new WeakMap<Kysely<DB>, CompiledQuery<R>>();
   return async (db: Kysely<DB>, values: P, dialect?: DialectName): Promise<R[]> => {
     let query = compiled.get(db);
     if (!query) {
-      query = build(db, slots as P, dialect!).compile();
+      // A query builder compiles itself; raw SQL (`sql`...``) compiles against the database.
+      query = build(db, slots as P, dialect!).compile(db);
       compiled.set(db, query);
     }
     const parameters = query.parameters.map((v) => (v instanceof Slot ? values[v.name] : v));

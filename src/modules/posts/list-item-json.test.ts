@@ -7,6 +7,7 @@ import { addComment, createPost, createUser } from '../../../test/factories.ts';
 import { register } from '../../../test/auth-helpers.ts';
 import { PostList } from './posts.schemas.ts';
 import { fillItems } from './list-item.ts';
+import { followsList, itemsByIds } from './posts.repo.ts';
 
 /**
  * List items are JSON the database writes (list-item.ts: stored on each row by triggers, around
@@ -127,5 +128,27 @@ eachDatabase('stored list items follow every change', (ctx) => {
     assert.deepEqual(await item(id), want);
     assert.equal(want.createdAt, '2020-05-06T07:08:09.010Z');
     assert.deepEqual(want.author, { username: 'Older_Poster' });
+  });
+});
+
+test('a list read back by the database is checked against the order asked for', () => {
+  assert.ok(followsList([9, 3, 5], [9, 4, 3, 5]));
+  assert.ok(followsList([], [1, 2]));
+  assert.ok(!followsList([3, 9], [9, 3]), 'out of order: read again, sorted by position');
+  assert.ok(!followsList([7], [9, 3]), 'a post not asked for');
+});
+
+eachDatabase('items of a list of posts', (ctx) => {
+  test('come in the order asked for, with missing posts left out', async () => {
+    const db = ctx.database.db;
+    const u = await createUser(db, { username: 'orderly' });
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await createPost(db, { uploaderId: u, title: `n${i}`, tags: [], createdAt: ctx.clock.now() + i }));
+    const asked = [ids[3], ids[0], 999_999, ids[5], ids[1], ids[4]];
+    const items = await itemsByIds(db, ctx.database.dialect, asked);
+    const want = asked.filter((id) => id !== 999_999);
+    assert.deepEqual(items.ids, want);
+    assert.deepEqual(JSON.parse(items.json).map((p: { id: string }) => Number(p.id)), want);
+    assert.deepEqual(await itemsByIds(db, ctx.database.dialect, [999_998]), { ids: [], json: '[]' });
   });
 });

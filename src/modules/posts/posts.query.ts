@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { DB } from '../../db/types.ts';
 import { listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
-import { LIST_COLUMNS, listRowsByIds, type ListRow } from './posts.repo.ts';
+import { LIST_COLUMNS, itemsByIds, itemsOf, type Items } from './posts.repo.ts';
 import { prepared } from '../../db/prepared.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
@@ -110,14 +110,16 @@ function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort,
 }
 
 /**
- * Whether the filter is tags alone in date order, on SQLite: the driving tag's links are read in
+ * Whether the filter is tags alone in date order, answered from links: one tag on either engine
+ * (its links, in the index's order), several on SQLite, where the driving tag's links are read in
  * its index's order and the other tags looked up by link (hasOtherTags), so no post row is read
- * but the page's. PostgreSQL reads the rows and tests their tag string instead: there each lookup
- * cost ~16 us (against ~0.4 us in SQLite) and its planner merge-joined two big tags' whole link
- * lists, so two tags went from 339 to 79 requests/s at a million posts.
+ * but the page's. PostgreSQL reads the rows of several tags and tests their tag string instead:
+ * there each lookup cost ~16 us (against ~0.4 us in SQLite) and its planner merge-joined two big
+ * tags' whole link lists, so two tags went from 339 to 79 requests/s at a million posts.
  */
 function tagsAlone(dialect: DialectName, f: PostFilter, sort: Sort): boolean {
-  return dialect === 'sqlite' && f.tags.length > 1 && usesOnly(f, 'tags') && (sort === 'newest' || sort === 'oldest');
+  const fromLinks = dialect === 'sqlite' ? f.tags.length >= 1 : f.tags.length === 1;
+  return fromLinks && usesOnly(f, 'tags') && (sort === 'newest' || sort === 'oldest');
 }
 
 /**
@@ -138,12 +140,12 @@ function hasOtherTags(dialect: DialectName, f: PostFilter, driverId: number, lin
   );
 }
 
-export async function listRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<ListRow[]> {
-  // Past the first page, find the page's ids first: the skipped rows are then stepped over in an
-  // index (and read only as far as the filter needs), not joined to their uploader and copied out.
-  if (offset > 0 || tagsAlone(dialect, f, sort)) return listRowsByIds(db, dialect, await pageIds(db, dialect, f, sort, offset, limit));
+export async function listRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<Items> {
+  // Past the first page, or through links alone, find the page's ids first: the skipped rows are
+  // then stepped over in an index (and read only as far as the filter needs), not copied out.
+  if (offset > 0 || tagsAlone(dialect, f, sort)) return itemsByIds(db, dialect, await pageIds(db, dialect, f, sort, offset, limit));
   const { q, viaTag } = source(db, dialect, f, sort);
-  return ordered(q.select(LIST_COLUMNS), sort, viaTag).limit(limit).execute();
+  return itemsOf(await ordered(q.select(LIST_COLUMNS), sort, viaTag).limit(limit).execute());
 }
 
 function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q, sort: Sort, viaTag: boolean): Q {

@@ -9,28 +9,56 @@ import { toTagString } from './tag-string.ts';
 
 /** What a list query selects: the post id (for order and cursors) and the item's JSON (list-item.ts). */
 export const LIST_COLUMNS = ['posts.id', ITEM_JSON.as('json')] as const;
-export interface ListRow {
-  id: number;
+
+/** A page of list items: their post ids and the items as one JSON array text, in the same order. */
+export interface Items {
+  ids: number[];
   json: string;
 }
 
-const rowsByIds = preparedPerDialect((db, p: { ids: unknown }, dialect) =>
-  db.selectFrom('posts').select(LIST_COLUMNS).where(oneOf(dialect, sql.ref('posts.id'), p.ids)));
+/** Items from rows of LIST_COLUMNS, in their order. */
+export const itemsOf = (rows: { id: number; json: string }[]): Items => ({ ids: rows.map((r) => r.id), json: `[${rows.map((r) => r.json).join(',')}]` });
 
-/** List rows of the given posts, in the order of `ids` (missing ones left out). */
-export async function listRowsByIds(db: Kysely<DB>, dialect: DialectName, ids: number[]): Promise<ListRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await rowsByIds(db, dialect, { ids: listParam(dialect, ids) });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id)).filter((r): r is ListRow => r !== undefined);
+/**
+ * The posts of a list, joined into one text by the database: no row objects to build, key or
+ * join in JavaScript. `ordered`: the aggregate sorts by the list's positions (PostgreSQL always
+ * does; SQLite only to recover, as a sort of the texts costs it 70 us against 18 us: its join is
+ * driven by the list, so it meets the posts in the list's order).
+ */
+const itemsQuery = (ordered: boolean) => preparedPerDialect((db, p: { ids: unknown }, dialect) => dialect === 'sqlite'
+  ? sql<{ ids: string | null; json: string | null }>`SELECT group_concat(posts.id, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS ids,
+      group_concat(${ITEM_JSON}, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS json FROM json_each(${p.ids}) j JOIN posts ON posts.id = j.value`
+  : sql<{ ids: string | null; json: string | null }>`SELECT string_agg(posts.id::text, ',' ORDER BY j.ord) AS ids, string_agg(${ITEM_JSON}, ',' ORDER BY j.ord) AS json
+      FROM unnest(${p.ids}::integer[]) WITH ORDINALITY AS j(id, ord) JOIN posts ON posts.id = j.id`);
+const itemsInListOrder = itemsQuery(false);
+const itemsSorted = itemsQuery(true);
+
+/** The items of the given posts, in the order of `ids` (missing ones left out). */
+export async function itemsByIds(db: Kysely<DB>, dialect: DialectName, ids: number[]): Promise<Items> {
+  if (ids.length === 0) return { ids: [], json: '[]' };
+  const param = { ids: listParam(dialect, ids) };
+  let [row] = await itemsInListOrder(db, dialect, param);
+  let found = row?.ids ? row.ids.split(',').map(Number) : [];
+  if (!followsList(found, ids)) {
+    [row] = await itemsSorted(db, dialect, param);
+    found = row?.ids ? row.ids.split(',').map(Number) : [];
+  }
+  return { ids: found, json: `[${row?.json ?? ''}]` };
 }
 
-/** The rows' items as one JSON array text. */
-export const itemsJson = (rows: ListRow[]): string => `[${rows.map((r) => r.json).join(',')}]`;
+/** Whether `found` is `list` with some entries left out, in the same order. */
+export function followsList(found: number[], list: number[]): boolean {
+  let at = 0;
+  for (const id of found) {
+    while (at < list.length && list[at] !== id) at++;
+    if (at++ === list.length) return false;
+  }
+  return true;
+}
 
 /** Post list items of the given posts as objects, in the order of `ids` (for responses that add to them). */
 export async function listItems(db: Kysely<DB>, dialect: DialectName, ids: number[]): Promise<PostListItem[]> {
-  return JSON.parse(itemsJson(await listRowsByIds(db, dialect, ids))) as PostListItem[];
+  return JSON.parse((await itemsByIds(db, dialect, ids)).json) as PostListItem[];
 }
 
 const postById = prepared((db, p: { id: number }) =>

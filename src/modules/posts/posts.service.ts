@@ -78,7 +78,7 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
   const { order, counts } = memory;
   if (order && sort === 'newest' && usesOnly(filter)) {
     // Every post, newest first: the page is a slice of the order, and the order, just brought up to date, counts them.
-    const rows = await repo.listRowsByIds(deps.db, deps.dialect, await order.slice(deps.db, offset, limit));
+    const rows = await repo.itemsByIds(deps.db, deps.dialect, await order.slice(deps.db, offset, limit));
     return { rows, count: { total: order.size, estimated: false } };
   }
   const key = counts && CountCache.key(filter);
@@ -91,7 +91,7 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
   const window = sort === 'newest' && !known ? await tagWindow(deps.db, deps.dialect, filter) : null;
   if (window) {
     const rows = window.ids.length >= offset + limit
-      ? await repo.listRowsByIds(deps.db, deps.dialect, window.ids.slice(offset, offset + limit))
+      ? await repo.itemsByIds(deps.db, deps.dialect, window.ids.slice(offset, offset + limit))
       : await listRows(deps.db, deps.dialect, filter, sort, offset, limit);
     return kept({ rows, count: { total: window.total, estimated: true } }, keep);
   }
@@ -115,8 +115,8 @@ export interface ListMemory {
  * A PostList response as JSON text around items the database wrote (posts.repo listItemJson), key
  * for key the PostList schema: the route sends it as it is.
  */
-export function postListJson(rows: repo.ListRow[], count: { total: number; estimated: boolean }, offset: number, limit: number, cursor: string | null): string {
-  return `{"posts":${repo.itemsJson(rows)},"totalPosts":${count.total},"totalIsEstimate":${count.estimated},`
+export function postListJson(items: repo.Items, count: { total: number; estimated: boolean }, offset: number, limit: number, cursor: string | null): string {
+  return `{"posts":${items.json},"totalPosts":${count.total},"totalIsEstimate":${count.estimated},`
     + `"currentPage":${Math.floor(offset / limit) + 1},"totalPages":${Math.ceil(count.total / limit)},"nextCursor":${cursor === null ? 'null' : JSON.stringify(cursor)}}`;
 }
 
@@ -126,9 +126,9 @@ export async function listPosts(deps: Deps, q: PostListQuery, memory: ListMemory
   const limit = q.limit ?? 24;
   const sort = (q.sortBy ?? 'newest') as Sort;
   const filter = await resolveFilter(deps, q);
-  const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, memory) : { rows: [], count: { total: 0, estimated: false } };
-  const last = rows[rows.length - 1];
-  return postListJson(rows, count, offset, limit, sort === 'newest' && rows.length === limit && last ? String(last.id) : null);
+  const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, memory) : { rows: { ids: [], json: '[]' }, count: { total: 0, estimated: false } };
+  const last = rows.ids[rows.ids.length - 1];
+  return postListJson(rows, count, offset, limit, sort === 'newest' && rows.ids.length === limit && last !== undefined ? String(last) : null);
 }
 
 export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {

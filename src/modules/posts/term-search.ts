@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { containsInsensitive, ftsPhrase, listParam, oneOf, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
-import { listRowsByIds, type ListRow } from './posts.repo.ts';
+import { itemsByIds, type Items } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { Count } from './count-cache.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
@@ -21,7 +21,7 @@ const SHARE = 200;
  */
 export async function searchOneTerm(
   db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count,
-): Promise<{ rows: ListRow[]; count: Count } | null> {
+): Promise<{ rows: Items; count: Count } | null> {
   if (!usesOnly(f, 'terms') || f.terms.length !== 1) return null;
   if (dialect === 'sqlite' && !usesTitleIndex(dialect, f.terms[0].text)) return null;
   if (!(await order.refresh(db))) return null;
@@ -34,7 +34,7 @@ export async function searchOneTerm(
     : (await db.selectFrom('post_tags').select('post_id').where('tag_id', '=', tagId).orderBy('created_at', 'desc').orderBy('post_id', 'desc').limit(need).execute()).map((r) => r.post_id);
   const page = mergeDescending(newestTitled.slice(0, need), tagged).slice(offset, offset + limit);
   const count = known ?? (await termCount(db, dialect, order, f.terms[0], newestTitled.slice(0, SHARE)));
-  return { rows: await listRowsByIds(db, dialect, page), count };
+  return { rows: await itemsByIds(db, dialect, page), count };
 }
 
 /** The term's total from its newest title matches (`sample`, up to SHARE of them) and its tag's count. */

@@ -2,7 +2,7 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { notFound } from '../../core/errors.ts';
 import { sql } from 'kysely';
 import { parseId, postListJson } from '../posts/posts.service.ts';
-import { listRowsByIds } from '../posts/posts.repo.ts';
+import { itemsByIds } from '../posts/posts.repo.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 
 type Kind = 'likes' | 'favorites';
@@ -54,5 +54,5 @@ export async function favoritesOf(deps: Deps, username: string, offset: number, 
     deps.db.selectFrom('favorites').select('post_id').where('user_id', '=', user).orderBy('created_at', 'desc').orderBy('post_id', 'desc').limit(limit).offset(offset).execute(),
     deps.db.selectFrom('favorites').select(sql<number>`count(*)`.as('n')).where('user_id', '=', user).executeTakeFirstOrThrow(),
   ]);
-  return postListJson(await listRowsByIds(deps.db, deps.dialect, rows.map((r) => r.post_id)), { total: Number(total.n), estimated: false }, offset, limit, null);
+  return postListJson(await itemsByIds(deps.db, deps.dialect, rows.map((r) => r.post_id)), { total: Number(total.n), estimated: false }, offset, limit, null);
 }
