@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { eachDatabase } from '../../../test/helpers.ts';
 import { addLike, createPost, createUser, postRow } from '../../../test/factories.ts';
-import { countRows } from './posts.query.ts';
+import { countRows, listRows } from './posts.query.ts';
 import { deletePostRows } from './posts.delete.ts';
 
 const HOUR = 3_600_000;
@@ -114,5 +114,28 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
     assert.equal((await counters()).version, v2, 'likes leave the data version alone');
     await db.deleteFrom('posts').where('id', 'in', added.slice(2).map((r) => r.id)).execute();
     assert.deepEqual(await totals(), await actual(), 'after deleting four at once');
+  });
+});
+
+eachDatabase('one tag alone, page by page', (ctx) => {
+  test('pages follow the date (then the id) both ways, at every offset, as the general query orders them', async () => {
+    const db = ctx.database.db;
+    const u = await createUser(db, { username: 'pager' });
+    const base = ctx.clock.now() - 1_000_000;
+    // Ties on the date, and ids that do not follow dates.
+    const dates = [5, 1, 3, 3, 9, 0, 3, 7, 7, 2].map((d) => base + d * 1000);
+    const ids: { id: number; at: number }[] = [];
+    for (const at of dates) ids.push({ id: await createPost(db, { uploaderId: u, tags: ['paged', 'x'], createdAt: at }), at });
+    const tag = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'paged').executeTakeFirstOrThrow();
+    const filter = { tags: [{ id: tag.id, name: 'paged', count: tag.post_count }], terms: [] };
+    for (const sort of ['newest', 'oldest'] as const) {
+      const sign = sort === 'newest' ? -1 : 1;
+      const want = [...ids].sort((a, b) => sign * (a.at - b.at || a.id - b.id)).map((x) => x.id);
+      for (const [offset, limit] of [[0, 4], [4, 4], [8, 4], [0, 10], [10, 3]]) {
+        const page = await listRows(db, ctx.database.dialect, filter, sort, offset, limit);
+        assert.deepEqual(page.ids, want.slice(offset, offset + limit), `${sort} ${offset}+${limit}`);
+        assert.deepEqual(JSON.parse(page.json).map((p: { id: string }) => Number(p.id)), page.ids);
+      }
+    }
   });
 });
