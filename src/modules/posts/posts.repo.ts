@@ -61,8 +61,15 @@ export async function listItems(db: Kysely<DB>, dialect: DialectName, ids: numbe
   return JSON.parse((await itemsByIds(db, dialect, ids)).json) as PostListItem[];
 }
 
+/** What a post's detail shows (the stored list item is not read again). */
+const DETAIL_COLUMNS = [
+  'posts.id', 'posts.uploader_id', 'posts.title', 'posts.description', 'posts.content_rating', 'posts.media_type', 'posts.mime', 'posts.file_size',
+  'posts.width', 'posts.height', 'posts.duration', 'posts.codecs', 'posts.file_path', 'posts.thumb_path', 'posts.preview_path', 'posts.like_count',
+  'posts.comment_count', 'posts.favorite_count', 'posts.tag_string', 'posts.created_at', 'posts.updated_at',
+] as const;
+
 const postById = prepared((db, p: { id: number }) =>
-  db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.uploader_id').selectAll('posts').select(['users.username', 'users.avatar_path']).where('posts.id', '=', p.id));
+  db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.uploader_id').select(DETAIL_COLUMNS).select(['users.username', 'users.avatar_path']).where('posts.id', '=', p.id));
 
 export async function findPost(db: Kysely<DB>, id: number) {
   return (await postById(db, { id }))[0];
