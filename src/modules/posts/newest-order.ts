@@ -2,9 +2,19 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { prepared } from '../../db/prepared.ts';
 
-/** The posts counter and the highest id: what tells the order it is out of date. Both engines write it alike. */
-const postsState = prepared((db) =>
-  db.selectFrom('counters').select(['value', sql<number>`(SELECT max(id) FROM posts)`.as('maxId')]).where('name', '=', 'posts'));
+/**
+ * The posts counter and the highest id, as the columns `total` and `maxId` of any query: what
+ * tells the order it is out of date. Both engines write them alike.
+ */
+export const STATE_COLUMNS = sql`(SELECT value FROM counters WHERE name = 'posts') AS total, (SELECT max(id) FROM posts) AS "maxId"`;
+export interface OrderState {
+  total: number;
+  maxId: number;
+}
+/** The state from a row that selected STATE_COLUMNS. */
+export const stateOf = (row: { total: unknown; maxId: unknown }): OrderState => ({ total: Number(row.total), maxId: Number(row.maxId ?? 0) });
+
+const postsState = prepared(() => sql<{ total: number; maxId: number | null }>`SELECT ${STATE_COLUMNS}`);
 
 /**
  * Every post id and date in newest-first order, so a page of all posts at any offset (page 20,000
@@ -21,9 +31,24 @@ export class NewestOrder {
   /** Whether newer posts always have higher ids (so newest-first is also id-descending). */
   private idsFollowDates = true;
 
-  private async state(db: Kysely<DB>) {
+  private async state(db: Kysely<DB>): Promise<OrderState> {
     const [row] = await postsState(db, {});
-    return { total: Number(row.value), maxId: Number(row.maxId ?? 0) };
+    return stateOf(row);
+  }
+
+  /**
+   * A newest-first page read with the state that proves the order current, in one statement:
+   * `read` gets the ids the order holds now and returns what it read, with the state
+   * (STATE_COLUMNS) of the same statement. When that is not the order's state (posts were added
+   * or deleted meanwhile), the order catches up and the page is read again.
+   */
+  async page<T extends { state?: OrderState }>(db: Kysely<DB>, offset: number, limit: number, read: (ids: number[]) => Promise<T>): Promise<T> {
+    if (this.total >= 0) {
+      const page = await read(this.sliceNow(offset, limit));
+      if (page.state && page.state.total === this.total && page.state.maxId === this.maxId) return page;
+    }
+    await this.refresh(db);
+    return read(this.sliceNow(offset, limit));
   }
 
   /**
@@ -84,9 +109,8 @@ export class NewestOrder {
     return firstWhere(this.ids.length, (i) => this.ids[i] <= id);
   }
 
-  /** The ids of a newest-first page (fewer, or none, past the end). */
-  async slice(db: Kysely<DB>, offset: number, limit: number): Promise<number[]> {
-    await this.refresh(db);
+  /** The ids of a newest-first page as the order holds them now (fewer, or none, past the end). */
+  private sliceNow(offset: number, limit: number): number[] {
     return Array.from(this.ids.subarray(Math.min(offset, this.ids.length), Math.min(offset + limit, this.ids.length)));
   }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { listParam, oneOf, type DialectName } from '../../db/dialect.ts';
 import { ITEM_JSON } from './list-item.ts';
+import { STATE_COLUMNS, stateOf, type OrderState } from './newest-order.ts';
 import { prepared, preparedPerDialect } from '../../db/prepared.ts';
 import type { PostListItem } from './posts.schemas.ts';
 import type { DB, NewPost } from '../../db/types.ts';
@@ -23,28 +24,37 @@ export const itemsOf = (rows: { id: number; json: string }[]): Items => ({ ids: 
  * The posts of a list, joined into one text by the database: no row objects to build, key or
  * join in JavaScript. `ordered`: the aggregate sorts by the list's positions (PostgreSQL always
  * does; SQLite only to recover, as a sort of the texts costs it 70 us against 18 us: its join is
- * driven by the list, so it meets the posts in the list's order).
+ * driven by the list, so it meets the posts in the list's order). `state`: NewestOrder's state
+ * is read in the same statement.
  */
-const itemsQuery = (ordered: boolean) => preparedPerDialect((db, p: { ids: unknown }, dialect) => dialect === 'sqlite'
-  ? sql<{ ids: string | null; json: string | null }>`SELECT group_concat(posts.id, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS ids,
-      group_concat(${ITEM_JSON}, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS json FROM json_each(${p.ids}) j JOIN posts ON posts.id = j.value`
-  : sql<{ ids: string | null; json: string | null }>`SELECT string_agg(posts.id::text, ',' ORDER BY j.ord) AS ids, string_agg(${ITEM_JSON}, ',' ORDER BY j.ord) AS json
-      FROM unnest(${p.ids}::integer[]) WITH ORDINALITY AS j(id, ord) JOIN posts ON posts.id = j.id`);
-const itemsInListOrder = itemsQuery(false);
-const itemsSorted = itemsQuery(true);
+const itemsQuery = (ordered: boolean, state: boolean) => preparedPerDialect((db, p: { ids: unknown }, dialect) => {
+  const also = state ? sql`, ${STATE_COLUMNS}` : sql``;
+  return dialect === 'sqlite'
+    ? sql<ItemsRow>`SELECT group_concat(posts.id, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS ids,
+        group_concat(${ITEM_JSON}, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS json${also} FROM json_each(${p.ids}) j JOIN posts ON posts.id = j.value`
+    : sql<ItemsRow>`SELECT string_agg(posts.id::text, ',' ORDER BY j.ord) AS ids, string_agg(${ITEM_JSON}, ',' ORDER BY j.ord) AS json${also}
+        FROM unnest(${p.ids}::integer[]) WITH ORDINALITY AS j(id, ord) JOIN posts ON posts.id = j.id`;
+});
+type ItemsRow = { ids: string | null; json: string | null; total?: unknown; maxId?: unknown };
+const itemsInListOrder = itemsQuery(false, false);
+const itemsSorted = itemsQuery(true, false);
+const itemsWithState = itemsQuery(false, true);
 
-/** The items of the given posts, in the order of `ids` (missing ones left out). */
-export async function itemsByIds(db: Kysely<DB>, dialect: DialectName, ids: number[]): Promise<Items> {
-  if (ids.length === 0) return { ids: [], json: '[]' };
+/**
+ * The items of the given posts, in the order of `ids` (missing ones left out). With `state`,
+ * also NewestOrder's state as of the same statement (left out if the list had to be read again).
+ */
+export async function itemsByIds(db: Kysely<DB>, dialect: DialectName, ids: number[], opts: { state?: boolean } = {}): Promise<Items & { state?: OrderState }> {
+  if (ids.length === 0 && !opts.state) return { ids: [], json: '[]' };
   const param = { ids: listParam(dialect, ids) };
-  let [row] = await itemsInListOrder(db, dialect, param);
-  let found = row?.ids ? row.ids.split(',').map(Number) : [];
-  if (!followsList(found, ids)) {
-    [row] = await itemsSorted(db, dialect, param);
-    found = row?.ids ? row.ids.split(',').map(Number) : [];
-  }
-  return { ids: found, json: `[${row?.json ?? ''}]` };
+  const [row] = await (opts.state ? itemsWithState : itemsInListOrder)(db, dialect, param);
+  const found = idList(row);
+  if (followsList(found, ids)) return { ids: found, json: `[${row?.json ?? ''}]`, ...(opts.state && row ? { state: stateOf(row as { total: unknown; maxId: unknown }) } : {}) };
+  const [sorted] = await itemsSorted(db, dialect, param);
+  return { ids: idList(sorted), json: `[${sorted?.json ?? ''}]` };
 }
+
+const idList = (row: ItemsRow | undefined): number[] => (row?.ids ? row.ids.split(',').map(Number) : []);
 
 /** Whether `found` is `list` with some entries left out, in the same order. */
 export function followsList(found: number[], list: number[]): boolean {

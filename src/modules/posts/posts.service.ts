@@ -77,8 +77,8 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
 async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: number, limit: number, memory: ListMemory) {
   const { order, counts } = memory;
   if (order && sort === 'newest' && usesOnly(filter)) {
-    // Every post, newest first: the page is a slice of the order, and the order, just brought up to date, counts them.
-    const rows = await repo.itemsByIds(deps.db, deps.dialect, await order.slice(deps.db, offset, limit));
+    // Every post, newest first: the page is a slice of the order (read with the state that proves it current), and the order counts them.
+    const rows = await order.page(deps.db, offset, limit, (ids) => repo.itemsByIds(deps.db, deps.dialect, ids, { state: true }));
     return { rows, count: { total: order.size, estimated: false } };
   }
   const key = counts && CountCache.key(filter);
