@@ -112,7 +112,7 @@ export interface ListMemory {
 }
 
 /**
- * A PostList response as JSON text around items the database wrote (posts.repo listItemJson), key
+ * A PostList response as JSON text around items the database wrote (list-item.ts), key
  * for key the PostList schema: the route sends it as it is.
  */
 export function postListJson(items: repo.Items, count: { total: number; estimated: boolean }, offset: number, limit: number, cursor: string | null): string {
