@@ -88,10 +88,13 @@ export async function findPost(db: Kysely<DB>, id: number) {
 const tagsNamed = preparedPerDialect((db, p: { names: unknown }, dialect) =>
   db.selectFrom('tags').select(['id', 'name', 'post_count']).where(oneOf(dialect, sql.ref('name'), p.names)));
 
+const tagNamed = prepared((db, p: { name: string }) => db.selectFrom('tags').select(['id', 'name', 'post_count']).where('name', '=', p.name));
+
 /** The named tags that exist, with their stored post counts. */
 export async function tagsByName(db: Kysely<DB>, dialect: DialectName, names: string[]): Promise<Map<string, { id: number; count: number }>> {
   if (names.length === 0) return new Map();
-  const rows = await tagsNamed(db, dialect, { names: listParam(dialect, names) });
+  // One name (the usual filter) is a plain index seek, without unpacking a list first.
+  const rows = names.length === 1 ? await tagNamed(db, { name: names[0] }) : await tagsNamed(db, dialect, { names: listParam(dialect, names) });
   return new Map(rows.map((r) => [r.name, { id: r.id, count: r.post_count }]));
 }
 
