@@ -99,6 +99,11 @@ export class NewestOrder {
     return this.idsFollowDates;
   }
 
+  /** The highest post id (call refresh first). */
+  get newestId(): number {
+    return this.maxId;
+  }
+
   /** Posts in the order (call refresh first). */
   get size(): number {
     return this.ids.length;

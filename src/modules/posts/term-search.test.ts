@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { NewestOrder } from './newest-order.ts';
-import { mergeDescending, searchOneTerm } from './term-search.ts';
+import { mergeDescending, searchOneTerm, titleMatches } from './term-search.ts';
 
 const HOUR = 3_600_000;
 
@@ -49,6 +49,20 @@ eachDatabase('one search term read newest first from the title index and the tag
     // Titles with "red" (20) or "shredded" (6), and tagged posts with neither (8).
     assert.equal(red.totalPosts, 34);
     assert.equal(red.totalIsEstimate, false);
+  });
+
+  test('title matches come newest first however small the first window, as a scan of every title finds them', async () => {
+    const db = ctx.database.db;
+    const all = (await db.selectFrom('posts').select(['id', 'title']).orderBy('id', 'desc').execute());
+    const newestId = all[0].id;
+    for (const word of ['red', 'shred', 'sea', 'nothing']) {
+      const every = all.filter((p) => p.title.toLowerCase().includes(word)).map((p) => p.id);
+      for (const count of [1, 3, 25, 100]) {
+        for (const window of [1, 2, 5, 1_000]) {
+          assert.deepEqual(await titleMatches(db, ctx.database.dialect, word, count, newestId, window), every.slice(0, count), `${word} ${count} ${window}`);
+        }
+      }
+    }
   });
 
   test('a post dated before older ids turns the index path off, and answers stay right', async () => {

@@ -28,7 +28,7 @@ export async function searchOneTerm(
   const { text, tagId } = f.terms[0];
   const need = offset + limit;
   // With the total known (count-cache.ts), only the page's matches are read.
-  const newestTitled = await titleMatches(db, dialect, text, known ? need : Math.max(SHARE, need));
+  const newestTitled = await titleMatches(db, dialect, text, known ? need : Math.max(SHARE, need), order.newestId);
   const tagged = tagId === null
     ? []
     : (await db.selectFrom('post_tags').select('post_id').where('tag_id', '=', tagId).orderBy('created_at', 'desc').orderBy('post_id', 'desc').limit(need).execute()).map((r) => r.post_id);
@@ -49,14 +49,28 @@ async function termCount(db: Kysely<DB>, dialect: DialectName, order: NewestOrde
   return { total: Math.max(term.tagCount + Math.round(titledOnly), SHARE), estimated: true };
 }
 
-/** Ids of the newest `count` posts whose title contains `text`, newest first. */
-async function titleMatches(db: Kysely<DB>, dialect: DialectName, text: string, count: number): Promise<number[]> {
+/** Ids below the newest that PostgreSQL's first title window spans at least (200 a match wanted); each further window is eight times wider. */
+const TITLE_WINDOW = 20_000;
+
+/**
+ * Ids of the newest `count` posts whose title contains `text`, newest first (`newestId`: the
+ * highest post id). SQLite reads the FTS5 trigram index newest first. PostgreSQL looks in
+ * windows of the newest ids: the trigram index and the id range are ANDed as bitmaps, so only
+ * the window's candidates are read (a word in 0.7% of titles: 2.9 ms, against 20 ms walking the
+ * primary key and testing every title, and 183 ms sorting all its matches); a window that holds
+ * too few widens until it covers every post. `id + 0` keeps the planner off the key walk.
+ */
+export async function titleMatches(db: Kysely<DB>, dialect: DialectName, text: string, count: number, newestId: number, firstWindow = Math.max(TITLE_WINDOW, count * 200)): Promise<number[]> {
   if (dialect === 'sqlite') {
     const rows = await sql<{ id: number }>`SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${ftsPhrase(text)} ORDER BY rowid DESC LIMIT ${count}`.execute(db);
     return rows.rows.map((r) => r.id);
   }
-  const rows = await db.selectFrom('posts').select('id').where(containsInsensitive(dialect, sql.ref('title'), text)).orderBy('id', 'desc').limit(count).execute();
-  return rows.map((r) => r.id);
+  for (let span = firstWindow; ; span *= 8) {
+    const matching = db.selectFrom('posts').select('id').where(containsInsensitive(dialect, sql.ref('title'), text));
+    const bound = newestId - span;
+    const rows = await (bound > 0 ? matching.where('id', '>', bound) : matching).orderBy(sql`id + 0`, 'desc').limit(count).execute();
+    if (rows.length >= count || bound <= 0) return rows.map((r) => r.id);
+  }
 }
 
 /** How many of `ids` have the tag. */
