@@ -1,6 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachDatabase, listPage } from '../../../test/helpers.ts';
+import { capturingQueries, eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { NewestOrder } from './newest-order.ts';
 import { deletePostRows } from './posts.delete.ts';
@@ -36,6 +36,27 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     await deletePostRows(ctx.database.db, Number(victim));
     await same(order, 'after a delete (reloaded)');
   });
+  test('requests catching up at the same time take the new posts alone, once, without reading every post again', async () => {
+    const order = new NewestOrder();
+    await order.refresh(ctx.database.db);
+    for (let i = 0; i < 3; i++) await createPost(ctx.database.db, { uploaderId: u, title: `together ${i}`, createdAt: ctx.clock.now() + (10 + i) * HOUR });
+    // Every answer a little late, as under load: each request reads the new state before any has caught up.
+    const { spy, seen } = capturingQueries(ctx.database.db);
+    const slow = spy.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return args.result;
+      },
+    });
+    await Promise.all([order.refresh(slow), order.refresh(slow), order.refresh(slow)]);
+    // Each catches up with the new posts alone: none reads every post again (a second at a million posts).
+    assert.deepEqual(seen.filter((q) => /\blimit\b/i.test(q.sql)).map((q) => q.sql), []);
+    const total = (await listPage(ctx.app.deps, { limit: 1 })).totalPosts;
+    assert.equal(order.size, total);
+    await same(order, 'after concurrent catch-ups');
+  });
+
   test('a date range alone is counted exactly from the order, as SQL counts it', async () => {
     const order = new NewestOrder();
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -56,12 +56,16 @@ export class NewestOrder {
    * posts get their date when uploaded, so they do unless dates were set otherwise (an import).
    */
   async refresh(db: Kysely<DB>): Promise<boolean> {
+    const from = { total: this.total, maxId: this.maxId };
     const now = await this.state(db);
     if (now.total === this.total && now.maxId === this.maxId) return this.idsFollowDates;
+    if (this.total !== from.total || this.maxId !== from.maxId) return this.refresh(db); // another request caught up meanwhile
     const added = now.total - this.total;
     const newer = this.total >= 0 && added > 0
       ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
       : null;
+    // Another request caught up while the new posts were read: start again from where it left the order.
+    if (this.total !== from.total || this.maxId !== from.maxId) return this.refresh(db);
     const newestAt = this.times.length ? this.times[0] : -Infinity;
     // Prepend only when nothing was deleted and every new post is newer than all the others.
     if (newer && newer.length === added && newer[newer.length - 1].created_at >= newestAt) {
