@@ -12,7 +12,7 @@ export interface OrderState {
   maxId: number;
 }
 /** The state from a row that selected STATE_COLUMNS. */
-export const stateOf = (row: { total: unknown; maxId: unknown }): OrderState => ({ total: Number(row.total), maxId: Number(row.maxId ?? 0) });
+export const stateOf = (row: { total?: unknown; maxId?: unknown }): OrderState => ({ total: Number(row.total), maxId: Number(row.maxId ?? 0) });
 
 const postsState = prepared(() => sql<{ total: number; maxId: number | null }>`SELECT ${STATE_COLUMNS}`);
 
@@ -56,10 +56,9 @@ export class NewestOrder {
    * posts get their date when uploaded, so they do unless dates were set otherwise (an import).
    */
   async refresh(db: Kysely<DB>): Promise<boolean> {
-    const from = { total: this.total, maxId: this.maxId };
     const now = await this.state(db);
     if (now.total === this.total && now.maxId === this.maxId) return this.idsFollowDates;
-    if (this.total !== from.total || this.maxId !== from.maxId) return this.refresh(db); // another request caught up meanwhile
+    const from = { total: this.total, maxId: this.maxId };
     const added = now.total - this.total;
     const newer = this.total >= 0 && added > 0
       ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()

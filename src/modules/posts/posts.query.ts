@@ -164,12 +164,13 @@ const tagPageOldest = tagPage('asc');
 
 async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<number[]> {
   const driver = drivingTag(f, sort);
-  if (driver && usesOnly(f, 'tags') && f.tags.length === 1 && (sort === 'newest' || sort === 'oldest')) {
+  if (driver && tagsAlone(dialect, f, sort) && f.tags.length === 1) {
     // One tag: its links alone, in the index's order.
     const rows = await (sort === 'newest' ? tagPageNewest : tagPageOldest)(db, { tagId: driver.id, limit, offset });
     return rows.map((r) => r.post_id);
   }
   if (driver && tagsAlone(dialect, f, sort)) {
+    // Several: the driving tag's links, each looked up among the others' (SQLite only: tagsAlone).
     const dir = sort === 'newest' ? 'desc' : 'asc';
     const rows = await db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', driver.id).where(sql<SqlBool>`${hasOtherTags(dialect, f, driver.id, 'd')}`)
       .orderBy('d.created_at', dir).orderBy('d.post_id', dir).limit(limit).offset(offset).execute();

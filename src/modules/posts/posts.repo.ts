@@ -49,7 +49,7 @@ export async function itemsByIds(db: Kysely<DB>, dialect: DialectName, ids: numb
   const param = { ids: listParam(dialect, ids) };
   const [row] = await (opts.state ? itemsWithState : itemsInListOrder)(db, dialect, param);
   const found = idList(row);
-  if (followsList(found, ids)) return { ids: found, json: `[${row?.json ?? ''}]`, ...(opts.state && row ? { state: stateOf(row as { total: unknown; maxId: unknown }) } : {}) };
+  if (followsList(found, ids)) return { ids: found, json: `[${row?.json ?? ''}]`, ...(opts.state && row ? { state: stateOf(row) } : {}) };
   const [sorted] = await itemsSorted(db, dialect, param);
   return { ids: idList(sorted), json: `[${sorted?.json ?? ''}]` };
 }
