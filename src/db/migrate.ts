@@ -11,6 +11,7 @@ import * as noHistograms from './migrations/008-no-stat4-histograms.ts';
 import * as statementCounters from './migrations/009-pg-statement-counters.ts';
 import * as compactSearch from './migrations/010-compact-search-index.ts';
 import * as storedListItems from './migrations/011-stored-list-items.ts';
+import * as tagChangeLog from './migrations/012-tag-change-log.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '009-pg-statement-counters': statementCounters,
   '010-compact-search-index': compactSearch,
   '011-stored-list-items': storedListItems,
+  '012-tag-change-log': tagChangeLog,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

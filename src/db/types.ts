@@ -128,8 +128,14 @@ export interface CountersTable {
   value: number;
 }
 
+export interface TagChangesTable {
+  seq: Generated<number>;
+  post_id: number;
+}
+
 export interface DB {
   counters: CountersTable;
+  tag_changes: TagChangesTable;
   login_failures: LoginFailuresTable;
   users: UsersTable;
   sessions: SessionsTable;

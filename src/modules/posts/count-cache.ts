@@ -34,9 +34,10 @@ export class CountCache {
 
   /**
    * The kept total for `key`, if the data has not changed since it was kept, and `keep` to store
-   * one worked out now: it is kept only if no other request has seen newer data meanwhile.
+   * one worked out now: it is kept only if no other request has seen newer data meanwhile; with
+   * the data version it read.
    */
-  async lookup(db: Kysely<DB>, key: string): Promise<{ count?: Count; keep(count: Count): void }> {
+  async lookup(db: Kysely<DB>, key: string): Promise<{ count?: Count; keep(count: Count): void; version: number }> {
     const [row] = await versionRow(db, {});
     const version = Number(row?.value ?? 0);
     if (version > this.version) {
@@ -53,6 +54,6 @@ export class CountCache {
       this.totals.delete(key); // most recently used goes last
       this.totals.set(key, count);
     }
-    return { count, keep };
+    return { count, keep, version };
   }
 }

@@ -7,10 +7,11 @@ import { Message } from '../auth/auth.schemas.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import * as posts from './posts.service.ts';
 import { NewestOrder } from './newest-order.ts';
+import { TagBitmaps } from './tag-bitmaps.ts';
 import { CountCache } from './count-cache.ts';
 
 export function postsRoutes(app: FastifyInstance, deps: Deps): void {
-  const memory = { order: new NewestOrder(), counts: new CountCache() };
+  const memory = { order: new NewestOrder(), counts: new CountCache(), bitmaps: new TagBitmaps() };
   app.get('/api/posts', {
     schema: {
       summary: 'List posts, filtered, searched and sorted',

@@ -11,6 +11,7 @@ import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 import { toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
 import { searchOneTerm } from './term-search.ts';
+import { tagsByBitmaps, type TagBitmaps } from './tag-bitmaps.ts';
 
 const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -82,10 +83,15 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
     return { rows, count: { total: order.size, estimated: false } };
   }
   const key = counts && CountCache.key(filter);
-  const { count: known, keep } = key ? await counts.lookup(deps.db, key) : { count: undefined, keep: () => {} };
+  const { count: known, keep, version } = key ? await counts.lookup(deps.db, key) : { count: undefined, keep: () => {}, version: undefined };
   if (order && sort === 'newest') {
     const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known);
     if (oneTerm) return kept(oneTerm, keep);
+  }
+  if (order && memory.bitmaps && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 2 && (await order.refresh(deps.db))) {
+    // Several tags, when ids follow dates: the tags' bitmaps (tag-bitmaps.ts).
+    const tagged = await tagsByBitmaps(deps.db, deps.dialect, memory.bitmaps, filter, sort, offset, limit, order.size, known, version);
+    if (tagged) return kept(tagged, keep);
   }
   // Through a big tag, newest first: the sample that estimates the total often holds the page too.
   const window = sort === 'newest' && !known ? await tagWindow(deps.db, deps.dialect, filter) : null;
@@ -109,6 +115,7 @@ function kept<T extends { count: Count }>(page: T, keep: (count: Count) => void)
 export interface ListMemory {
   order?: NewestOrder;
   counts?: CountCache;
+  bitmaps?: TagBitmaps;
 }
 
 /**

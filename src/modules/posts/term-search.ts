@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { containsInsensitive, ftsPhrase, listParam, oneOf, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
-import { itemsByIds, type Items } from './posts.repo.ts';
+import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { Count } from './count-cache.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
@@ -29,9 +29,7 @@ export async function searchOneTerm(
   const need = offset + limit;
   // With the total known (count-cache.ts), only the page's matches are read.
   const newestTitled = await titleMatches(db, dialect, text, known ? need : Math.max(SHARE, need), order.newestId);
-  const tagged = tagId === null
-    ? []
-    : (await db.selectFrom('post_tags').select('post_id').where('tag_id', '=', tagId).orderBy('created_at', 'desc').orderBy('post_id', 'desc').limit(need).execute()).map((r) => r.post_id);
+  const tagged = tagId === null ? [] : (await tagLinks(db, dialect, 'desc', tagId, linksStart('desc'), need)).ids;
   const page = mergeDescending(newestTitled.slice(0, need), tagged).slice(offset, offset + limit);
   const count = known ?? (await termCount(db, dialect, order, f.terms[0], newestTitled.slice(0, SHARE)));
   return { rows: await itemsByIds(db, dialect, page), count };
@@ -62,8 +60,10 @@ const TITLE_WINDOW = 20_000;
  */
 export async function titleMatches(db: Kysely<DB>, dialect: DialectName, text: string, count: number, newestId: number, firstWindow = Math.max(TITLE_WINDOW, count * 200)): Promise<number[]> {
   if (dialect === 'sqlite') {
-    const rows = await sql<{ id: number }>`SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${ftsPhrase(text)} ORDER BY rowid DESC LIMIT ${count}`.execute(db);
-    return rows.rows.map((r) => r.id);
+    // One text of ids, not a row a match (rows cost ~1.5 us each to hand over).
+    const [row] = (await sql<{ ids: string | null }>`SELECT group_concat(id) AS ids FROM (SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${ftsPhrase(text)} ORDER BY rowid DESC LIMIT ${count})`.execute(db)).rows;
+    const ids = row?.ids ? row.ids.split(',').map(Number) : [];
+    return ids.every((id, i) => i === 0 || id < ids[i - 1]) ? ids : ids.sort((a, b) => b - a);
   }
   for (let span = firstWindow; ; span *= 8) {
     const matching = db.selectFrom('posts').select('id').where(containsInsensitive(dialect, sql.ref('title'), text));

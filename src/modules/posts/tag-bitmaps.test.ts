@@ -1,0 +1,90 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eachDatabase, listPage } from '../../../test/helpers.ts';
+import { createPost, createUser } from '../../../test/factories.ts';
+import type { Viewer } from '../../core/deps.ts';
+import { deletePost, editPost } from './posts.edit.ts';
+import { NewestOrder } from './newest-order.ts';
+import { CountCache } from './count-cache.ts';
+import { TagBitmaps } from './tag-bitmaps.ts';
+
+const HOUR = 3_600_000;
+const POSTS = 300;
+/** Tags of fixture post i: 'a' every 2nd, 'b' every 3rd, 'c' every 5th, 'd' every 7th (so 'a' and 'b' are the two most used). */
+const tagsOf = (i: number) => [i % 2 === 0 && 'a', i % 3 === 0 && 'b', i % 5 === 0 && 'c', i % 7 === 0 && 'd'].filter((t): t is string => !!t);
+
+eachDatabase('several tags from the tags\' bitmaps', (ctx) => {
+  /** The fixture as it should be now: title -> tags, in id order. */
+  const model = new Map<string, string[]>();
+  const ids = new Map<string, number>();
+  let mod: Viewer;
+  // A budget for two bitmaps: 'a' and 'b' get one, 'c' and 'd' are read from their links.
+  const memory = () => ({ order: new NewestOrder(), counts: new CountCache(), bitmaps: new TagBitmaps(2 * 4 * Math.ceil((POSTS + 1 + 8_192) / 32)) });
+  let shared: ReturnType<typeof memory>;
+
+  before(async () => {
+    const db = ctx.database.db;
+    const uploader = await createUser(db, { username: 'bits' });
+    mod = { id: await createUser(db, { username: 'bitmod', role: 'moderator' }), username: 'bitmod', role: 'moderator', tier: 'free' };
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    for (let i = 0; i < POSTS; i++) {
+      const title = `p${i}`;
+      ids.set(title, await createPost(db, { uploaderId: uploader, title, tags: tagsOf(i), createdAt: start + i * HOUR }));
+      model.set(title, tagsOf(i));
+    }
+    shared = memory();
+  });
+
+  const expected = (tags: string[], sort: 'newest' | 'oldest') => {
+    const titles = [...model].filter(([, t]) => tags.every((x) => t.includes(x))).map(([title]) => title);
+    return sort === 'newest' ? titles.reverse() : titles;
+  };
+
+  async function check(m: ReturnType<typeof memory>, tags: string[], sort: 'newest' | 'oldest', offset: number, limit: number) {
+    const page = await listPage(ctx.app.deps, { tag: tags, sortBy: sort, offset, limit }, m);
+    const all = expected(tags, sort);
+    const label = `${tags.join('+')} ${sort} @${offset}`;
+    assert.deepEqual(page.posts.map((p) => p.title), all.slice(offset, offset + limit), label);
+    if (!page.totalIsEstimate) assert.equal(page.totalPosts, all.length, label);
+    else assert.ok(Math.abs(page.totalPosts - all.length) <= all.length * 0.5, `${label}: estimate ${page.totalPosts} for ${all.length}`);
+    return page;
+  }
+
+  test('two and three tags, newest and oldest first, at every offset: the posts that have them all, with the total', async () => {
+    for (const tags of [['a', 'b'], ['b', 'a', 'c'], ['a', 'c'], ['c', 'd'], ['b', 'd']]) {
+      for (const sort of ['newest', 'oldest'] as const) {
+        for (const [offset, limit] of [[0, 24], [0, 5], [7, 10], [40, 24], [49, 5], [60, 24]]) await check(memory(), tags, sort, offset, limit);
+      }
+    }
+    // Both tags with bitmaps: the total is a count of their common bits, exact.
+    const page = await check(memory(), ['a', 'b'], 'newest', 0, 24);
+    assert.deepEqual([page.totalPosts, page.totalIsEstimate], [50, false]);
+  });
+
+  test('edits, deletes and uploads after the bitmaps were read show at once', async () => {
+    const m = shared;
+    await check(m, ['a', 'b'], 'newest', 0, 24);
+    await check(m, ['a', 'c'], 'newest', 0, 24);
+    // p294 has a and b (and d): take 'a' away, give p295 (b, c) an 'a'.
+    for (const [title, tags] of [['p294', ['b', 'd']], ['p295', ['a', 'b', 'c']], ['p290', ['a', 'c']]] as const) {
+      await editPost(ctx.app.deps, mod, String(ids.get(title)), { tags: [...tags] });
+      model.set(title, [...tags]);
+    }
+    await deletePost(ctx.app.deps, mod, String(ids.get('p288')));
+    model.delete('p288');
+    const fresh = await createPost(ctx.database.db, { uploaderId: mod.id, title: 'p300', tags: ['a', 'b', 'c'], createdAt: Date.parse('2026-02-01T00:00:00Z') });
+    model.set('p300', ['a', 'b', 'c']);
+    ids.set('p300', fresh);
+    for (const tags of [['a', 'b'], ['a', 'c'], ['b', 'a', 'c']]) {
+      await check(m, tags, 'newest', 0, 24);
+      await check(m, tags, 'oldest', 0, 60);
+    }
+    // A second process that read its bitmaps before the changes catches up just the same.
+    const other = memory();
+    await check(other, ['a', 'b'], 'newest', 0, 10);
+    await editPost(ctx.app.deps, mod, String(ids.get('p300')), { tags: ['c'] });
+    model.set('p300', ['c']);
+    await check(other, ['a', 'b'], 'newest', 0, 10);
+    await check(m, ['a', 'b'], 'newest', 0, 10);
+  });
+});
