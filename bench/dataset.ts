@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { DB } from '../src/db/types.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { withStatementCache } from '../src/db/statement-cache.ts';
 import { seedDatabase, type SeedSummary } from '../src/seed/generate.ts';
 
 /**
@@ -197,7 +198,8 @@ async function seedSqlite(dir: string, params: DatasetParams, log: (line: string
     .prepare("select name, sql from sqlite_master where type = 'index' and sql is not null")
     .all() as { name: string; sql: string }[];
   for (const ix of indexes) conn.exec(`drop index "${ix.name}"`);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }) });
+  // Full batches repeat one INSERT's text: prepared once.
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
   try {
     const summary = await seedDatabase(db, 'sqlite', seedOptions(params), progress(log));
     const t = performance.now();
