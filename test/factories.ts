@@ -35,6 +35,8 @@ export interface PostSpec {
   description?: string;
   tags?: string[];
   rating?: 'safe' | 'sketchy' | 'unsafe';
+  /** Likes counted on the row (no like rows behind them). */
+  likeCount?: number;
   createdAt: number;
   mediaType?: 'image' | 'video';
   width?: number;
@@ -63,7 +65,7 @@ export function postRow(p: PostSpec): NewPost {
     file_path: contentPath('originals', sha, video ? 'mp4' : 'png'),
     thumb_path: contentPath('thumbs', sha, 'webp'),
     preview_path: null,
-    like_count: 0,
+    like_count: p.likeCount ?? 0,
     comment_count: 0,
     favorite_count: 0,
     created_at: p.createdAt,

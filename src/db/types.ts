@@ -133,8 +133,15 @@ export interface TagChangesTable {
   post_id: number;
 }
 
+export interface PostsByLikesTable {
+  content_rating: string;
+  like_count: number;
+  posts: number;
+}
+
 export interface DB {
   counters: CountersTable;
+  posts_by_likes: PostsByLikesTable;
   tag_changes: TagChangesTable;
   login_failures: LoginFailuresTable;
   users: UsersTable;

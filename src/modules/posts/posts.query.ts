@@ -217,9 +217,22 @@ export async function tagWindow(db: Kysely<DB>, dialect: DialectName, f: PostFil
   return { ids: rows.map((r) => r.id), total: Math.round((rows.length / size) * driver.count) };
 }
 
-/** Whether the filter's total is a stored counter or the in-memory dates (all posts, one rating, one tag, a date range). */
+/** Whether the filter's total is a stored counter or the in-memory dates (all posts, one rating, one tag, a date range, a rating and min likes). */
 export function hasStoredCount(f: PostFilter): boolean {
-  return usesOnly(f, 'rating') || (usesOnly(f, 'tags') && f.tags.length === 1) || usesOnly(f, 'from', 'to');
+  return usesOnly(f, 'rating') || (usesOnly(f, 'tags') && f.tags.length === 1) || usesOnly(f, 'from', 'to') || usesOnly(f, 'rating', 'minLikes');
+}
+
+const likedQuery = (rated: boolean) => prepared((db, p: { likes: number; rating?: string }) => {
+  const q = db.selectFrom('posts_by_likes').select(sql<number>`coalesce(sum(posts), 0)`.as('n')).where('like_count', '>=', p.likes);
+  return rated ? q.where('content_rating', '=', p.rating!) : q;
+});
+const liked = likedQuery(false);
+const likedRated = likedQuery(true);
+
+/** Posts (of a rating) with at least `likes` likes, exact: a sum over posts_by_likes (migration 013). */
+async function likedAtLeast(db: Kysely<DB>, likes: number, rating?: Rating): Promise<number> {
+  const [row] = rating ? await likedRated(db, { likes, rating }) : await liked(db, { likes });
+  return Number(row?.n ?? 0);
 }
 
 /** Posts created between two dates (inclusive, either bound open): exact, and cheap. */
@@ -227,7 +240,7 @@ export type DateCounter = (from?: number, to?: number) => Promise<number>;
 
 /**
  * The number of matching posts: from a stored counter when the filter is one (everything, one
- * rating, one tag), from `dates` when it is only a date range. Through a tag with more than
+ * rating, one tag, a rating and min likes), from `dates` when it is only a date range. Through a tag with more than
  * TAG_SAMPLE posts: the share of matches among its newest TAG_SAMPLE posts, scaled to the tag.
  * Otherwise counted exactly up to COUNT_CAP, and past that estimated from the share of matches
  * among the newest SAMPLE posts of the date range (all posts when there is none). Estimates say so.
@@ -237,6 +250,7 @@ export async function countRows(
 ): Promise<{ total: number; estimated: boolean }> {
   if (usesOnly(f, 'rating')) return { total: await counter(db, f.rating ? `posts:${f.rating}` : 'posts'), estimated: false };
   if (usesOnly(f, 'tags') && f.tags.length === 1) return { total: f.tags[0].count, estimated: false };
+  if (f.minLikes !== undefined && usesOnly(f, 'rating', 'minLikes')) return { total: await likedAtLeast(db, f.minLikes, f.rating), estimated: false };
   if (dates && usesOnly(f, 'from', 'to')) return { total: await dates(f.from, f.to), estimated: false };
 
   // Through a tag with more posts than the sample, test its newest TAG_SAMPLE posts only and scale up.
