@@ -78,3 +78,22 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPage(ctx.app.deps, r, { order })).totalPosts))).size >= 4, 'the ranges differ');
   });
 });
+
+eachDatabase('newest order: refreshAt skips the state read while the data version holds', (ctx) => {
+  test('the same version reads nothing; a newer one catches up', async () => {
+    const db = ctx.database.db;
+    const u = await createUser(db, { username: 'versioned' });
+    const version = async () => Number((await db.selectFrom('counters').select('value').where('name', '=', 'version').executeTakeFirstOrThrow()).value);
+    await createPost(db, { uploaderId: u, title: 'v1', createdAt: ctx.clock.now() });
+    const order = new NewestOrder();
+    const seen = await version();
+    await order.refreshAt(db, seen);
+    const before = order.size;
+    await createPost(db, { uploaderId: u, title: 'v2', createdAt: ctx.clock.now() + 1 });
+    // Told the version it already saw, the order does not look (the upload moved the version, so no request would say that).
+    await order.refreshAt(db, seen);
+    assert.equal(order.size, before);
+    await order.refreshAt(db, await version());
+    assert.equal(order.size, before + 1);
+  });
+});

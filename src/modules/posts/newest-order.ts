@@ -30,6 +30,8 @@ export class NewestOrder {
   private maxId = 0;
   /** Whether newer posts always have higher ids (so newest-first is also id-descending). */
   private idsFollowDates = true;
+  /** The data version read before the last refresh that refreshAt was given. */
+  private versionSeen = -1;
 
   private async state(db: Kysely<DB>): Promise<OrderState> {
     const [row] = await postsState(db, {});
@@ -100,6 +102,18 @@ export class NewestOrder {
     this.total = now.total;
     this.maxId = now.maxId;
     return this.idsFollowDates;
+  }
+
+  /**
+   * refresh, skipped when the data version (the `version` counter: every upload, edit and delete
+   * moves it) is the one of a refresh already done, as read before it: the posts cannot have
+   * changed since. Saves a statement on requests that read the version anyway.
+   */
+  async refreshAt(db: Kysely<DB>, version?: number): Promise<boolean> {
+    if (version !== undefined && version === this.versionSeen) return this.idsFollowDates;
+    const follows = await this.refresh(db);
+    if (version !== undefined && version > this.versionSeen) this.versionSeen = version;
+    return follows;
   }
 
   /** The highest post id (call refresh first). */

@@ -85,10 +85,10 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
   const key = counts && CountCache.key(filter);
   const { count: known, keep, version } = key ? await counts.lookup(deps.db, key) : { count: undefined, keep: () => {}, version: undefined };
   if (order && sort === 'newest') {
-    const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known);
+    const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known, version);
     if (oneTerm) return kept(oneTerm, keep);
   }
-  if (order && memory.bitmaps && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 2 && (await order.refresh(deps.db))) {
+  if (order && memory.bitmaps && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 2 && (await order.refreshAt(deps.db, version))) {
     // Several tags, when ids follow dates: the tags' bitmaps (tag-bitmaps.ts).
     const tagged = await tagsByBitmaps(deps.db, deps.dialect, memory.bitmaps, filter, sort, offset, limit, order.size, known, version);
     if (tagged) return kept(tagged, keep);

@@ -20,11 +20,11 @@ const SHARE = 200;
  * general query answers.
  */
 export async function searchOneTerm(
-  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count,
+  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count, version?: number,
 ): Promise<{ rows: Items; count: Count } | null> {
   if (!usesOnly(f, 'terms') || f.terms.length !== 1) return null;
   if (dialect === 'sqlite' && !usesTitleIndex(dialect, f.terms[0].text)) return null;
-  if (!(await order.refresh(db))) return null;
+  if (!(await order.refreshAt(db, version))) return null;
   const { text, tagId } = f.terms[0];
   const need = offset + limit;
   // With the total known (count-cache.ts), only the page's matches are read.
