@@ -127,27 +127,28 @@ export class TagBitmaps {
     const logged = await db.selectFrom('tag_changes').select(['seq', 'post_id']).where('seq', '>', this.state.seq).orderBy('seq').execute();
     const newest = logged.length ? logged[logged.length - 1].seq : now.seq;
     if (this.state.seq < newest - TAG_CHANGES_KEPT) return false;
-    this.grow(now.maxId);
     const changed = [...new Set(logged.map((r) => r.post_id))];
-    for (const id of changed) this.clear(id);
     const added = await db.selectFrom('post_tags').select(['post_id', 'tag_id']).where('post_id', '>', this.state.maxId).execute();
     const edited = changed.length
       ? await db.selectFrom('post_tags').select(['post_id', 'tag_id']).where(oneOf(dialect, sql.ref('post_id'), listParam(dialect, changed))).execute()
       : [];
+    // Everything read first, then applied at once: a request meanwhile sees the bitmaps before or after, never half way.
     const links = [...added, ...edited];
-    this.grow(links.reduce((m, l) => Math.max(m, l.post_id), 0));
+    this.grow(links.reduce((m, l) => Math.max(m, l.post_id), now.maxId));
+    for (const id of changed) this.clear(id);
     for (const l of links) this.set(l.tag_id, l.post_id);
     return true;
   }
 
   /** Reads every kept tag anew: the most used ones that fit the budget. */
   private async build(db: Kysely<DB>, dialect: DialectName, now: State): Promise<void> {
-    this.words = Math.ceil((now.maxId + 1 + HEADROOM) / 32);
-    const fit = Math.floor(this.budget / (this.words * 4));
+    // Built aside and swapped in at the end, so requests meanwhile use the previous bitmaps whole.
+    const size = Math.ceil((now.maxId + 1 + HEADROOM) / 32);
+    const fit = Math.floor(this.budget / (size * 4));
     const tags = fit > 0 ? await db.selectFrom('tags').select('id').where('post_count', '>', 0).orderBy('post_count', 'desc').orderBy('id').limit(fit).execute() : [];
-    this.bits = new Map();
+    const bits = new Map<number, Int32Array>();
     for (const { id } of tags) {
-      const map = new Int32Array(this.words);
+      const map = new Int32Array(size);
       // Each post has a tag once, so the sum of a word's bits is their OR: the database hands over
       // words, not links, as one text ('w:bits,...'), not a row each: row objects for every tag
       // grew each worker's heap by ~24 MB at a million posts, the texts by ~1 MB.
@@ -155,8 +156,10 @@ export class TagBitmaps {
         ? sql<{ t: string | null }>`SELECT group_concat(w || ':' || b) AS t FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM post_tags WHERE tag_id = ${id} GROUP BY post_id / 32) x`
         : sql<{ t: string | null }>`SELECT string_agg(w || ':' || b, ',') AS t FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM post_tags WHERE tag_id = ${id} GROUP BY post_id / 32) x`;
       readWords((await words.execute(db)).rows[0]?.t ?? '', map);
-      this.bits.set(id, map);
+      bits.set(id, map);
     }
+    this.bits = bits;
+    this.words = size;
   }
 
   /** Makes room for post ids up to `maxId`. */
