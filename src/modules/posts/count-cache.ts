@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { prepared } from '../../db/prepared.ts';
+import { counter } from '../../db/counters.ts';
 import { hasStoredCount, type PostFilter } from './posts.query.ts';
 
 export interface Count {
@@ -8,7 +8,6 @@ export interface Count {
   estimated: boolean;
 }
 
-const versionRow = prepared((db) => db.selectFrom('counters').select('value').where('name', '=', 'version'));
 
 /**
  * Totals of filters that have no stored counter (two tags, a search term, a tag and a rating...),
@@ -38,8 +37,7 @@ export class CountCache {
    * the data version it read.
    */
   async lookup(db: Kysely<DB>, key: string): Promise<{ count?: Count; keep(count: Count): void; version: number }> {
-    const [row] = await versionRow(db, {});
-    const version = Number(row?.value ?? 0);
+    const version = await counter(db, 'version');
     if (version > this.version) {
       this.totals.clear();
       this.version = version;

@@ -4,6 +4,7 @@ import { listsTag, notIndexed, termMatches, titleContains, type DialectName } fr
 import type { Rating, Sort } from './posts.schemas.ts';
 import { LIST_COLUMNS, itemsByIds, itemsOf, type Items } from './posts.repo.ts';
 import { prepared } from '../../db/prepared.ts';
+import { counter } from '../../db/counters.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
 export interface PostFilter {
@@ -181,12 +182,6 @@ async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort
   return rows.map((r) => r.id);
 }
 
-const counterRow = prepared((db, p: { name: string }) => db.selectFrom('counters').select('value').where('name', '=', p.name));
-
-async function counter(db: Kysely<DB>, name: string): Promise<number> {
-  const [row] = await counterRow(db, { name });
-  return Number(row?.value ?? 0);
-}
 
 /**
  * The matching posts among the driving tag's newest `size` posts, newest first, and the total

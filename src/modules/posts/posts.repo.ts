@@ -54,7 +54,8 @@ export async function itemsByIds(db: Kysely<DB>, dialect: DialectName, ids: numb
   return { ids: idList(sorted), json: `[${sorted?.json ?? ''}]` };
 }
 
-const idList = (row: ItemsRow | undefined): number[] => (row?.ids ? row.ids.split(',').map(Number) : []);
+/** The ids of a row whose `ids` column joined them with commas (none when null). */
+export const idList = (row: { ids: string | null } | undefined): number[] => (row?.ids ? row.ids.split(',').map(Number) : []);
 
 /** Whether `found` is `list` with some entries left out, in the same order. */
 export function followsList(found: number[], list: number[]): boolean {
@@ -85,9 +86,8 @@ const linksInOrder = { desc: linksAfter('desc'), asc: linksAfter('asc') };
 /** Up to `limit` post ids of the tag's links after `after`, in date order, and where the next read starts. */
 export async function tagLinks(db: Kysely<DB>, dialect: DialectName, dir: 'asc' | 'desc', tagId: number, after: { createdAt: number; postId: number }, limit: number) {
   const [row] = await linksInOrder[dir](db, dialect, { tagId, ...after, limit });
-  const ids = row?.ids ? row.ids.split(',').map(Number) : [];
-  // Callers use this only when ids follow dates, so the text must run one way; anything else is not trusted.
-  for (let i = 1; i < ids.length; i++) if (dir === 'desc' ? ids[i] >= ids[i - 1] : ids[i] <= ids[i - 1]) throw new Error('tag links came back out of order');
+  // Callers use this only when ids follow dates, so id order is date order: sorted, whatever order the aggregate met them in.
+  const ids = idList(row).sort(dir === 'desc' ? (a, b) => b - a : (a, b) => a - b);
   return { ids, next: { createdAt: Number(row?.lastAt ?? 0), postId: ids[ids.length - 1] ?? 0 } };
 }
 

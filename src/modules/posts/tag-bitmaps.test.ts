@@ -1,5 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import type { Viewer } from '../../core/deps.ts';
@@ -7,6 +8,7 @@ import { deletePost, editPost } from './posts.edit.ts';
 import { NewestOrder } from './newest-order.ts';
 import { CountCache } from './count-cache.ts';
 import { TagBitmaps } from './tag-bitmaps.ts';
+import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
 
 const HOUR = 3_600_000;
 const POSTS = 300;
@@ -87,4 +89,24 @@ eachDatabase('several tags from the tags\' bitmaps', (ctx) => {
     await check(other, ['a', 'b'], 'newest', 0, 10);
     await check(m, ['a', 'b'], 'newest', 0, 10);
   });
+
+  test('a process further behind than the change log reads every tag again', async () => {
+    const db = ctx.database.db;
+    const m = memory();
+    await check(m, ['a', 'b'], 'newest', 0, 10);
+    // A change the log no longer holds: 'a' leaves the newest post with a and b behind the log's
+    // back, and the log's newest entry is TAG_CHANGES_KEPT past anything the process has read.
+    const title = expected(['a', 'b'], 'newest')[0];
+    const tagA = (await db.selectFrom('tags').select('id').where('name', '=', 'a').executeTakeFirstOrThrow()).id;
+    await db.deleteFrom('post_tags').where('post_id', '=', ids.get(title)!).where('tag_id', '=', tagA).execute();
+    await db.updateTable('tags').set((eb) => ({ post_count: eb('post_count', '-', 1) })).where('id', '=', tagA).execute();
+    await db.updateTable('counters').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', 'version').execute();
+    const seq = Number((await sql<{ s: number | null }>`SELECT max(seq) AS s FROM tag_changes`.execute(db)).rows[0].s ?? 0) + TAG_CHANGES_KEPT + 5;
+    await (ctx.kind === 'sqlite'
+      ? sql`INSERT INTO tag_changes (seq, post_id) VALUES (${seq}, ${ids.get('p0')!})`
+      : sql`INSERT INTO tag_changes (seq, post_id) OVERRIDING SYSTEM VALUE VALUES (${seq}, ${ids.get('p0')!})`).execute(db);
+    model.set(title, model.get(title)!.filter((t) => t !== 'a'));
+    await check(m, ['a', 'b'], 'newest', 0, 10);
+  });
 });
+

@@ -5,6 +5,7 @@ import type { Count } from './count-cache.ts';
 import type { PostFilter } from './posts.query.ts';
 import { listParam, oneOf, type DialectName } from '../../db/dialect.ts';
 import { prepared } from '../../db/prepared.ts';
+import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
 
 /** Memory the bitmaps of one process may take: 8 MB is the 64 most used tags at a million posts. */
@@ -23,7 +24,6 @@ interface State {
 const stateRow = prepared(() => sql<{ version: number | null; seq: number | null; maxId: number | null }>`SELECT
   (SELECT value FROM counters WHERE name = 'version') AS version, (SELECT max(seq) FROM tag_changes) AS seq, (SELECT max(id) FROM posts) AS "maxId"`);
 
-const versionRow = prepared((db) => db.selectFrom('counters').select('value').where('name', '=', 'version'));
 
 /**
  * The posts of the most used tags as bitmaps over post ids (bit i of a tag's bitmap: post i has
@@ -48,7 +48,7 @@ export class TagBitmaps {
 
   /** Brings the bitmaps up to the data at `version` (the data version, read now if not given), reading every kept tag the first time. */
   async current(db: Kysely<DB>, dialect: DialectName, version?: number): Promise<this> {
-    const seen = version ?? Number((await versionRow(db, {}))[0]?.value ?? 0);
+    const seen = version ?? (await counter(db, 'version'));
     // A sync already under way may have read the state before this version: then sync again.
     while (!this.built || this.state.version < seen) {
       this.syncing ??= this.sync(db, dialect).finally(() => {
@@ -235,7 +235,8 @@ export async function tagsByBitmaps(
 ): Promise<{ rows: Items; count: Count } | null> {
   const bits = await bitmaps.current(db, dialect, version);
   const dir = sort === 'newest' ? 'desc' : 'asc';
-  const kept = f.tags.filter((t) => bits.has(t.id)).map((t) => t.id);
+  const withBits = f.tags.filter((t) => bits.has(t.id));
+  const kept = withBits.map((t) => t.id);
   const walked = f.tags.filter((t) => !bits.has(t.id));
   if (walked.length === 0) {
     const ids = bits.page(kept, dir, offset, limit);
@@ -243,7 +244,7 @@ export async function tagsByBitmaps(
   }
   if (walked.length > 1) return null;
   const need = offset + limit;
-  const share = f.tags.filter((t) => bits.has(t.id)).reduce((p, t) => p * Math.min(1, t.count / Math.max(1, posts)), 1);
+  const share = withBits.reduce((p, t) => p * Math.min(1, t.count / Math.max(1, posts)), 1);
   const batch = Math.min(MAX_BATCH, Math.max(MIN_BATCH, known ? 0 : SAMPLE_LINKS, Math.ceil((need / Math.max(share, 1e-6)) * 1.5)));
   const matches: number[] = [];
   let read = 0;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { containsInsensitive, ftsPhrase, listParam, oneOf, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
-import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
+import { idList, itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { Count } from './count-cache.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
@@ -62,8 +62,7 @@ export async function titleMatches(db: Kysely<DB>, dialect: DialectName, text: s
   if (dialect === 'sqlite') {
     // One text of ids, not a row a match (rows cost ~1.5 us each to hand over).
     const [row] = (await sql<{ ids: string | null }>`SELECT group_concat(id) AS ids FROM (SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${ftsPhrase(text)} ORDER BY rowid DESC LIMIT ${count})`.execute(db)).rows;
-    const ids = row?.ids ? row.ids.split(',').map(Number) : [];
-    return ids.every((id, i) => i === 0 || id < ids[i - 1]) ? ids : ids.sort((a, b) => b - a);
+    return idList(row).sort((a, b) => b - a);
   }
   for (let span = firstWindow; ; span *= 8) {
     const matching = db.selectFrom('posts').select('id').where(containsInsensitive(dialect, sql.ref('title'), text));

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { prepared } from '../../db/prepared.ts';
+import { counter } from '../../db/counters.ts';
 import { NameIndex } from './name-index.ts';
 
 export interface TagEntry {
@@ -22,7 +22,6 @@ export interface TagEntry {
 /** How far (minutes) a kept window may be rolled forward instead of counted again. */
 const ROLL_MINUTES = 24 * 60;
 
-const versionRow = prepared((db) => db.selectFrom('counters').select('value').where('name', '=', 'version'));
 
 export class TagCache {
   constructor(private readonly sqlite: boolean) {}
@@ -33,7 +32,7 @@ export class TagCache {
 
   /** All tags with posts, as of the data's current version (checked on every call). */
   async all(db: Kysely<DB>): Promise<TagSnapshot> {
-    const version = Number((await versionRow(db, {}))[0]?.value ?? 0);
+    const version = await counter(db, 'version');
     if (version !== this.snapshot.version) {
       const rows = await db.selectFrom('tags').select(['id', 'name', 'post_count', 'created_at']).where('post_count', '>', 0).execute();
       this.snapshot = new TagSnapshot(version, rows.map((r, slot) => ({ id: r.id, name: r.name, count: r.post_count, createdAt: r.created_at, slot })));
