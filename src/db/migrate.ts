@@ -13,6 +13,7 @@ import * as compactSearch from './migrations/010-compact-search-index.ts';
 import * as storedListItems from './migrations/011-stored-list-items.ts';
 import * as tagChangeLog from './migrations/012-tag-change-log.ts';
 import * as postsByLikes from './migrations/013-posts-by-likes.ts';
+import * as titleWords from './migrations/014-title-words.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '011-stored-list-items': storedListItems,
   '012-tag-change-log': tagChangeLog,
   '013-posts-by-likes': postsByLikes,
+  '014-title-words': titleWords,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { counter } from '../../db/counters.ts';
 import { hasStoredCount, type PostFilter } from './posts.query.ts';
+import { VersionedMap } from './versioned-map.ts';
 
 export interface Count {
   total: number;
@@ -18,10 +19,11 @@ export interface Count {
  * (likes do not move the version). At most `max` totals; the least recently used goes first.
  */
 export class CountCache {
-  private version = -1;
-  private readonly totals = new Map<string, Count>();
+  private readonly totals: VersionedMap<Count>;
 
-  constructor(private readonly max = 5_000) {}
+  constructor(max = 5_000) {
+    this.totals = new VersionedMap(max);
+  }
 
   /** The key of a filter whose total is worth keeping, or null. */
   static key(f: PostFilter): string | null {
@@ -34,24 +36,10 @@ export class CountCache {
   /**
    * The kept total for `key`, if the data has not changed since it was kept, and `keep` to store
    * one worked out now: it is kept only if no other request has seen newer data meanwhile; with
-   * the data version it read.
+   * the data version (read now unless given).
    */
-  async lookup(db: Kysely<DB>, key: string): Promise<{ count?: Count; keep(count: Count): void; version: number }> {
-    const version = await counter(db, 'version');
-    if (version > this.version) {
-      this.totals.clear();
-      this.version = version;
-    }
-    const keep = (count: Count) => {
-      if (version !== this.version) return;
-      if (this.totals.size >= this.max) this.totals.delete(this.totals.keys().next().value!);
-      this.totals.set(key, count);
-    };
-    const count = version === this.version ? this.totals.get(key) : undefined;
-    if (count) {
-      this.totals.delete(key); // most recently used goes last
-      this.totals.set(key, count);
-    }
-    return { count, keep, version };
+  async lookup(db: Kysely<DB>, key: string, at?: number): Promise<{ count?: Count; keep(count: Count): void; version: number }> {
+    const version = at ?? (await counter(db, 'version'));
+    return { count: this.totals.get(key, version), keep: (count: Count) => this.totals.set(key, count, version), version };
   }
 }

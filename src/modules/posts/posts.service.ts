@@ -10,7 +10,9 @@ import { CountCache, type Count } from './count-cache.ts';
 import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
 import { toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
-import { searchOneTerm } from './term-search.ts';
+import { searchOneTerm, type TermWords } from './term-search.ts';
+import type { TagLookup, TagNames } from './tag-names.ts';
+import { counter } from '../../db/counters.ts';
 import { tagsByBitmaps, type TagBitmaps } from './tag-bitmaps.ts';
 
 const MAX_TERMS = 10;
@@ -34,7 +36,7 @@ export function parseId(raw: string, what: string): number {
   return toId(raw) ?? notFound(what, raw);
 }
 
-async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter | null> {
+async function resolveFilter(deps: Deps, q: PostListQuery, tagsNamed: TagLookup): Promise<PostFilter | null> {
   // Dates first: a bad date is a 400 even when another filter already means "no posts".
   const from = q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false);
   const to = q.dateTo === undefined ? undefined : parseDateParam('dateTo', q.dateTo, true);
@@ -45,7 +47,7 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
     });
   }
   const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
-  const found = await repo.tagsByName(deps.db, deps.dialect, [...tagNames, ...terms]);
+  const found = await tagsNamed([...tagNames, ...terms]);
   if (tagNames.some((n) => !found.has(n))) return null;
   const filter: PostFilter = {
     tags: tagNames.map((name) => ({ ...found.get(name)!, name })),
@@ -75,7 +77,7 @@ async function resolveFilter(deps: Deps, q: PostListQuery): Promise<PostFilter |
 }
 
 /** The page's rows and the total, through the cheapest path that answers this filter exactly as the general query would. */
-async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: number, limit: number, memory: ListMemory) {
+async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: number, limit: number, memory: ListMemory, dataVersion: () => Promise<number>) {
   const { order, counts } = memory;
   if (order && sort === 'newest' && usesOnly(filter)) {
     // Every post, newest first: the page is a slice of the order (read with the state that proves it current), and the order counts them.
@@ -83,9 +85,9 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
     return { rows, count: { total: order.size, estimated: false } };
   }
   const key = counts && CountCache.key(filter);
-  const { count: known, keep, version } = key ? await counts.lookup(deps.db, key) : { count: undefined, keep: () => {}, version: undefined };
+  const { count: known, keep, version } = key ? await counts.lookup(deps.db, key, await dataVersion()) : { count: undefined, keep: () => {}, version: undefined };
   if (order && sort === 'newest') {
-    const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known, version);
+    const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known, version, memory);
     if (oneTerm) return kept(oneTerm, keep);
   }
   if (order && memory.bitmaps && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 2 && (await order.refreshAt(deps.db, version))) {
@@ -116,6 +118,8 @@ export interface ListMemory {
   order?: NewestOrder;
   counts?: CountCache;
   bitmaps?: TagBitmaps;
+  words?: TermWords;
+  tags?: TagNames;
 }
 
 /**
@@ -132,8 +136,13 @@ export async function listPosts(deps: Deps, q: PostListQuery, memory: ListMemory
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
   const sort = (q.sortBy ?? 'newest') as Sort;
-  const filter = await resolveFilter(deps, q);
-  const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, memory) : { rows: { ids: [], json: '[]' }, count: { total: 0, estimated: false } };
+  // The data version, read once and only if a kept value is looked up (a plain newest page needs none).
+  let version: Promise<number> | undefined;
+  const dataVersion = () => (version ??= counter(deps.db, 'version'));
+  const { tags } = memory;
+  const tagsNamed: TagLookup = (names) => tags && names.length > 0 ? tags.lookup(deps.db, deps.dialect, names, dataVersion) : repo.tagsByName(deps.db, deps.dialect, names);
+  const filter = await resolveFilter(deps, q, tagsNamed);
+  const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, memory, dataVersion) : { rows: { ids: [], json: '[]' }, count: { total: 0, estimated: false } };
   const last = rows.ids[rows.ids.length - 1];
   return postListJson(rows, count, offset, limit, sort === 'newest' && rows.ids.length === limit && last !== undefined ? String(last) : null);
 }

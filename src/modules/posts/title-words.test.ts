@@ -1,0 +1,131 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { eachDatabase, listPage } from '../../../test/helpers.ts';
+import { createPost, createUser } from '../../../test/factories.ts';
+import { up as titleWordsUp } from '../../db/migrations/014-title-words.ts';
+import { NewestOrder } from './newest-order.ts';
+import { CountCache } from './count-cache.ts';
+import { TermWords } from './term-search.ts';
+import { counter } from '../../db/counters.ts';
+
+const HOUR = 3_600_000;
+
+/** What title_words must hold: each title's space-separated words, ASCII letters lowered (SQLite's lower()). */
+const wordsOf = (title: string) => [...new Set(title.replace(/[A-Z]/g, (c) => c.toLowerCase()).split(' ').filter(Boolean))];
+
+eachDatabase('one search term through the words of titles', (ctx) => {
+  let u: number;
+  const start = Date.parse('2026-02-01T00:00:00Z');
+  let at = 0;
+  const post = (title: string, tags: string[] = []) => createPost(ctx.database.db, { uploaderId: u, title, tags, createdAt: start + at++ * HOUR });
+
+  const TITLES = [
+    'Été à Paris', 'CAFÉ "quoted" back\\slash', 'tab\there and there', 'line\nbreak word', '  spaced   out  ', 'x\u0001y ctrl char',
+    'Naïve café', 'Red fox', 'Shredded red paper', 'Plain',
+  ];
+  const SEARCHES = ['été', 'ÉTÉ', 'café', 'CAFÉ', '"quoted"', 'back\\slash', 'here', 'tab\there', 'break', 'spaced', 'ctrl', 'x\u0001y', 'naïve', 'red', 'shred', 'ain', 'absent'];
+
+  before(async () => {
+    u = await createUser(ctx.database.db, { username: 'worder' });
+    for (const title of TITLES) await post(title, title === 'Plain' ? ['red'] : []);
+  });
+
+  /** Every search, at a few pages, as the one-term path answers it (order given) and as the general query does. */
+  const sameAsGeneral = async (what: string, searches = SEARCHES) => {
+    const order = new NewestOrder();
+    for (const search of searches) {
+      for (const [offset, limit] of [[0, 3], [2, 3], [0, 50]]) {
+        const viaWords = await listPage(ctx.app.deps, { search, offset, limit }, { order });
+        const general = await listPage(ctx.app.deps, { search, offset, limit });
+        assert.deepEqual(viaWords, general, `${what}: '${search}' offset ${offset}`);
+      }
+    }
+  };
+
+  /** SQLite: the three tables hold exactly what the posts' titles give. */
+  const consistent = async () => {
+    if (ctx.kind !== 'sqlite') return;
+    const db = ctx.database.db;
+    const posts = await db.selectFrom('posts').select(['id', 'title']).execute();
+    const want = posts.flatMap((p) => wordsOf(p.title).map((w) => `${w}\u0000${p.id}`)).sort();
+    const have = (await sql<{ word: string; post_id: number }>`SELECT word, post_id FROM title_words`.execute(db)).rows.map((r) => `${r.word}\u0000${r.post_id}`).sort();
+    assert.deepEqual(have, want, 'title_words');
+    const counts = new Map<string, number>();
+    for (const key of want) counts.set(key.split('\u0000')[0], (counts.get(key.split('\u0000')[0]) ?? 0) + 1);
+    const vocab = (await sql<{ word: string; posts: number }>`SELECT word, posts FROM title_vocab`.execute(db)).rows;
+    assert.deepEqual(new Map(vocab.map((r) => [r.word, r.posts])), counts, 'title_vocab');
+    await sql`INSERT INTO title_vocab_fts (title_vocab_fts) VALUES ('integrity-check')`.execute(db);
+  };
+
+  test('titles with quotes, backslashes, control characters, runs of spaces and non-ASCII letters: the same pages and totals as the general query', async () => {
+    await sameAsGeneral('as uploaded');
+    await consistent();
+    const cafe = await listPage(ctx.app.deps, { search: 'café' }, { order: new NewestOrder() });
+    assert.deepEqual(cafe.posts.map((p) => p.title).sort(), ['CAFÉ "quoted" back\\slash', 'Naïve café']);
+    // "red" is a title word of two posts and the tag of a third.
+    assert.equal((await listPage(ctx.app.deps, { search: 'red' }, { order: new NewestOrder() })).totalPosts, 3);
+  });
+
+  test('title edits and deletes show at once, and words no title has any more leave the vocabulary', async () => {
+    const db = ctx.database.db;
+    const fox = await db.selectFrom('posts').select('id').where('title', '=', 'Red fox').executeTakeFirstOrThrow();
+    await db.updateTable('posts').set({ title: 'Grey wolf wolf' }).where('id', '=', fox.id).execute();
+    const paper = await db.selectFrom('posts').select('id').where('title', '=', 'Shredded red paper').executeTakeFirstOrThrow();
+    await db.deleteFrom('posts').where('id', '=', paper.id).execute();
+    await post('Another wolf');
+    await sameAsGeneral('after edits', [...SEARCHES, 'wolf', 'grey', 'fox', 'paper']);
+    await consistent();
+    assert.equal((await listPage(ctx.app.deps, { search: 'wolf' }, { order: new NewestOrder() })).totalPosts, 2);
+    assert.equal((await listPage(ctx.app.deps, { search: 'paper' }, { order: new NewestOrder() })).totalPosts, 0);
+    if (ctx.kind === 'sqlite') {
+      const left = await sql<{ word: string }>`SELECT word FROM title_vocab WHERE word IN ('fox', 'shredded', 'paper')`.execute(db);
+      assert.deepEqual(left.rows, []);
+    }
+  });
+
+  test('a term inside more distinct words than the word path reads still finds every title', async () => {
+    // 20 words containing "uzz": past the word path's limit, so the trigram index of every title answers.
+    for (let i = 0; i < 20; i++) await post(`Buzz${String.fromCharCode(97 + i)} number ${i}`);
+    await sameAsGeneral('many words', ['uzz', 'buzzc', 'number']);
+    assert.equal((await listPage(ctx.app.deps, { search: 'uzz', limit: 5 }, { order: new NewestOrder() })).totalPosts, 20);
+  });
+
+  test('words found for a term are kept per data version: a new title word shows in the next search', async () => {
+    const memory = { order: new NewestOrder(), counts: new CountCache(), words: new TermWords() };
+    const before = await listPage(ctx.app.deps, { search: 'lynx' }, memory);
+    assert.equal(before.totalPosts, 0);
+    await post('Lynxes at dusk');
+    const after = await listPage(ctx.app.deps, { search: 'lynx' }, memory);
+    assert.deepEqual(after.posts.map((p) => p.title), ['Lynxes at dusk']);
+  });
+
+  if (ctx.kind === 'sqlite') {
+    test('TermWords reads the words of a term once per data version', async () => {
+      const db = ctx.database.db;
+      const words = new TermWords();
+      const version = await counter(db, 'version');
+      assert.deepEqual(await words.of(db, 'ocelot', version), []);
+      // A word written behind the version's back is not seen at that version, and is at the next.
+      const { id } = await db.selectFrom('posts').select('id').limit(1).executeTakeFirstOrThrow();
+      await sql`INSERT INTO title_words (word, post_id) VALUES ('ocelots', ${id})`.execute(db);
+      try {
+        assert.deepEqual(await words.of(db, 'ocelot', version), []);
+        assert.deepEqual(await words.of(db, 'ocelot', version + 1), [['ocelots', 1]]);
+        assert.deepEqual(await words.of(db, 'ocelot'), [['ocelots', 1]], 'no version: read every time');
+      } finally {
+        await sql`DELETE FROM title_words WHERE word = 'ocelots'`.execute(db);
+      }
+    });
+
+    test('the migration fills the words of the posts already there', async () => {
+      const db = ctx.database.db;
+      for (const name of ['posts_title_words_insert', 'posts_title_words_delete', 'posts_title_words_update']) await sql.raw(`DROP TRIGGER ${name}`).execute(db);
+      for (const name of ['title_vocab_fts', 'title_vocab', 'title_words']) await sql.raw(`DROP TABLE ${name}`).execute(db);
+      await post('Written while the words were gone');
+      await titleWordsUp(db, 'sqlite');
+      await consistent();
+      await sameAsGeneral('after the migration', [...SEARCHES, 'gone', 'wolf']);
+    });
+  }
+});
