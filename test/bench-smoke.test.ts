@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { runBench } from '../bench/run.ts';
 import { SCENARIO_NAMES } from '../bench/scenarios.ts';
 
@@ -57,6 +58,21 @@ test('the benchmark harness runs every scenario against the server and the ceili
     for (const name of SCENARIO_NAMES) assert.match(md, new RegExp(`\\| ${name} \\| 8 \\|`));
     assert.match(md, /PASS|FAIL/);
     assert.equal(fs.readFileSync(readme, 'utf8'), 'untouched\n', 'the README is left alone');
+
+    // The dataset's title words were written after its posts (not by triggers), and the triggers are back for what follows.
+    const [name] = fs.readdirSync(path.join(dir, 'data'));
+    const conn = new SQLite(path.join(dir, 'data', name, 'imageboard.db'), { readonly: true });
+    try {
+      const titles = conn.prepare('SELECT id, title FROM posts').all() as { id: number; title: string }[];
+      const want = titles.flatMap((p) => [...new Set(p.title.replace(/[A-Z]/g, (c) => c.toLowerCase()).split(' ').filter(Boolean))].map((w) => `${w} ${p.id}`)).sort();
+      const have = (conn.prepare('SELECT word, post_id FROM title_words').all() as { word: string; post_id: number }[]).map((r) => `${r.word} ${r.post_id}`).sort();
+      assert.ok(want.length > 300);
+      assert.deepEqual(have, want);
+      const triggers = conn.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND (name LIKE '%title_words%' OR name LIKE 'title_vocab%')").get() as { n: number };
+      assert.equal(triggers.n, 7);
+    } finally {
+      conn.close();
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

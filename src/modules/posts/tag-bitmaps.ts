@@ -8,8 +8,8 @@ import { prepared } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
 
-/** Memory the bitmaps of one process may take: 8 MB is the 64 most used tags at a million posts. */
-export const BITMAP_BUDGET = 8 * 1024 * 1024;
+/** Memory the bitmaps of one process may take: 12 MB is the 96 most used tags at a million posts (>= 14,783 posts each). */
+export const BITMAP_BUDGET = 12 * 1024 * 1024;
 /** Ids of headroom past the highest post, so uploads do not reallocate every bitmap each time. */
 const HEADROOM = 8_192;
 /** More new posts than this at once (an import) are read as a rebuild. */

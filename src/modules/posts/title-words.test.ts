@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
-import { up as titleWordsUp } from '../../db/migrations/014-title-words.ts';
+import { dropTitleWordTriggers, up as titleWordsUp } from '../../db/migrations/014-title-words.ts';
 import { NewestOrder } from './newest-order.ts';
 import { CountCache } from './count-cache.ts';
 import { TermWords } from './term-search.ts';
@@ -120,7 +120,7 @@ eachDatabase('one search term through the words of titles', (ctx) => {
 
     test('the migration fills the words of the posts already there', async () => {
       const db = ctx.database.db;
-      for (const name of ['posts_title_words_insert', 'posts_title_words_delete', 'posts_title_words_update']) await sql.raw(`DROP TRIGGER ${name}`).execute(db);
+      await dropTitleWordTriggers(db);
       for (const name of ['title_vocab_fts', 'title_vocab', 'title_words']) await sql.raw(`DROP TABLE ${name}`).execute(db);
       await post('Written while the words were gone');
       await titleWordsUp(db, 'sqlite');
