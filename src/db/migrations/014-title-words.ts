@@ -24,14 +24,26 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await fillTitleWords(db);
 }
 
-const TRIGGERS = [
-  'posts_title_words_insert', 'posts_title_words_delete', 'posts_title_words_update',
-  'title_words_counted_insert', 'title_words_counted_delete', 'title_vocab_indexed_insert', 'title_vocab_indexed_delete',
-];
+const add = `INSERT OR IGNORE INTO title_words (word, post_id) SELECT value, new.id FROM ${wordsOf('new.title')} WHERE value <> '';`;
+const remove = `DELETE FROM title_words WHERE post_id = old.id AND word IN (SELECT value FROM ${wordsOf('old.title')});`;
+
+/** The triggers that keep the three tables in step with the posts, by name. */
+const TRIGGERS: Record<string, string> = {
+  posts_title_words_insert: `AFTER INSERT ON posts BEGIN ${add} END`,
+  posts_title_words_delete: `AFTER DELETE ON posts BEGIN ${remove} END`,
+  posts_title_words_update: `AFTER UPDATE OF title ON posts WHEN old.title IS NOT new.title BEGIN ${remove} ${add} END`,
+  title_words_counted_insert: `AFTER INSERT ON title_words BEGIN
+    INSERT INTO title_vocab (word, posts) VALUES (new.word, 1) ON CONFLICT (word) DO UPDATE SET posts = posts + 1; END`,
+  title_words_counted_delete: `AFTER DELETE ON title_words BEGIN
+    UPDATE title_vocab SET posts = posts - 1 WHERE word = old.word;
+    DELETE FROM title_vocab WHERE word = old.word AND posts <= 0; END`,
+  title_vocab_indexed_insert: `AFTER INSERT ON title_vocab BEGIN INSERT INTO title_vocab_fts (rowid, word) VALUES (new.id, new.word); END`,
+  title_vocab_indexed_delete: `AFTER DELETE ON title_vocab BEGIN INSERT INTO title_vocab_fts (title_vocab_fts, rowid, word) VALUES ('delete', old.id, old.word); END`,
+};
 
 /** For a bulk load (the benchmark's dataset): no word is written post by post; fillTitleWords afterwards. */
 export async function dropTitleWordTriggers(db: Kysely<any>): Promise<void> {
-  for (const name of TRIGGERS) await sql.raw(`DROP TRIGGER IF EXISTS ${name}`).execute(db);
+  for (const name of Object.keys(TRIGGERS)) await sql.raw(`DROP TRIGGER IF EXISTS ${name}`).execute(db);
 }
 
 /**
@@ -43,21 +55,7 @@ export async function fillTitleWords(db: Kysely<any>): Promise<void> {
   await run(`INSERT INTO title_words (word, post_id) SELECT DISTINCT w.value, posts.id FROM posts, ${wordsOf('posts.title')} w WHERE w.value <> '' ORDER BY 1, 2`);
   await run('INSERT INTO title_vocab (word, posts) SELECT word, count(*) FROM title_words GROUP BY word');
   await run(`INSERT INTO title_vocab_fts (title_vocab_fts) VALUES ('rebuild')`);
-
-  const add = (post: 'new') => `INSERT OR IGNORE INTO title_words (word, post_id) SELECT value, ${post}.id FROM ${wordsOf(`${post}.title`)} WHERE value <> '';`;
-  const remove = (post: 'old') => `DELETE FROM title_words WHERE post_id = ${post}.id AND word IN (SELECT value FROM ${wordsOf(`${post}.title`)});`;
-  await run(`CREATE TRIGGER posts_title_words_insert AFTER INSERT ON posts BEGIN ${add('new')} END`);
-  await run(`CREATE TRIGGER posts_title_words_delete AFTER DELETE ON posts BEGIN ${remove('old')} END`);
-  await run(`CREATE TRIGGER posts_title_words_update AFTER UPDATE OF title ON posts WHEN old.title IS NOT new.title BEGIN ${remove('old')} ${add('new')} END`);
-  await run(`CREATE TRIGGER title_words_counted_insert AFTER INSERT ON title_words BEGIN
-    INSERT INTO title_vocab (word, posts) VALUES (new.word, 1) ON CONFLICT (word) DO UPDATE SET posts = posts + 1; END`);
-  await run(`CREATE TRIGGER title_words_counted_delete AFTER DELETE ON title_words BEGIN
-    UPDATE title_vocab SET posts = posts - 1 WHERE word = old.word;
-    DELETE FROM title_vocab WHERE word = old.word AND posts <= 0; END`);
-  await run(`CREATE TRIGGER title_vocab_indexed_insert AFTER INSERT ON title_vocab BEGIN
-    INSERT INTO title_vocab_fts (rowid, word) VALUES (new.id, new.word); END`);
-  await run(`CREATE TRIGGER title_vocab_indexed_delete AFTER DELETE ON title_vocab BEGIN
-    INSERT INTO title_vocab_fts (title_vocab_fts, rowid, word) VALUES ('delete', old.id, old.word); END`);
+  for (const [name, body] of Object.entries(TRIGGERS)) await run(`CREATE TRIGGER ${name} ${body}`);
 }
 
 /** json_each over a title's space-separated words, ASCII letters lowered (empty words come out as ''). */

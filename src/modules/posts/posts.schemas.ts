@@ -66,7 +66,7 @@ export const PostList = Type.Object({
   posts: Type.Array(PostListItem),
   totalPosts: Type.Integer({ description: 'Exact, unless totalIsEstimate is true' }),
   totalIsEstimate: Type.Boolean({
-    description: 'true when totalPosts is an estimate. All posts, one rating, one tag, minLikes with or without contentRating, and a date range alone are always exact. Filters without a stored count are counted exactly while that is cheap (up to 10,000 matches; several tags alone, when each is one of the most used tags, or when every link of the one that is not was read for the page; through a tag, when the rarest one has at most 500 posts; one search term, under 200 title matches); past that the total is scaled from the share of matches among the newest posts (of the date range, when there is one)',
+    description: 'true when totalPosts is an estimate. All posts, one rating, one tag, minLikes with or without contentRating, and a date range alone are always exact. Filters without a stored count are counted exactly while that is cheap (up to 10,000 matches; several tags alone, when each is one of the most used tags, or when every link of the one that is not was read for the page; through a tag, when the rarest one has at most 500 posts; one search term, under 200 title matches, or on SQLite when the term is inside one word of the titles and no tag has its name); past that the total is scaled from the share of matches among the newest posts (of the date range, when there is one)',
   }),
   currentPage: Type.Integer({ description: 'floor(offset / limit) + 1 (counted from the cursor when `before` is given)' }),
   totalPages: Type.Integer({ description: 'ceil(totalPosts / limit)' }),

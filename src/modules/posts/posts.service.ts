@@ -140,7 +140,7 @@ export async function listPosts(deps: Deps, q: PostListQuery, memory: ListMemory
   let version: Promise<number> | undefined;
   const dataVersion = () => (version ??= counter(deps.db, 'version'));
   const { tags } = memory;
-  const tagsNamed: TagLookup = (names) => tags && names.length > 0 ? tags.lookup(deps.db, deps.dialect, names, dataVersion) : repo.tagsByName(deps.db, deps.dialect, names);
+  const tagsNamed: TagLookup = (names) => tags ? tags.lookup(deps.db, deps.dialect, names, dataVersion) : repo.tagsByName(deps.db, deps.dialect, names);
   const filter = await resolveFilter(deps, q, tagsNamed);
   const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, memory, dataVersion) : { rows: { ids: [], json: '[]' }, count: { total: 0, estimated: false } };
   const last = rows.ids[rows.ids.length - 1];

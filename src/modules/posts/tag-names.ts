@@ -18,8 +18,9 @@ export class TagNames {
   private readonly known = new VersionedMap<TagInfo | null>(20_000);
 
   async lookup(db: Kysely<DB>, dialect: DialectName, names: string[], dataVersion: () => Promise<number>): Promise<Map<string, TagInfo>> {
-    const version = await dataVersion();
     const out = new Map<string, TagInfo>();
+    if (names.length === 0) return out;
+    const version = await dataVersion();
     const missing: string[] = [];
     for (const name of names) {
       const tag = this.known.get(name, version);

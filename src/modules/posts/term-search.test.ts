@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { NewestOrder } from './newest-order.ts';
+import { TagBitmaps } from './tag-bitmaps.ts';
 import { mergeDescending, searchOneTerm, titleMatches } from './term-search.ts';
 
 const HOUR = 3_600_000;
@@ -49,6 +50,20 @@ eachDatabase('one search term read newest first from the title index and the tag
     // Titles with "red" (20) or "shredded" (6), and tagged posts with neither (8).
     assert.equal(red.totalPosts, 34);
     assert.equal(red.totalIsEstimate, false);
+  });
+
+  test('with the tag of the term kept as a bitmap: the same pages and totals as the general query', async () => {
+    const bitmaps = new TagBitmaps();
+    const memory = { order: new NewestOrder(), bitmaps };
+    for (const search of ['red', 'misc', 'shred']) {
+      for (const [offset, limit] of [[0, 7], [5, 7], [20, 10], [200, 5]]) {
+        const viaBitmap = await listPage(ctx.app.deps, { search, offset, limit }, memory);
+        const general = await listPage(ctx.app.deps, { search, offset, limit });
+        assert.deepEqual(viaBitmap, general, `${search} offset ${offset}`);
+      }
+    }
+    const red = await ctx.database.db.selectFrom('tags').select('id').where('name', '=', 'red').executeTakeFirstOrThrow();
+    assert.equal(bitmaps.has(red.id), true, 'the tag was read from its bitmap');
   });
 
   test('title matches come newest first however small the first window, as a scan of every title finds them', async () => {

@@ -82,7 +82,7 @@ export async function titleMatches(
   { firstWindow = Math.max(TITLE_WINDOW, count * 200), termWords, version }: { firstWindow?: number; termWords?: TermWords; version?: number } = {},
 ): Promise<{ ids: number[]; total: number | null }> {
   if (dialect === 'sqlite') {
-    const words = await (termWords ?? new TermWords()).of(db, text, version);
+    const words = termWords ? await termWords.of(db, text, version) : await readTermWords(db, text);
     if (words.length <= MAX_WORDS) {
       let ids: number[] = [];
       for (const [word] of words) ids = mergeDescending(ids, idList((await newestWithWord(db, { word, limit: count }))[0]).sort((x, y) => y - x));
@@ -124,11 +124,16 @@ export class TermWords {
   async of(db: Kysely<DB>, text: string, version?: number): Promise<[string, number][]> {
     const seen = version === undefined ? undefined : this.terms.get(text, version);
     if (seen) return seen;
-    const [found] = await wordsContaining(db, { phrase: ftsPhrase(text), limit: MAX_WORDS + 1 });
-    const words = JSON.parse(found?.words ?? '[]') as [string, number][];
+    const words = await readTermWords(db, text);
     if (version !== undefined) this.terms.set(text, words, version);
     return words;
   }
+}
+
+/** The title words containing `text`, with their post counts (more than MAX_WORDS: MAX_WORDS + 1 of them). */
+async function readTermWords(db: Kysely<DB>, text: string): Promise<[string, number][]> {
+  const [found] = await wordsContaining(db, { phrase: ftsPhrase(text), limit: MAX_WORDS + 1 });
+  return JSON.parse(found?.words ?? '[]') as [string, number][];
 }
 
 /** The newest `limit` posts whose title has the word, as one text of ids, highest first. */
