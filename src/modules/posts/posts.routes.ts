@@ -7,13 +7,13 @@ import { Message } from '../auth/auth.schemas.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import * as posts from './posts.service.ts';
 import { NewestOrder } from './newest-order.ts';
-import { TagBitmaps } from './tag-bitmaps.ts';
+import { TagSets } from './tag-sets.ts';
 import { CountCache } from './count-cache.ts';
 import { TermWords } from './term-search.ts';
 import { TagNames } from './tag-names.ts';
 
 export function postsRoutes(app: FastifyInstance, deps: Deps): void {
-  const memory = { order: new NewestOrder(), counts: new CountCache(), bitmaps: new TagBitmaps(), words: new TermWords(), tags: new TagNames() };
+  const memory = { order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets(), words: new TermWords(), tags: new TagNames() };
   app.get('/api/posts', {
     schema: {
       summary: 'List posts, filtered, searched and sorted',

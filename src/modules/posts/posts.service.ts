@@ -13,7 +13,7 @@ import { fromTagString } from './tag-string.ts';
 import { searchOneTerm, type TermWords } from './term-search.ts';
 import type { TagLookup, TagNames } from './tag-names.ts';
 import { counter } from '../../db/counters.ts';
-import { tagsByBitmaps, type TagBitmaps } from './tag-bitmaps.ts';
+import { tagsFromMemory, type TagSets } from './tag-sets.ts';
 
 const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -90,9 +90,9 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
     const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known, version, memory);
     if (oneTerm) return kept(oneTerm, keep);
   }
-  if (order && memory.bitmaps && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 2 && (await order.refreshAt(deps.db, version))) {
-    // Several tags, when ids follow dates: the tags' bitmaps (tag-bitmaps.ts).
-    const tagged = await tagsByBitmaps(deps.db, deps.dialect, memory.bitmaps, filter, sort, offset, limit, order.size, known, version);
+  if (order && memory.tagSets && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 2 && (await order.refreshAt(deps.db, version))) {
+    // Several tags, when ids follow dates: the tags' sets kept in memory (tag-sets.ts).
+    const tagged = await tagsFromMemory(deps.db, deps.dialect, memory.tagSets, filter, sort, offset, limit, order.size, known, version);
     if (tagged) return kept(tagged, keep);
   }
   // Through a big tag, newest first: the sample that estimates the total often holds the page too.
@@ -117,7 +117,7 @@ function kept<T extends { count: Count }>(page: T, keep: (count: Count) => void)
 export interface ListMemory {
   order?: NewestOrder;
   counts?: CountCache;
-  bitmaps?: TagBitmaps;
+  tagSets?: TagSets;
   words?: TermWords;
   tags?: TagNames;
 }

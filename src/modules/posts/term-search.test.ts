@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { eachDatabase, listPage } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { NewestOrder } from './newest-order.ts';
-import { TagBitmaps } from './tag-bitmaps.ts';
+import { TagSets } from './tag-sets.ts';
 import { mergeDescending, searchOneTerm, titleMatches } from './term-search.ts';
 
 const HOUR = 3_600_000;
@@ -52,18 +52,22 @@ eachDatabase('one search term read newest first from the title index and the tag
     assert.equal(red.totalIsEstimate, false);
   });
 
-  test('with the tag of the term kept as a bitmap: the same pages and totals as the general query', async () => {
-    const bitmaps = new TagBitmaps();
-    const memory = { order: new NewestOrder(), bitmaps };
-    for (const search of ['red', 'misc', 'shred']) {
-      for (const [offset, limit] of [[0, 7], [5, 7], [20, 10], [200, 5]]) {
-        const viaBitmap = await listPage(ctx.app.deps, { search, offset, limit }, memory);
-        const general = await listPage(ctx.app.deps, { search, offset, limit });
-        assert.deepEqual(viaBitmap, general, `${search} offset ${offset}`);
-      }
-    }
+  test('with the tag of the term kept as a bitmap or as an id list: the same pages and totals as the general query', async () => {
     const red = await ctx.database.db.selectFrom('tags').select('id').where('name', '=', 'red').executeTakeFirstOrThrow();
-    assert.equal(bitmaps.has(red.id), true, 'the tag was read from its bitmap');
+    // Every tag on at least 1 post in 1e9 (all of them) as a bitmap; then none.
+    for (const [bitmapAt, asBitmap] of [[1e9, true], [1, false]] as const) {
+      const tagSets = new TagSets({ bitmapAt });
+      const memory = { order: new NewestOrder(), tagSets };
+      for (const search of ['red', 'misc', 'shred']) {
+        for (const [offset, limit] of [[0, 7], [5, 7], [20, 10], [200, 5]]) {
+          const fromMemory = await listPage(ctx.app.deps, { search, offset, limit }, memory);
+          const general = await listPage(ctx.app.deps, { search, offset, limit });
+          assert.deepEqual(fromMemory, general, `${search} offset ${offset} (bitmaps: ${asBitmap})`);
+        }
+      }
+      assert.equal(tagSets.has(red.id), true, 'the tag was read from memory');
+      assert.equal(tagSets.hasBitmap(red.id), asBitmap);
+    }
   });
 
   test('title matches come newest first however small the first window, as a scan of every title finds them', async () => {

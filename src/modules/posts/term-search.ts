@@ -4,7 +4,7 @@ import { containsInsensitive, ftsPhrase, listParam, oneOf, usesTitleIndex, type 
 import { idList, itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { Count } from './count-cache.ts';
-import type { TagBitmaps } from './tag-bitmaps.ts';
+import type { TagSets } from './tag-sets.ts';
 import { prepared } from '../../db/prepared.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
 import { VersionedMap } from './versioned-map.ts';
@@ -19,11 +19,11 @@ const SHARE = 200;
  * higher ids (posts are dated when uploaded; NewestOrder checks it), both sets can be read newest
  * first and only as far as the page: the top ids of each, merged. Titles come from the title
  * words on SQLite (terms of 3+ characters; see titleMatches) and from PostgreSQL's trigram index;
- * the tag's posts from its bitmap when this process keeps one, else from its links. Otherwise, or
+ * the tag's posts from its set when this process keeps one, else from its links. Otherwise, or
  * with any other filter, this returns null and the general query answers.
  */
 export async function searchOneTerm(
-  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count, version?: number, memory: { bitmaps?: TagBitmaps; words?: TermWords } = {},
+  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count, version?: number, memory: { tagSets?: TagSets; words?: TermWords } = {},
 ): Promise<{ rows: Items; count: Count } | null> {
   if (!usesOnly(f, 'terms') || f.terms.length !== 1) return null;
   if (dialect === 'sqlite' && !usesTitleIndex(dialect, f.terms[0].text)) return null;
@@ -32,9 +32,9 @@ export async function searchOneTerm(
   const need = offset + limit;
   // With the total known (count-cache.ts), only the page's matches are read.
   const titled = await titleMatches(db, dialect, text, known ? need : Math.max(SHARE, need), order.newestId, { termWords: memory.words, version });
-  // The tag's newest posts: from its bitmap when this process keeps one (tag-bitmaps.ts), else its links.
-  const { bitmaps } = memory;
-  const kept = tagId !== null && bitmaps && (await bitmaps.current(db, dialect, version)).has(tagId) ? bitmaps : null;
+  // The tag's newest posts: from its set when this process keeps one (tag-sets.ts), else its links.
+  const { tagSets } = memory;
+  const kept = tagId !== null && tagSets && (await tagSets.current(db, dialect, version)).has(tagId) ? tagSets : null;
   const tagged = tagId === null ? [] : kept ? kept.page([tagId], 'desc', 0, need) : (await tagLinks(db, dialect, 'desc', tagId, linksStart('desc'), need)).ids;
   const page = mergeDescending(titled.ids.slice(0, need), tagged).slice(offset, offset + limit);
   const count = known ?? (await termCount(db, dialect, order, f.terms[0], titled.ids.slice(0, SHARE), titled.total, kept));
@@ -46,11 +46,11 @@ export async function searchOneTerm(
  * titles with it when known (`titledTotal`), and its tag's count.
  */
 async function termCount(
-  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, term: PostFilter['terms'][number], sample: number[], titledTotal: number | null, kept: TagBitmaps | null,
+  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, term: PostFilter['terms'][number], sample: number[], titledTotal: number | null, kept: TagSets | null,
 ): Promise<Count> {
   // The newest title matches that also have the tag are in both sets: counted once.
   const alsoTagged = term.tagId === null || sample.length === 0 ? 0
-    : kept ? sample.filter((id) => kept.hasAll(id, [term.tagId!])).length : await countTagged(db, dialect, term.tagId, sample);
+    : kept ? sample.filter(kept.tester([term.tagId!])).length : await countTagged(db, dialect, term.tagId, sample);
   // Every title match is in the sample: the union is exact.
   if (sample.length < SHARE) return { total: term.tagCount + sample.length - alsoTagged, estimated: false };
   // Every title match counted, and no tag to share them with: exact too.

@@ -7,7 +7,7 @@ import type { Viewer } from '../../core/deps.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import { NewestOrder } from './newest-order.ts';
 import { CountCache } from './count-cache.ts';
-import { TagBitmaps } from './tag-bitmaps.ts';
+import { TagSets, type TagSetOptions } from './tag-sets.ts';
 import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
 
 const HOUR = 3_600_000;
@@ -15,14 +15,18 @@ const POSTS = 300;
 /** Tags of fixture post i: 'a' every 2nd, 'b' every 3rd, 'c' every 5th, 'd' every 7th (so 'a' and 'b' are the two most used). */
 const tagsOf = (i: number) => [i % 2 === 0 && 'a', i % 3 === 0 && 'b', i % 5 === 0 && 'c', i % 7 === 0 && 'd'].filter((t): t is string => !!t);
 
-eachDatabase('several tags from the tags\' bitmaps', (ctx) => {
+eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
   /** The fixture as it should be now: title -> tags, in id order. */
   const model = new Map<string, string[]>();
   const ids = new Map<string, number>();
   let mod: Viewer;
-  // A budget for two bitmaps: 'a' and 'b' get one, 'c' and 'd' are read from their links.
-  const memory = () => ({ order: new NewestOrder(), counts: new CountCache(), bitmaps: new TagBitmaps(2 * 4 * Math.ceil((POSTS + 1 + 8_192) / 32)) });
-  let shared: ReturnType<typeof memory>;
+  /**
+   * How tags are kept: 'mixed': 'a' and 'b' (on 1 post in 2 and 3) as bitmaps, 'c' as an id list,
+   * and the budget spent before 'd', which is read from its links; 'lists': all four as id lists.
+   */
+  let kinds: Record<'mixed' | 'lists', TagSetOptions>;
+  const memory = (kind: 'mixed' | 'lists', compactAt?: number) => ({ order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets({ ...kinds[kind], compactAt }) });
+  const KINDS = ['mixed', 'lists'] as const;
 
   before(async () => {
     const db = ctx.database.db;
@@ -34,7 +38,10 @@ eachDatabase('several tags from the tags\' bitmaps', (ctx) => {
       ids.set(title, await createPost(db, { uploaderId: uploader, title, tags: tagsOf(i), createdAt: start + i * HOUR }));
       model.set(title, tagsOf(i));
     }
-    shared = memory();
+    const maxId = Math.max(...ids.values());
+    const bitmap = 4 * Math.ceil((maxId + 1 + 8_192) / 32);
+    // 'b' (100 posts) is on 1 post in `bitmapAt`, 'c' (60) is not; 'c' costs ~130 bytes as a list, and 'd' would take the budget past its end.
+    kinds = { mixed: { bitmapAt: Math.ceil((maxId + 1) / 100), budget: 2 * bitmap + 190 }, lists: { bitmapAt: 1 } };
   });
 
   const expected = (tags: string[], sort: 'newest' | 'oldest') => {
@@ -53,20 +60,36 @@ eachDatabase('several tags from the tags\' bitmaps', (ctx) => {
   }
 
   test('two and three tags, newest and oldest first, at every offset: the posts that have them all, with the total', async () => {
-    for (const tags of [['a', 'b'], ['b', 'a', 'c'], ['a', 'c'], ['c', 'd'], ['b', 'd']]) {
-      for (const sort of ['newest', 'oldest'] as const) {
-        for (const [offset, limit] of [[0, 24], [0, 5], [7, 10], [40, 24], [49, 5], [60, 24]]) await check(memory(), tags, sort, offset, limit);
+    for (const kind of KINDS) {
+      for (const tags of [['a', 'b'], ['b', 'a', 'c'], ['a', 'c'], ['c', 'd'], ['b', 'd'], ['d', 'c', 'b']]) {
+        for (const sort of ['newest', 'oldest'] as const) {
+          for (const [offset, limit] of [[0, 24], [0, 5], [7, 10], [40, 24], [49, 5], [60, 24]]) await check(memory(kind), tags, sort, offset, limit);
+        }
+      }
+      // Every tag kept: the total is counted from the sets, exact.
+      for (const [tags, total] of [[['a', 'b'], 50], [['a', 'c'], 30], [['b', 'c', 'a'], 10]] as const) {
+        const page = await check(memory(kind), [...tags], 'newest', 0, 24);
+        assert.deepEqual([page.totalPosts, page.totalIsEstimate], [total, false], `${kind}: ${tags.join('+')}`);
       }
     }
-    // Both tags with bitmaps: the total is a count of their common bits, exact.
-    const page = await check(memory(), ['a', 'b'], 'newest', 0, 24);
-    assert.deepEqual([page.totalPosts, page.totalIsEstimate], [50, false]);
+    // The kinds are as described: in 'mixed', 'd' is read from its links.
+    const m = memory('mixed');
+    await check(m, ['a', 'd'], 'newest', 0, 5);
+    const tagId = async (name: string) => (await ctx.database.db.selectFrom('tags').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+    assert.deepEqual(
+      await Promise.all(['a', 'b', 'c', 'd'].map(async (t) => [m.tagSets.has(await tagId(t)), m.tagSets.hasBitmap(await tagId(t))])),
+      [[true, true], [true, true], [true, false], [false, false]],
+    );
   });
 
-  test('edits, deletes and uploads after the bitmaps were read show at once', async () => {
-    const m = shared;
-    await check(m, ['a', 'b'], 'newest', 0, 24);
-    await check(m, ['a', 'c'], 'newest', 0, 24);
+  test('edits, deletes and uploads after the sets were read show at once, before and after the lists are written anew', async () => {
+    // Each kind of set, and id lists that take in the changes kept beside them after every 2.
+    const sets = [memory('mixed'), memory('lists'), memory('lists', 2)];
+    const checkAll = async (tags: string[], sort: 'newest' | 'oldest', offset: number, limit: number) => {
+      for (const m of sets) await check(m, tags, sort, offset, limit);
+    };
+    await checkAll(['a', 'b'], 'newest', 0, 24);
+    await checkAll(['a', 'c'], 'newest', 0, 24);
     // p294 has a and b (and d): take 'a' away, give p295 (b, c) an 'a'.
     for (const [title, tags] of [['p294', ['b', 'd']], ['p295', ['a', 'b', 'c']], ['p290', ['a', 'c']]] as const) {
       await editPost(ctx.app.deps, mod, String(ids.get(title)), { tags: [...tags] });
@@ -77,22 +100,23 @@ eachDatabase('several tags from the tags\' bitmaps', (ctx) => {
     const fresh = await createPost(ctx.database.db, { uploaderId: mod.id, title: 'p300', tags: ['a', 'b', 'c'], createdAt: Date.parse('2026-02-01T00:00:00Z') });
     model.set('p300', ['a', 'b', 'c']);
     ids.set('p300', fresh);
-    for (const tags of [['a', 'b'], ['a', 'c'], ['b', 'a', 'c']]) {
-      await check(m, tags, 'newest', 0, 24);
-      await check(m, tags, 'oldest', 0, 60);
+    for (const tags of [['a', 'b'], ['a', 'c'], ['b', 'a', 'c'], ['c', 'd']]) {
+      await checkAll(tags, 'newest', 0, 24);
+      await checkAll(tags, 'oldest', 0, 60);
     }
-    // A second process that read its bitmaps before the changes catches up just the same.
-    const other = memory();
+    // A second process that read its sets before the changes catches up just the same.
+    const other = memory('lists');
     await check(other, ['a', 'b'], 'newest', 0, 10);
     await editPost(ctx.app.deps, mod, String(ids.get('p300')), { tags: ['c'] });
     model.set('p300', ['c']);
     await check(other, ['a', 'b'], 'newest', 0, 10);
-    await check(m, ['a', 'b'], 'newest', 0, 10);
+    await checkAll(['a', 'b'], 'newest', 0, 10);
+    await checkAll(['c', 'a'], 'oldest', 0, 40);
   });
 
   test('a process further behind than the change log reads every tag again', async () => {
     const db = ctx.database.db;
-    const m = memory();
+    const m = memory('lists');
     await check(m, ['a', 'b'], 'newest', 0, 10);
     // A change the log no longer holds: 'a' leaves the newest post with a and b behind the log's
     // back, and the log's newest entry is TAG_CHANGES_KEPT past anything the process has read.

@@ -1,0 +1,498 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { idList, itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
+import { IdList, type IdReader } from './id-list.ts';
+import type { Count } from './count-cache.ts';
+import type { PostFilter } from './posts.query.ts';
+import { listParam, oneOf, type DialectName } from '../../db/dialect.ts';
+import { prepared } from '../../db/prepared.ts';
+import { counter } from '../../db/counters.ts';
+import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
+
+/**
+ * Memory the tag sets of one process may take: 12 MB holds, at a million posts, bitmaps of the 22
+ * tags on 1 post in 16 or more and id lists of the next ~2,000 (down to ~700 posts each).
+ */
+export const TAG_SET_BUDGET = 12 * 1024 * 1024;
+/** A tag on at least 1 post in this many (of the highest id) is kept as a bitmap: smaller than its id list, and tested in one step. */
+const BITMAP_AT = 16;
+/** Ids of headroom past the highest post, so uploads do not reallocate every bitmap each time. */
+const HEADROOM = 8_192;
+/** More new posts than this at once (an import) are read as a rebuild. */
+const MAX_CATCH_UP = 50_000;
+/** Changes kept beside the id lists before they are written into them. */
+const COMPACT_AT = 4_096;
+
+interface State {
+  version: number;
+  seq: number;
+  maxId: number;
+}
+
+export interface TagSetOptions {
+  budget?: number;
+  /** A tag on at least 1 post in `bitmapAt` gets a bitmap (BITMAP_AT). */
+  bitmapAt?: number;
+  /** Changes kept beside the id lists before they are written into them (COMPACT_AT). */
+  compactAt?: number;
+}
+
+const stateRow = prepared(() => sql<{ version: number | null; seq: number | null; maxId: number | null }>`SELECT
+  (SELECT value FROM counters WHERE name = 'version') AS version, (SELECT max(seq) FROM tag_changes) AS seq, (SELECT max(id) FROM posts) AS "maxId"`);
+
+/**
+ * The posts of the most used tags, kept per process within a memory budget (TAG_SET_BUDGET): the
+ * densest as bitmaps over post ids (bit i: post i has the tag), the others as compressed id lists
+ * (id-list.ts). Posts with several kept tags, newest first, are then read from memory: bitmaps
+ * ANDed word by word from the highest id down, or the smallest id list walked and each of its
+ * posts tested against the others; their number is exact. The database would look up one tag's
+ * links among the other's one by one. Which tags are kept is decided when the sets are read: the
+ * most used then.
+ *
+ * Kept current with the data: each use compares the data version (counters) with the one the sets
+ * were read at; when it moved, new posts are read by id (the ids above the highest seen) and the
+ * posts whose tags were edited or that were deleted come from the tag_changes log (migration
+ * 012). Bitmaps are changed in place. An id list is not: its changed posts are marked stale and
+ * the tags' current posts kept beside it (`extra`) until COMPACT_AT changes, when the lists are
+ * written anew. A process further behind than the log reaches reads every tag again.
+ */
+export class TagSets {
+  private bits = new Map<number, Int32Array>();
+  private lists = new Map<number, IdList>();
+  /** Per listed tag: posts that have it and are not in its list (new, or changed since), highest first. */
+  private extra = new Map<number, number[]>();
+  /** Posts changed since the lists were written: their entries in the lists are ignored. */
+  private stale: Int32Array = new Int32Array(0);
+  private changes = 0;
+  private words = 0;
+  private state: State = { version: -1, seq: 0, maxId: 0 };
+  private built = false;
+  private syncing: Promise<void> | null = null;
+  private readonly budget: number;
+  private readonly bitmapAt: number;
+  private readonly compactAt: number;
+
+  constructor(o: TagSetOptions = {}) {
+    this.budget = o.budget ?? TAG_SET_BUDGET;
+    this.bitmapAt = o.bitmapAt ?? BITMAP_AT;
+    this.compactAt = o.compactAt ?? COMPACT_AT;
+  }
+
+  /** Brings the sets up to the data at `version` (the data version, read now if not given), reading every kept tag the first time. */
+  async current(db: Kysely<DB>, dialect: DialectName, version?: number): Promise<this> {
+    const seen = version ?? (await counter(db, 'version'));
+    // A sync already under way may have read the state before this version: then sync again.
+    while (!this.built || this.state.version < seen) {
+      this.syncing ??= this.sync(db, dialect).finally(() => {
+        this.syncing = null;
+      });
+      await this.syncing;
+    }
+    return this;
+  }
+
+  /** Whether the tag is kept here. */
+  has(tagId: number): boolean {
+    return this.bits.has(tagId) || this.lists.has(tagId);
+  }
+
+  /** Whether the tag is kept as a bitmap. */
+  hasBitmap(tagId: number): boolean {
+    return this.bits.has(tagId);
+  }
+
+  /** A test of whether a post has every one of the tags (each kept here), for posts met in any order. */
+  tester(tagIds: number[]): (postId: number) => boolean {
+    const maps = tagIds.filter((id) => this.bits.has(id)).map((id) => this.bits.get(id)!);
+    const lists = tagIds.filter((id) => !this.bits.has(id)).map((id) => this.descending(id));
+    const words = this.words;
+    return (postId) => {
+      const w = postId >>> 5;
+      if (w >= words) return false;
+      const bit = 1 << (postId & 31);
+      for (const map of maps) if ((map[w] & bit) === 0) return false;
+      for (const ids of lists) if (!containsDescending(ids, postId)) return false;
+      return true;
+    };
+  }
+
+  /** The ids of posts with every one of the tags (each kept here), highest first ('desc') or lowest first, from `offset`, at most `limit`. */
+  page(tagIds: number[], dir: 'asc' | 'desc', offset: number, limit: number): number[] {
+    const out: number[] = [];
+    if (limit > 0) {
+      this.each(tagIds, dir, offset, (id) => {
+        out.push(id);
+        return out.length < limit;
+      });
+    }
+    return out;
+  }
+
+  /** How many posts have every one of the tags (each kept here). */
+  count(tagIds: number[]): number {
+    let n = 0;
+    if (tagIds.every((id) => this.bits.has(id))) {
+      const maps = tagIds.map((id) => this.bits.get(id)!);
+      for (let w = 0; w < this.words; w++) {
+        let x = maps[0][w];
+        for (let k = 1; k < maps.length && x !== 0; k++) x &= maps[k][w];
+        if (x !== 0) n += popcount(x);
+      }
+      return n;
+    }
+    this.each(tagIds, 'desc', 0, () => {
+      n++;
+      return true;
+    });
+    return n;
+  }
+
+  /**
+   * Visits the posts with every one of the tags in `dir` order, past the first `skip` of them,
+   * until `visit` returns false. Only bitmaps: their words ANDed. Else the smallest id list is
+   * walked and each of its posts tested against the other tags.
+   */
+  private each(tagIds: number[], dir: 'asc' | 'desc', skip: number, visit: (id: number) => boolean): void {
+    const maps = tagIds.filter((id) => this.bits.has(id)).map((id) => this.bits.get(id)!);
+    const listed = tagIds.filter((id) => !this.bits.has(id)).sort((a, b) => this.sizeOf(a) - this.sizeOf(b));
+    if (listed.length === 0) return this.eachInBitmaps(maps, dir, skip, visit);
+    const words = this.words;
+    const take = (id: number) => {
+      const w = id >>> 5;
+      if (w >= words) return true;
+      const bit = 1 << (id & 31);
+      for (const map of maps) if ((map[w] & bit) === 0) return true;
+      if (skip > 0) {
+        skip--;
+        return true;
+      }
+      return visit(id);
+    };
+    if (dir === 'desc') {
+      const driver = this.cursor(listed[0]);
+      const others = listed.slice(1).map((id) => this.cursor(id));
+      const at = others.map((c) => c.next());
+      for (let id = driver.next(); id >= 0; id = driver.next()) {
+        let all = true;
+        for (let k = 0; k < others.length; k++) {
+          while (at[k] > id) at[k] = others[k].next();
+          if (at[k] < 0) return; // a list with nothing lower: no more posts have every tag
+          if (at[k] !== id) all = false;
+        }
+        if (all && !take(id)) return;
+      }
+      return;
+    }
+    const driver = this.descending(listed[0]);
+    const others = listed.slice(1).map((id) => this.descending(id));
+    const at = others.map((ids) => ids.length - 1);
+    for (let i = driver.length - 1; i >= 0; i--) {
+      const id = driver[i];
+      let all = true;
+      for (let k = 0; k < others.length; k++) {
+        const ids = others[k];
+        while (at[k] >= 0 && ids[at[k]] < id) at[k]--;
+        if (at[k] < 0) return;
+        if (ids[at[k]] !== id) all = false;
+      }
+      if (all && !take(id)) return;
+    }
+  }
+
+  private eachInBitmaps(maps: Int32Array[], dir: 'asc' | 'desc', skip: number, visit: (id: number) => boolean): void {
+    const step = dir === 'desc' ? -1 : 1;
+    for (let w = dir === 'desc' ? this.words - 1 : 0; w >= 0 && w < this.words; w += step) {
+      let x = maps[0][w];
+      for (let k = 1; k < maps.length && x !== 0; k++) x &= maps[k][w];
+      if (x === 0) continue;
+      // Words wholly inside the offset are counted, not visited bit by bit.
+      const n = popcount(x);
+      if (skip >= n) {
+        skip -= n;
+        continue;
+      }
+      while (x !== 0) {
+        const b = dir === 'desc' ? 31 - Math.clz32(x) : 31 - Math.clz32(x & -x);
+        x &= ~(1 << b);
+        if (skip > 0) skip--;
+        else if (!visit(w * 32 + b)) return;
+      }
+    }
+  }
+
+  /** Posts of a listed tag, highest first, with the changes kept beside its list. */
+  private cursor(tagId: number): TagCursor {
+    return new TagCursor(this.lists.get(tagId)!, this.extra.get(tagId) ?? NONE, this.changes > 0 ? this.stale : null);
+  }
+
+  private descending(tagId: number): Int32Array {
+    const out = new Int32Array(this.sizeOf(tagId));
+    const c = this.cursor(tagId);
+    let n = 0;
+    for (let id = c.next(); id >= 0; id = c.next()) out[n++] = id;
+    return out.subarray(0, n);
+  }
+
+  private sizeOf(tagId: number): number {
+    return (this.lists.get(tagId)?.size ?? 0) + (this.extra.get(tagId)?.length ?? 0);
+  }
+
+  private async sync(db: Kysely<DB>, dialect: DialectName): Promise<void> {
+    const [row] = await stateRow(db, {});
+    const now: State = { version: Number(row.version ?? 0), seq: Number(row.seq ?? 0), maxId: Number(row.maxId ?? 0) };
+    if (!this.built || now.maxId - this.state.maxId > MAX_CATCH_UP || !(await this.catchUp(db, dialect, now))) await this.build(db, dialect, now);
+    this.state = now;
+    this.built = true;
+  }
+
+  /**
+   * Applies the posts added and the tag changes logged since the last sync; false when the log no
+   * longer holds them all (a rebuild is needed). Everything is read after `now`, so what changes
+   * meanwhile is read again by the next sync (reading a post's tags again is harmless).
+   */
+  private async catchUp(db: Kysely<DB>, dialect: DialectName, now: State): Promise<boolean> {
+    const logged = await db.selectFrom('tag_changes').select(['seq', 'post_id']).where('seq', '>', this.state.seq).orderBy('seq').execute();
+    const newest = logged.length ? logged[logged.length - 1].seq : now.seq;
+    if (this.state.seq < newest - TAG_CHANGES_KEPT) return false;
+    const changed = [...new Set(logged.map((r) => r.post_id))];
+    const added = await db.selectFrom('post_tags').select(['post_id', 'tag_id']).where('post_id', '>', this.state.maxId).execute();
+    const edited = changed.length
+      ? await db.selectFrom('post_tags').select(['post_id', 'tag_id']).where(oneOf(dialect, sql.ref('post_id'), listParam(dialect, changed))).execute()
+      : [];
+    // Everything read first, then applied at once: a request meanwhile sees the sets before or after, never half way.
+    const links = [...added, ...edited];
+    this.grow(links.reduce((m, l) => Math.max(m, l.post_id), now.maxId));
+    for (const id of changed) this.clear(id);
+    const touched = new Set<number>();
+    for (const l of links) {
+      const map = this.bits.get(l.tag_id);
+      if (map) map[l.post_id >>> 5] |= 1 << (l.post_id & 31);
+      else if (this.lists.has(l.tag_id)) {
+        const ids = this.extra.get(l.tag_id) ?? [];
+        ids.push(l.post_id);
+        this.extra.set(l.tag_id, ids);
+        touched.add(l.tag_id);
+        this.changes++;
+      }
+    }
+    for (const tagId of touched) this.extra.set(tagId, [...new Set(this.extra.get(tagId))].sort((a, b) => b - a));
+    if (this.changes > this.compactAt) this.compact();
+    return true;
+  }
+
+  /** Reads every kept tag anew: the most used ones that fit the budget. */
+  private async build(db: Kysely<DB>, dialect: DialectName, now: State): Promise<void> {
+    // Built aside and swapped in at the end, so requests meanwhile use the previous sets whole.
+    const size = Math.ceil((now.maxId + 1 + HEADROOM) / 32);
+    const bits = new Map<number, Int32Array>();
+    const lists = new Map<number, IdList>();
+    let used = 0;
+    const tags = await db.selectFrom('tags').select(['id', 'post_count']).where('post_count', '>', 0).orderBy('post_count', 'desc').orderBy('id')
+      .limit(Math.ceil(this.budget / 8)).execute();
+    for (const { id, post_count: count } of tags) {
+      if (count * this.bitmapAt >= now.maxId + 1) {
+        if (used + size * 4 > this.budget) break;
+        bits.set(id, await readBitmap(db, dialect, id, size));
+        used += size * 4;
+      } else {
+        // An id list takes ~1-3 bytes a post.
+        if (used + count * 2 > this.budget) break;
+        const list = IdList.fromDescending(await readIds(db, dialect, id));
+        lists.set(id, list);
+        used += list.bytes.length + 64;
+      }
+    }
+    this.bits = bits;
+    this.lists = lists;
+    this.extra = new Map();
+    this.stale = new Int32Array(size);
+    this.changes = 0;
+    this.words = size;
+  }
+
+  /** Writes the changes kept beside the id lists into them. */
+  private compact(): void {
+    const lists = new Map<number, IdList>();
+    for (const tagId of this.lists.keys()) lists.set(tagId, IdList.fromDescending(this.descending(tagId)));
+    this.lists = lists;
+    this.extra = new Map();
+    this.stale.fill(0);
+    this.changes = 0;
+  }
+
+  /** Makes room for post ids up to `maxId`. */
+  private grow(maxId: number): void {
+    if (maxId < this.words * 32) return;
+    const words = Math.ceil((maxId + 1 + HEADROOM) / 32);
+    for (const [id, map] of this.bits) this.bits.set(id, widen(map, words));
+    this.stale = widen(this.stale, words);
+    this.words = words;
+  }
+
+  /** Takes a changed post out of every set (its links, read again, put it back). */
+  private clear(postId: number): void {
+    const w = postId >>> 5;
+    if (w >= this.words) return;
+    const bit = 1 << (postId & 31);
+    for (const map of this.bits.values()) map[w] &= ~bit;
+    this.stale[w] |= bit;
+    for (const [tagId, ids] of this.extra) if (ids.includes(postId)) this.extra.set(tagId, ids.filter((id) => id !== postId));
+    this.changes++;
+  }
+}
+
+const NONE: number[] = [];
+
+/** A listed tag's posts, highest first: its id list without stale posts, merged with the ones kept beside it. */
+class TagCursor {
+  private readonly base: IdReader;
+  private b: number;
+  private e = 0;
+
+  constructor(list: IdList, private readonly extra: readonly number[], private readonly stale: Int32Array | null) {
+    this.base = list.reader();
+    this.b = this.nextBase();
+  }
+
+  /** The next post, or -1 past the last. */
+  next(): number {
+    const x = this.e < this.extra.length ? this.extra[this.e] : -1;
+    if (x > this.b) {
+      this.e++;
+      return x;
+    }
+    const id = this.b;
+    if (id < 0) return -1;
+    this.b = this.nextBase();
+    if (x === id) this.e++;
+    return id;
+  }
+
+  private nextBase(): number {
+    const stale = this.stale;
+    let id = this.base.next();
+    if (stale) while (id >= 0 && (stale[id >>> 5] & (1 << (id & 31))) !== 0) id = this.base.next();
+    return id;
+  }
+}
+
+/** Whether `ids` (strictly descending) holds `id`. */
+function containsDescending(ids: Int32Array, id: number): boolean {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const x = ids[mid];
+    if (x === id) return true;
+    if (x > id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+function widen(map: Int32Array, words: number): Int32Array {
+  const wider = new Int32Array(words);
+  wider.set(map);
+  return wider;
+}
+
+/**
+ * A tag's posts as a bitmap. Each post has a tag once, so the sum of a word's bits is their OR:
+ * the database hands over words, not links, as one text ('w:bits,...'), not a row each: row
+ * objects for every tag grew each worker's heap by ~24 MB at a million posts, the texts by ~1 MB.
+ */
+async function readBitmap(db: Kysely<DB>, dialect: DialectName, tagId: number, size: number): Promise<Int32Array> {
+  const map = new Int32Array(size);
+  const words = dialect === 'sqlite'
+    ? sql<{ t: string | null }>`SELECT group_concat(w || ':' || b) AS t FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM post_tags WHERE tag_id = ${tagId} GROUP BY post_id / 32) x`
+    : sql<{ t: string | null }>`SELECT string_agg(w || ':' || b, ',') AS t FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM post_tags WHERE tag_id = ${tagId} GROUP BY post_id / 32) x`;
+  readWords((await words.execute(db)).rows[0]?.t ?? '', map);
+  return map;
+}
+
+/** A tag's post ids, highest first (read as one text). */
+async function readIds(db: Kysely<DB>, dialect: DialectName, tagId: number): Promise<Int32Array> {
+  const text = dialect === 'sqlite'
+    ? sql<{ t: string | null }>`SELECT group_concat(post_id) AS t FROM post_tags WHERE tag_id = ${tagId}`
+    : sql<{ t: string | null }>`SELECT string_agg(post_id::text, ',') AS t FROM post_tags WHERE tag_id = ${tagId}`;
+  const ids = Int32Array.from(idList({ ids: (await text.execute(db)).rows[0]?.t ?? null }));
+  return ids.sort().reverse();
+}
+
+/** Sets the words of a 'w:bits,w:bits' text (bits as a signed or unsigned 32-bit number) into `map`; words past its end are left out. */
+export function readWords(text: string, map: Int32Array): void {
+  let word = 0;
+  let value = 0;
+  let negative = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 44;
+    if (c === 58) {
+      word = value;
+      value = 0;
+    } else if (c === 44) {
+      if (i > 0 && word < map.length) map[word] = (negative ? -value : value) | 0;
+      value = 0;
+      negative = false;
+    } else if (c === 45) negative = true;
+    else value = value * 10 + (c - 48);
+  }
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * Links of the tag not kept here read at a time: as many as should hold the page, from the
+ * other tags' shares of all posts (read as if independent, plus half again), within these bounds.
+ * The links read are also the sample that estimates the total, so a total not known yet reads
+ * at least SAMPLE_LINKS.
+ */
+const MIN_BATCH = 64;
+const MAX_BATCH = 2_000;
+const SAMPLE_LINKS = 200;
+
+/**
+ * Posts with every tag of `f` (tags alone, newest or oldest first, when ids follow dates) from the
+ * tag sets: when every tag is kept, the page and the exact total come from them alone; when one
+ * tag is not, its links are walked in date order and each post tested against the others' sets,
+ * and the total is the share of matches among the links read, scaled to its post count (exact
+ * when all of them were read). Null when more than one tag is not kept.
+ */
+export async function tagsFromMemory(
+  db: Kysely<DB>, dialect: DialectName, tagSets: TagSets, f: PostFilter, sort: 'newest' | 'oldest', offset: number, limit: number, posts: number,
+  known?: Count, version?: number,
+): Promise<{ rows: Items; count: Count } | null> {
+  const sets = await tagSets.current(db, dialect, version);
+  const dir = sort === 'newest' ? 'desc' : 'asc';
+  const withSets = f.tags.filter((t) => sets.has(t.id));
+  const kept = withSets.map((t) => t.id);
+  const walked = f.tags.filter((t) => !sets.has(t.id));
+  if (walked.length === 0) {
+    const ids = sets.page(kept, dir, offset, limit);
+    return { rows: await itemsByIds(db, dialect, ids), count: known ?? { total: sets.count(kept), estimated: false } };
+  }
+  if (walked.length > 1) return null;
+  const need = offset + limit;
+  const share = withSets.reduce((p, t) => p * Math.min(1, t.count / Math.max(1, posts)), 1);
+  const batch = Math.min(MAX_BATCH, Math.max(MIN_BATCH, known ? 0 : SAMPLE_LINKS, Math.ceil((need / Math.max(share, 1e-6)) * 1.5)));
+  const inSets = sets.tester(kept);
+  const matches: number[] = [];
+  let read = 0;
+  let after = linksStart(dir);
+  for (;;) {
+    const links = await tagLinks(db, dialect, dir, walked[0].id, after, batch);
+    read += links.ids.length;
+    for (const id of links.ids) if (inSets(id)) matches.push(id);
+    if (links.ids.length < batch) {
+      return { rows: await itemsByIds(db, dialect, matches.slice(offset, need)), count: known ?? { total: matches.length, estimated: false } };
+    }
+    if (matches.length >= need) break;
+    after = links.next;
+  }
+  const count = known ?? { total: Math.round((matches.length / read) * walked[0].count), estimated: true };
+  return { rows: await itemsByIds(db, dialect, matches.slice(offset, need)), count };
+}
