@@ -8,6 +8,7 @@ import { register } from '../../../test/auth-helpers.ts';
 import { PostList } from './posts.schemas.ts';
 import { fillItems } from './list-item.ts';
 import { followsList, itemsByIds } from './posts.repo.ts';
+import { counter } from '../../db/counters.ts';
 
 /**
  * List items are JSON the database writes (list-item.ts: stored on each row by triggers, around
@@ -149,6 +150,9 @@ eachDatabase('items of a list of posts', (ctx) => {
     const want = asked.filter((id) => id !== 999_999);
     assert.deepEqual(items.ids, want);
     assert.deepEqual(JSON.parse(items.json).map((p: { id: string }) => Number(p.id)), want);
-    assert.deepEqual(await itemsByIds(db, ctx.database.dialect, [999_998]), { ids: [], json: '[]' });
+    // The data version comes with the items, as of the same statement.
+    assert.equal(items.version, await counter(db, 'version'));
+    const none = await itemsByIds(db, ctx.database.dialect, [999_998]);
+    assert.deepEqual([none.ids, none.json], [[], '[]']);
   });
 });

@@ -15,6 +15,8 @@ export const LIST_COLUMNS = ['posts.id', ITEM_JSON.as('json')] as const;
 export interface Items {
   ids: number[];
   json: string;
+  /** The data version (counters) as of the statement that read the items, when one did. */
+  version?: number;
 }
 
 /** Items from rows of LIST_COLUMNS, in their order. */
@@ -28,14 +30,14 @@ export const itemsOf = (rows: { id: number; json: string }[]): Items => ({ ids: 
  * is read in the same statement.
  */
 const itemsQuery = (ordered: boolean, state: boolean) => preparedPerDialect((db, p: { ids: unknown }, dialect) => {
-  const also = state ? sql`, ${STATE_COLUMNS}` : sql``;
+  const also = sql`, (SELECT value FROM counters WHERE name = 'version') AS version${state ? sql`, ${STATE_COLUMNS}` : sql``}`;
   return dialect === 'sqlite'
     ? sql<ItemsRow>`SELECT group_concat(posts.id, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS ids,
         group_concat(${ITEM_JSON}, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS json${also} FROM json_each(${p.ids}) j JOIN posts ON posts.id = j.value`
     : sql<ItemsRow>`SELECT string_agg(posts.id::text, ',' ORDER BY j.ord) AS ids, string_agg(${ITEM_JSON}, ',' ORDER BY j.ord) AS json${also}
         FROM unnest(${p.ids}::integer[]) WITH ORDINALITY AS j(id, ord) JOIN posts ON posts.id = j.id`;
 });
-type ItemsRow = { ids: string | null; json: string | null; total?: unknown; maxId?: unknown };
+type ItemsRow = { ids: string | null; json: string | null; version: unknown; total?: unknown; maxId?: unknown };
 const itemsInListOrder = itemsQuery(false, false);
 const itemsSorted = itemsQuery(true, false);
 const itemsWithState = itemsQuery(false, true);
@@ -49,9 +51,9 @@ export async function itemsByIds(db: Kysely<DB>, dialect: DialectName, ids: numb
   const param = { ids: listParam(dialect, ids) };
   const [row] = await (opts.state ? itemsWithState : itemsInListOrder)(db, dialect, param);
   const found = idList(row);
-  if (followsList(found, ids)) return { ids: found, json: `[${row?.json ?? ''}]`, ...(opts.state && row ? { state: stateOf(row) } : {}) };
+  if (followsList(found, ids)) return { ids: found, json: `[${row?.json ?? ''}]`, version: Number(row?.version ?? 0), ...(opts.state && row ? { state: stateOf(row) } : {}) };
   const [sorted] = await itemsSorted(db, dialect, param);
-  return { ids: idList(sorted), json: `[${sorted?.json ?? ''}]` };
+  return { ids: idList(sorted), json: `[${sorted?.json ?? ''}]`, version: Number(sorted?.version ?? 0) };
 }
 
 /** The ids of a row whose `ids` column joined them with commas (none when null). */

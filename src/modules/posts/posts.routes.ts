@@ -13,7 +13,7 @@ import { TermWords } from './term-search.ts';
 import { TagNames } from './tag-names.ts';
 
 export function postsRoutes(app: FastifyInstance, deps: Deps): void {
-  const memory = { order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets(), words: new TermWords(), tags: new TagNames() };
+  const memory = { order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets(), words: new TermWords(), tags: new TagNames(), seen: {} };
   app.get('/api/posts', {
     schema: {
       summary: 'List posts, filtered, searched and sorted',
