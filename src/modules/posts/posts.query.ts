@@ -2,8 +2,8 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { DB } from '../../db/types.ts';
 import { listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
-import { LIST_COLUMNS, itemsByIds, itemsOf, type Items } from './posts.repo.ts';
-import { prepared } from '../../db/prepared.ts';
+import { LIST_COLUMNS, idList, itemsByIds, itemsOf, type Items } from './posts.repo.ts';
+import { prepared, preparedPerDialect } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
@@ -158,8 +158,14 @@ function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q
   return q;
 }
 
-const tagPage = (dir: 'asc' | 'desc') => prepared((db, p: { tagId: number; limit: number; offset: number }) =>
-  db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', p.tagId).orderBy('d.created_at', dir).orderBy('d.post_id', dir).limit(p.limit).offset(p.offset));
+/** A page of one tag's links in date order, as one text of post ids (a row each cost ~1.5 us to hand over). */
+const tagPage = (dir: 'asc' | 'desc') => preparedPerDialect((db, p: { tagId: number; limit: number; offset: number }, dialect) => {
+  const order = sql.raw(`created_at ${dir}, post_id ${dir}`);
+  const links = sql`SELECT post_id, created_at FROM post_tags WHERE tag_id = ${p.tagId} ORDER BY ${order} LIMIT ${p.limit} OFFSET ${p.offset}`;
+  return dialect === 'sqlite'
+    ? sql<{ ids: string | null }>`SELECT group_concat(post_id) AS ids FROM (${links}) l`
+    : sql<{ ids: string | null }>`SELECT string_agg(post_id::text, ',' ORDER BY ${order}) AS ids FROM (${links}) l`;
+});
 const tagPageNewest = tagPage('desc');
 const tagPageOldest = tagPage('asc');
 
@@ -167,8 +173,8 @@ async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort
   const driver = drivingTag(f, sort);
   if (driver && tagsAlone(dialect, f, sort) && f.tags.length === 1) {
     // One tag: its links alone, in the index's order.
-    const rows = await (sort === 'newest' ? tagPageNewest : tagPageOldest)(db, { tagId: driver.id, limit, offset });
-    return rows.map((r) => r.post_id);
+    const [row] = await (sort === 'newest' ? tagPageNewest : tagPageOldest)(db, dialect, { tagId: driver.id, limit, offset });
+    return idList(row);
   }
   if (driver && tagsAlone(dialect, f, sort)) {
     // Several: the driving tag's links, each looked up among the others' (SQLite only: tagsAlone).

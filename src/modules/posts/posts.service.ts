@@ -90,9 +90,10 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
     const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known, version, memory);
     if (oneTerm) return kept(oneTerm, keep);
   }
-  if (order && memory.tagSets && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 2 && (await order.refreshAt(deps.db, version))) {
-    // Several tags, when ids follow dates: the tags' sets kept in memory (tag-sets.ts).
-    const tagged = await tagsFromMemory(deps.db, deps.dialect, memory.tagSets, filter, sort, offset, limit, order.size, known, version);
+  if (order && memory.tagSets && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 1) {
+    // Tags alone, when ids follow dates: the tags' sets kept in memory (tag-sets.ts).
+    const at = await dataVersion();
+    const tagged = (await order.refreshAt(deps.db, at)) ? await tagsFromMemory(deps.db, deps.dialect, memory.tagSets, filter, sort, offset, limit, order.size, known, at) : null;
     if (tagged) return kept(tagged, keep);
   }
   // Through a big tag, newest first: the sample that estimates the total often holds the page too.

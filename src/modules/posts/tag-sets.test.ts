@@ -59,9 +59,9 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     return page;
   }
 
-  test('two and three tags, newest and oldest first, at every offset: the posts that have them all, with the total', async () => {
+  test('one, two and three tags, newest and oldest first, at every offset: the posts that have them all, with the total', async () => {
     for (const kind of KINDS) {
-      for (const tags of [['a', 'b'], ['b', 'a', 'c'], ['a', 'c'], ['c', 'd'], ['b', 'd'], ['d', 'c', 'b']]) {
+      for (const tags of [['a'], ['c'], ['d'], ['a', 'b'], ['b', 'a', 'c'], ['a', 'c'], ['c', 'd'], ['b', 'd'], ['d', 'c', 'b']]) {
         for (const sort of ['newest', 'oldest'] as const) {
           for (const [offset, limit] of [[0, 24], [0, 5], [7, 10], [40, 24], [49, 5], [60, 24]]) await check(memory(kind), tags, sort, offset, limit);
         }
@@ -100,7 +100,7 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     const fresh = await createPost(ctx.database.db, { uploaderId: mod.id, title: 'p300', tags: ['a', 'b', 'c'], createdAt: Date.parse('2026-02-01T00:00:00Z') });
     model.set('p300', ['a', 'b', 'c']);
     ids.set('p300', fresh);
-    for (const tags of [['a', 'b'], ['a', 'c'], ['b', 'a', 'c'], ['c', 'd']]) {
+    for (const tags of [['a'], ['c'], ['a', 'b'], ['a', 'c'], ['b', 'a', 'c'], ['c', 'd']]) {
       await checkAll(tags, 'newest', 0, 24);
       await checkAll(tags, 'oldest', 0, 60);
     }

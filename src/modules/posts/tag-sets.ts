@@ -457,10 +457,11 @@ const SAMPLE_LINKS = 200;
 
 /**
  * Posts with every tag of `f` (tags alone, newest or oldest first, when ids follow dates) from the
- * tag sets: when every tag is kept, the page and the exact total come from them alone; when one
- * tag is not, its links are walked in date order and each post tested against the others' sets,
- * and the total is the share of matches among the links read, scaled to its post count (exact
- * when all of them were read). Null when more than one tag is not kept.
+ * tag sets: when every tag is kept, the page and the exact total come from them alone (one tag's
+ * total is its stored count); when one tag is not, its links are walked in date order and each
+ * post tested against the others' sets, and the total is the share of matches among the links
+ * read, scaled to its post count (exact when all of them were read). Null when more than one tag
+ * is not kept, or the only tag.
  */
 export async function tagsFromMemory(
   db: Kysely<DB>, dialect: DialectName, tagSets: TagSets, f: PostFilter, sort: 'newest' | 'oldest', offset: number, limit: number, posts: number,
@@ -473,9 +474,12 @@ export async function tagsFromMemory(
   const walked = f.tags.filter((t) => !sets.has(t.id));
   if (walked.length === 0) {
     const ids = sets.page(kept, dir, offset, limit);
-    return { rows: await itemsByIds(db, dialect, ids), count: known ?? { total: sets.count(kept), estimated: false } };
+    // One tag's total is its stored count, as of the same data version as its set.
+    const total = known ?? (kept.length === 1 ? { total: f.tags[0].count, estimated: false } : { total: sets.count(kept), estimated: false });
+    return { rows: await itemsByIds(db, dialect, ids), count: total };
   }
-  if (walked.length > 1) return null;
+  // One tag not kept walks its own index faster (the general query); two or more, the rarest's links.
+  if (walked.length > 1 || kept.length === 0) return null;
   const need = offset + limit;
   const share = withSets.reduce((p, t) => p * Math.min(1, t.count / Math.max(1, posts)), 1);
   const batch = Math.min(MAX_BATCH, Math.max(MIN_BATCH, known ? 0 : SAMPLE_LINKS, Math.ceil((need / Math.max(share, 1e-6)) * 1.5)));
