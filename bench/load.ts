@@ -75,3 +75,36 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     clearTimeout(guard);
   }
 }
+
+/**
+ * One result from runs that took turns with another server's (slices of one measured run):
+ * requests, errors and time add up; the median of the slices' p50 and p90, the highest p99 and
+ * max (a slow slice is not averaged away); CPU a request weighted by requests.
+ */
+export function combineLoads(parts: LoadResult[]): LoadResult {
+  if (parts.length === 1) return parts[0];
+  const sum = (f: (r: LoadResult) => number) => parts.reduce((a, r) => a + f(r), 0);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  const requests = sum((r) => r.requests);
+  const durationSeconds = sum((r) => r.durationSeconds);
+  const cpu = parts.every((r) => r.serverCpuMsPerRequest !== undefined) && requests > 0
+    ? { serverCpuMsPerRequest: sum((r) => r.serverCpuMsPerRequest! * r.requests) / requests } : {};
+  return {
+    connections: parts[0].connections,
+    durationSeconds,
+    requests,
+    requestsPerSecond: requests / Math.max(0.001, durationSeconds),
+    latencyMs: {
+      p50: median(parts.map((r) => r.latencyMs.p50)),
+      p90: median(parts.map((r) => r.latencyMs.p90)),
+      p99: Math.max(...parts.map((r) => r.latencyMs.p99)),
+      max: Math.max(...parts.map((r) => r.latencyMs.max)),
+    },
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+    socketErrors: sum((r) => r.socketErrors),
+    timeouts: sum((r) => r.timeouts),
+    bytesPerSecond: sum((r) => r.bytesPerSecond * r.durationSeconds) / Math.max(0.001, durationSeconds),
+    ...cpu,
+  };
+}

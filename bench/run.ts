@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startCeiling, type Sizes } from './ceiling.ts';
 import { datasetBytes, prepareDataset } from './dataset.ts';
-import { runLoad, type LoadResult } from './load.ts';
+import { combineLoads, runLoad, type LoadResult } from './load.ts';
 import {
   computeChecks, consoleSummary, markdown, updateReadme, writeReport, type Report, type ScenarioReport,
 } from './report.ts';
@@ -90,6 +90,11 @@ function sizeStats(sizes: number[]) {
 }
 
 /** A load run, with the CPU time the target's processes spent per request (steady on a busy machine). */
+/** Slices a run's time is cut into (whole seconds each): 5 for runs of 10 s or more that divide evenly, else 1. */
+export function sliceCount(durationSeconds: number): number {
+  return durationSeconds >= 10 && durationSeconds % 5 === 0 ? 5 : 1;
+}
+
 async function measured(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult> {
   const before = treeCpuSeconds(pid);
   const result = await run();
@@ -161,15 +166,24 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
         const rng = new Prng(seedOf(`load/${s.name}/${connections}`));
         await server.settle(previous);
         previous = `${s.name} at ${connections} connections`;
-        const ours = await measured(server.pid, () => runLoad({
-          origin: server.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
-          nextPath: () => s.paths[rng.int(s.paths.length)],
-        }));
+        // Ours and the ceiling take turns in slices of the run's time, so both meet the same
+        // moments of a machine whose speed drifts (see the README); the totals are the slices'.
+        const slices = sliceCount(o.durationSeconds);
         const count = sizes[s.name].length;
-        const top = await measured(ceiling!.pid, () => runLoad({
-          origin: ceiling!.origin, connections, durationSeconds: o.durationSeconds, maxRequests,
-          nextPath: () => `/${s.name}/${rng.int(count)}`,
-        }));
+        const mine: LoadResult[] = [];
+        const tops: LoadResult[] = [];
+        for (let k = 0; k < slices; k++) {
+          mine.push(await measured(server.pid, () => runLoad({
+            origin: server.origin, connections, durationSeconds: o.durationSeconds / slices, maxRequests: maxRequests / slices,
+            nextPath: () => s.paths[rng.int(s.paths.length)],
+          })));
+          tops.push(await measured(ceiling!.pid, () => runLoad({
+            origin: ceiling!.origin, connections, durationSeconds: o.durationSeconds / slices, maxRequests: maxRequests / slices,
+            nextPath: () => `/${s.name}/${rng.int(count)}`,
+          })));
+        }
+        const ours = combineLoads(mine);
+        const top = combineLoads(tops);
         const run = { connections, ours, ceiling: top, ratio: ours.requestsPerSecond / Math.max(1e-9, top.requestsPerSecond) };
         reports[i].runs.push(run);
         o.log(`${s.name.padEnd(14)} c=${connections}: ${Math.round(ours.requestsPerSecond)} req/s, p99 ${ours.latencyMs.p99} ms, ` +

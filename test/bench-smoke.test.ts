@@ -89,3 +89,20 @@ test('the report checks dataset generation time at a million posts only', async 
   assert.equal(generation(1_000_000, 301)?.pass, false);
   assert.equal(generation(300, 301), undefined);
 });
+
+test('a run measured in turns with the ceiling adds up its slices: requests and time summed, the worst p99 kept', async () => {
+  const { combineLoads } = await import('../bench/load.ts');
+  const { sliceCount } = await import('../bench/run.ts');
+  const slice = (requests: number, p50: number, p99: number, cpu: number) => ({
+    connections: 16, durationSeconds: 2, requests, requestsPerSecond: requests / 2, latencyMs: { p50, p90: p50 * 2, p99, max: p99 * 2 },
+    errors: 1, non2xx: 1, socketErrors: 0, timeouts: 0, bytesPerSecond: 1000, serverCpuMsPerRequest: cpu,
+  });
+  const all = combineLoads([slice(1000, 1, 5, 0.2), slice(3000, 2, 9, 0.4), slice(2000, 3, 4, 0.3)]);
+  assert.equal(all.requests, 6000);
+  assert.equal(all.durationSeconds, 6);
+  assert.equal(all.requestsPerSecond, 1000);
+  assert.deepEqual(all.latencyMs, { p50: 2, p90: 4, p99: 9, max: 18 });
+  assert.equal(all.errors, 3);
+  assert.ok(Math.abs(all.serverCpuMsPerRequest! - (0.2 * 1000 + 0.4 * 3000 + 0.3 * 2000) / 6000) < 1e-9);
+  assert.deepEqual([sliceCount(10), sliceCount(20), sliceCount(1), sliceCount(12)], [5, 5, 1, 1]);
+});

@@ -6,7 +6,7 @@ export const TAG_CHANGES_KEPT = 10_000;
 
 /**
  * tag_changes: the posts whose tags changed (an edit of their tags, or a delete), in the order
- * the changes were committed, so a process keeping tag data in memory (tag-bitmaps.ts) can catch
+ * the changes were committed, so a process keeping tag data in memory (tag-sets.ts) can catch
  * up with them instead of reading every tag again. New posts are not logged: they are the ids
  * above the highest one a reader has seen. Only the newest TAG_CHANGES_KEPT entries are kept.
  *
