@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IdList } from './id-list.ts';
+import { readIdText } from './tag-sets.ts';
 
 const all = (list: IdList) => {
   const out: number[] = [];
@@ -21,4 +22,10 @@ test('an id list gives back its ids highest first, across gaps of every varint l
 test('dense ids take a byte each', () => {
   const ids = Array.from({ length: 1000 }, (_, i) => 100_000 - i * 3);
   assert.equal(IdList.fromDescending(ids).bytes.length, 3 + 999);
+});
+
+test('a text of ids reads as its numbers', () => {
+  assert.deepEqual([...readIdText('12,7,1000000,3')], [12, 7, 1_000_000, 3]);
+  assert.deepEqual([...readIdText('5')], [5]);
+  assert.deepEqual([...readIdText('')], []);
 });

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { idList, itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
+import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import { IdList, type IdReader } from './id-list.ts';
 import type { Count } from './count-cache.ts';
 import type { PostFilter } from './posts.query.ts';
@@ -415,8 +415,26 @@ async function readIds(db: Kysely<DB>, dialect: DialectName, tagId: number): Pro
   const text = dialect === 'sqlite'
     ? sql<{ t: string | null }>`SELECT group_concat(post_id) AS t FROM post_tags WHERE tag_id = ${tagId}`
     : sql<{ t: string | null }>`SELECT string_agg(post_id::text, ',') AS t FROM post_tags WHERE tag_id = ${tagId}`;
-  const ids = Int32Array.from(idList({ ids: (await text.execute(db)).rows[0]?.t ?? null }));
-  return ids.sort().reverse();
+  return readIdText((await text.execute(db)).rows[0]?.t ?? '').sort().reverse();
+}
+
+/** The numbers of a comma-separated text of post ids, without a string or number object for each. */
+export function readIdText(text: string): Int32Array {
+  if (text === '') return new Int32Array(0);
+  let n = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 44) n++;
+  const ids = new Int32Array(n);
+  let k = 0;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      ids[k++] = value;
+      value = 0;
+    } else value = value * 10 + (c - 48);
+  }
+  ids[k] = value;
+  return ids;
 }
 
 /** Sets the words of a 'w:bits,w:bits' text (bits as a signed or unsigned 32-bit number) into `map`; words past its end are left out. */
