@@ -76,6 +76,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   }
 }
 
+/** Slices a run's time is cut into (whole seconds each): 5 for runs of 10 s or more that divide evenly, else 1. */
+export function sliceCount(durationSeconds: number): number {
+  return durationSeconds >= 10 && durationSeconds % 5 === 0 ? 5 : 1;
+}
+
 /**
  * One result from runs that took turns with another server's (slices of one measured run):
  * requests, errors and time add up; the median of the slices' p50 and p90, the highest p99 and

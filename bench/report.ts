@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LoadResult } from './load.ts';
+import { sliceCount, type LoadResult } from './load.ts';
 import type { UploadResult } from './uploads.ts';
 import type { SeedSummary } from '../src/seed/generate.ts';
 
@@ -105,7 +105,7 @@ export function markdown(r: Report): string {
     '',
     `Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
       `${r.machine.loadAverageEnd.map((n) => n.toFixed(1)).join(' / ')} at the end (with other work on the machine the figures are noisy). ` +
-      `Server: ${r.options.workers} worker${r.options.workers === 1 ? '' : 's'}, rate limits off; ${r.options.durationSeconds} s a run; the load generator shares the machine. ` +
+      `Server: ${r.options.workers} worker${r.options.workers === 1 ? '' : 's'}, rate limits off; ${r.options.durationSeconds} s a run${sliceCount(r.options.durationSeconds) > 1 ? `, in ${sliceCount(r.options.durationSeconds)} slices taking turns with the ceiling's` : ''}; the load generator shares the machine. ` +
       'CPU ms/req: CPU time the server\'s processes (or the ceiling\'s) spent per answered request, which other load on the machine disturbs less than req/s.',
     '',
     `Dataset: ${int(r.dataset.summary.posts)} posts, ${int(r.dataset.summary.tags)} tags (${int(r.dataset.summary.postTags)} links), ` +

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startCeiling, type Sizes } from './ceiling.ts';
 import { datasetBytes, prepareDataset } from './dataset.ts';
-import { combineLoads, runLoad, type LoadResult } from './load.ts';
+import { combineLoads, runLoad, sliceCount, type LoadResult } from './load.ts';
 import {
   computeChecks, consoleSummary, markdown, updateReadme, writeReport, type Report, type ScenarioReport,
 } from './report.ts';
@@ -90,11 +90,6 @@ function sizeStats(sizes: number[]) {
 }
 
 /** A load run, with the CPU time the target's processes spent per request (steady on a busy machine). */
-/** Slices a run's time is cut into (whole seconds each): 5 for runs of 10 s or more that divide evenly, else 1. */
-export function sliceCount(durationSeconds: number): number {
-  return durationSeconds >= 10 && durationSeconds % 5 === 0 ? 5 : 1;
-}
-
 async function measured(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult> {
   const before = treeCpuSeconds(pid);
   const result = await run();

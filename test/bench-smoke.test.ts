@@ -91,8 +91,7 @@ test('the report checks dataset generation time at a million posts only', async 
 });
 
 test('a run measured in turns with the ceiling adds up its slices: requests and time summed, the worst p99 kept', async () => {
-  const { combineLoads } = await import('../bench/load.ts');
-  const { sliceCount } = await import('../bench/run.ts');
+  const { combineLoads, sliceCount } = await import('../bench/load.ts');
   const slice = (requests: number, p50: number, p99: number, cpu: number) => ({
     connections: 16, durationSeconds: 2, requests, requestsPerSecond: requests / 2, latencyMs: { p50, p90: p50 * 2, p99, max: p99 * 2 },
     errors: 1, non2xx: 1, socketErrors: 0, timeouts: 0, bytesPerSecond: 1000, serverCpuMsPerRequest: cpu,
