@@ -124,3 +124,14 @@ export function oneOf(dialect: DialectName, column: Expression<unknown>, list: u
 export function listParam(dialect: DialectName, values: readonly (number | string)[]): unknown {
   return dialect === 'sqlite' ? JSON.stringify(values) : values;
 }
+
+/**
+ * An aggregate joining `value` over the rows with commas, as one text (rows cost ~1.5 us each to
+ * hand over in better-sqlite3, a text ~0.3 us a value). SQLite joins them in the order it meets
+ * them (a subquery's ORDER BY); PostgreSQL in `order` when given.
+ */
+export function joinedText(dialect: DialectName, value: Expression<unknown>, order?: RawBuilder<unknown>): RawBuilder<string | null> {
+  return dialect === 'sqlite'
+    ? sql<string | null>`group_concat(${value})`
+    : sql<string | null>`string_agg((${value})::text, ','${order ? sql` ORDER BY ${order}` : sql``})`;
+}

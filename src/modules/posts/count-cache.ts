@@ -9,7 +9,6 @@ export interface Count {
   estimated: boolean;
 }
 
-
 /**
  * Totals of filters that have no stored counter (two tags, a search term, a tag and a rating...),
  * which take a sample or a capped count to work out, kept per process until the posts change:

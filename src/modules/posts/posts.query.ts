@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
+import { joinedText, listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
 import type { Rating, Sort } from './posts.schemas.ts';
 import { LIST_COLUMNS, idList, itemsByIds, itemsOf, type Items } from './posts.repo.ts';
 import { prepared, preparedPerDialect } from '../../db/prepared.ts';
@@ -158,13 +158,11 @@ function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q
   return q;
 }
 
-/** A page of one tag's links in date order, as one text of post ids (a row each cost ~1.5 us to hand over). */
+/** A page of one tag's links in date order, as one text of post ids (joinedText). */
 const tagPage = (dir: 'asc' | 'desc') => preparedPerDialect((db, p: { tagId: number; limit: number; offset: number }, dialect) => {
   const order = sql.raw(`created_at ${dir}, post_id ${dir}`);
   const links = sql`SELECT post_id, created_at FROM post_tags WHERE tag_id = ${p.tagId} ORDER BY ${order} LIMIT ${p.limit} OFFSET ${p.offset}`;
-  return dialect === 'sqlite'
-    ? sql<{ ids: string | null }>`SELECT group_concat(post_id) AS ids FROM (${links}) l`
-    : sql<{ ids: string | null }>`SELECT string_agg(post_id::text, ',' ORDER BY ${order}) AS ids FROM (${links}) l`;
+  return sql<{ ids: string | null }>`SELECT ${joinedText(dialect, sql.ref('post_id'), order)} AS ids FROM (${links}) l`;
 });
 const tagPageNewest = tagPage('desc');
 const tagPageOldest = tagPage('asc');
@@ -187,7 +185,6 @@ async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort
   const rows = await ordered(q.select('posts.id'), sort, viaTag).limit(limit).offset(offset).execute();
   return rows.map((r) => r.id);
 }
-
 
 /**
  * The matching posts among the driving tag's newest `size` posts, newest first, and the total

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { listParam, oneOf, type DialectName } from '../../db/dialect.ts';
+import { joinedText, listParam, oneOf, type DialectName } from '../../db/dialect.ts';
 import { ITEM_JSON } from './list-item.ts';
 import { STATE_COLUMNS, stateOf, type OrderState } from './newest-order.ts';
 import { prepared, preparedPerDialect } from '../../db/prepared.ts';
@@ -78,9 +78,7 @@ const linksAfter = (dir: 'asc' | 'desc') => preparedPerDialect((db, p: { tagId: 
   const order = sql.raw(`created_at ${dir}, post_id ${dir}`);
   const last = sql.raw(dir === 'desc' ? 'min(created_at)' : 'max(created_at)');
   const links = sql`SELECT post_id, created_at FROM post_tags WHERE tag_id = ${p.tagId} AND (created_at, post_id) ${cmp} (${p.createdAt}, ${p.postId}) ORDER BY ${order} LIMIT ${p.limit}`;
-  return dialect === 'sqlite'
-    ? sql<LinksRow>`SELECT group_concat(post_id) AS ids, ${last} AS "lastAt" FROM (${links}) l`
-    : sql<LinksRow>`SELECT string_agg(post_id::text, ',' ORDER BY ${order}) AS ids, ${last} AS "lastAt" FROM (${links}) l`;
+  return sql<LinksRow>`SELECT ${joinedText(dialect, sql.ref('post_id'), order)} AS ids, ${last} AS "lastAt" FROM (${links}) l`;
 });
 type LinksRow = { ids: string | null; lastAt: number | null };
 const linksInOrder = { desc: linksAfter('desc'), asc: linksAfter('asc') };

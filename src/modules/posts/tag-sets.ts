@@ -3,8 +3,8 @@ import type { DB } from '../../db/types.ts';
 import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import { IdList, type IdReader } from './id-list.ts';
 import type { Count } from './count-cache.ts';
-import type { PostFilter } from './posts.query.ts';
-import { listParam, oneOf, type DialectName } from '../../db/dialect.ts';
+import { countRows, hasStoredCount, type PostFilter } from './posts.query.ts';
+import { joinedText, listParam, oneOf, type DialectName } from '../../db/dialect.ts';
 import { prepared } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
@@ -61,10 +61,9 @@ export class TagSets {
   private lists = new Map<number, IdList>();
   /** Per listed tag: posts that have it and are not in its list (new, or changed since), highest first. */
   private extra = new Map<number, number[]>();
-  /** Posts changed since the lists were written: their entries in the lists are ignored. */
+  /** Posts changed since the lists were written: their entries in the lists are ignored. Its length is every bitmap's. */
   private stale: Int32Array = new Int32Array(0);
   private changes = 0;
-  private words = 0;
   private state: State = { version: -1, seq: 0, maxId: 0 };
   private built = false;
   private syncing: Promise<void> | null = null;
@@ -89,6 +88,11 @@ export class TagSets {
       await this.syncing;
     }
     return this;
+  }
+
+  /** 32-bit words in each bitmap (post ids up to 32 times this, less one). */
+  private get words(): number {
+    return this.stale.length;
   }
 
   /** Whether the tag is kept here. */
@@ -133,7 +137,7 @@ export class TagSets {
     let n = 0;
     if (tagIds.every((id) => this.bits.has(id))) {
       const maps = tagIds.map((id) => this.bits.get(id)!);
-      for (let w = 0; w < this.words; w++) {
+      for (let w = 0, words = this.words; w < words; w++) {
         let x = maps[0][w];
         for (let k = 1; k < maps.length && x !== 0; k++) x &= maps[k][w];
         if (x !== 0) n += popcount(x);
@@ -201,7 +205,8 @@ export class TagSets {
 
   private eachInBitmaps(maps: Int32Array[], dir: 'asc' | 'desc', skip: number, visit: (id: number) => boolean): void {
     const step = dir === 'desc' ? -1 : 1;
-    for (let w = dir === 'desc' ? this.words - 1 : 0; w >= 0 && w < this.words; w += step) {
+    const words = this.words;
+    for (let w = dir === 'desc' ? words - 1 : 0; w >= 0 && w < words; w += step) {
       let x = maps[0][w];
       for (let k = 1; k < maps.length && x !== 0; k++) x &= maps[k][w];
       if (x === 0) continue;
@@ -307,7 +312,6 @@ export class TagSets {
     this.extra = new Map();
     this.stale = new Int32Array(size);
     this.changes = 0;
-    this.words = size;
   }
 
   /** Writes the changes kept beside the id lists into them. */
@@ -326,7 +330,6 @@ export class TagSets {
     const words = Math.ceil((maxId + 1 + HEADROOM) / 32);
     for (const [id, map] of this.bits) this.bits.set(id, widen(map, words));
     this.stale = widen(this.stale, words);
-    this.words = words;
   }
 
   /** Takes a changed post out of every set (its links, read again, put it back). */
@@ -403,18 +406,15 @@ function widen(map: Int32Array, words: number): Int32Array {
  */
 async function readBitmap(db: Kysely<DB>, dialect: DialectName, tagId: number, size: number): Promise<Int32Array> {
   const map = new Int32Array(size);
-  const words = dialect === 'sqlite'
-    ? sql<{ t: string | null }>`SELECT group_concat(w || ':' || b) AS t FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM post_tags WHERE tag_id = ${tagId} GROUP BY post_id / 32) x`
-    : sql<{ t: string | null }>`SELECT string_agg(w || ':' || b, ',') AS t FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM post_tags WHERE tag_id = ${tagId} GROUP BY post_id / 32) x`;
+  const words = sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql`w || ':' || b`)} AS t
+    FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM post_tags WHERE tag_id = ${tagId} GROUP BY post_id / 32) x`;
   readWords((await words.execute(db)).rows[0]?.t ?? '', map);
   return map;
 }
 
 /** A tag's post ids, highest first (read as one text). */
 async function readIds(db: Kysely<DB>, dialect: DialectName, tagId: number): Promise<Int32Array> {
-  const text = dialect === 'sqlite'
-    ? sql<{ t: string | null }>`SELECT group_concat(post_id) AS t FROM post_tags WHERE tag_id = ${tagId}`
-    : sql<{ t: string | null }>`SELECT string_agg(post_id::text, ',') AS t FROM post_tags WHERE tag_id = ${tagId}`;
+  const text = sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql.ref('post_id'))} AS t FROM post_tags WHERE tag_id = ${tagId}`;
   return readIdText((await text.execute(db)).rows[0]?.t ?? '').sort().reverse();
 }
 
@@ -492,9 +492,9 @@ export async function tagsFromMemory(
   const walked = f.tags.filter((t) => !sets.has(t.id));
   if (walked.length === 0) {
     const ids = sets.page(kept, dir, offset, limit);
-    // One tag's total is its stored count, as of the same data version as its set.
-    const total = known ?? (kept.length === 1 ? { total: f.tags[0].count, estimated: false } : { total: sets.count(kept), estimated: false });
-    return { rows: await itemsByIds(db, dialect, ids), count: total };
+    // One tag has a stored count (as of the same data version as its set); several are counted here.
+    const count = known ?? (hasStoredCount(f) ? await countRows(db, dialect, f) : { total: sets.count(kept), estimated: false });
+    return { rows: await itemsByIds(db, dialect, ids), count };
   }
   // One tag not kept walks its own index faster (the general query); two or more, the rarest's links.
   if (walked.length > 1 || kept.length === 0) return null;

@@ -22,7 +22,6 @@ export interface TagEntry {
 /** How far (minutes) a kept window may be rolled forward instead of counted again. */
 const ROLL_MINUTES = 24 * 60;
 
-
 export class TagCache {
   constructor(private readonly sqlite: boolean) {}
 
