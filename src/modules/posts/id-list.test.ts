@@ -1,27 +1,45 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IdList } from './id-list.ts';
+import { IdLists } from './id-list.ts';
 import { readIdText } from './tag-sets.ts';
 
-const all = (list: IdList) => {
+const all = (lists: IdLists, k: number) => {
   const out: number[] = [];
-  const r = list.reader();
+  const r = lists.reader(k);
   for (let id = r.next(); id >= 0; id = r.next()) out.push(id);
   return out;
 };
 
 test('an id list gives back its ids highest first, across gaps of every varint length', () => {
   const ids = [2 ** 31 - 1, 2 ** 31 - 2, 2 ** 30, 2 ** 28 + 5, 2 ** 21 + 3, 2 ** 14 + 1, 16_384, 200, 129, 128, 127, 1];
-  const list = IdList.fromDescending(ids);
-  assert.deepEqual(all(list), ids);
-  assert.equal(list.size, ids.length);
-  assert.deepEqual(all(IdList.fromDescending([])), []);
-  assert.deepEqual(all(IdList.fromDescending([7])), [7]);
+  const lists = new IdLists();
+  const k = lists.add(ids);
+  assert.deepEqual(all(lists, k), ids);
+  assert.equal(lists.size(k), ids.length);
+  assert.deepEqual(all(lists, lists.add([])), []);
+  assert.deepEqual(all(lists, lists.add([7])), [7]);
 });
 
 test('dense ids take a byte each', () => {
-  const ids = Array.from({ length: 1000 }, (_, i) => 100_000 - i * 3);
-  assert.equal(IdList.fromDescending(ids).bytes.length, 3 + 999);
+  const lists = new IdLists();
+  lists.add(Array.from({ length: 1000 }, (_, i) => 100_000 - i * 3));
+  assert.equal(lists.bytes, 3 + 999);
+});
+
+test('many lists share chunks without reading into each other, and one larger than a chunk gets its own', () => {
+  const lists = new IdLists(64);
+  const made: number[][] = [];
+  for (let n = 0; n < 300; n++) {
+    const size = n === 150 ? 500 : n % 9;
+    made.push(Array.from({ length: size }, (_, i) => 1_000_000 - n * 1000 - i * (1 + (n % 200))));
+  }
+  const numbers = made.map((ids) => lists.add(ids));
+  assert.deepEqual(numbers, made.map((_, i) => i));
+  assert.equal(lists.count, 300);
+  for (const [k, ids] of made.entries()) {
+    assert.deepEqual(all(lists, k), ids);
+    assert.equal(lists.size(k), ids.length);
+  }
 });
 
 test('a text of ids reads as its numbers', () => {

@@ -1,46 +1,105 @@
 /**
- * A set of post ids kept compressed in memory, highest first: the first id, then each gap down
- * to the next one, as varints (7 bits a byte, the high bit set on every byte but a number's last).
- * A tag of 1,400 posts among a million takes ~2 bytes a post (a bitmap: 125 KB whatever its size).
+ * Sets of post ids kept compressed in memory, each highest first: the first id, then each gap
+ * down to the next one, as varints (7 bits a byte, the high bit set on every byte but a number's
+ * last). A tag of 1,400 posts among a million takes ~2 bytes a post (a bitmap: 125 KB whatever its
+ * size), one of 30 posts ~3 bytes a post.
+ *
+ * Many lists share chunks of bytes, found by their number (`add` gives it): tens of thousands of
+ * small lists would otherwise each carry an array object of their own (~100 bytes, as much as a
+ * list of 30 posts). A list never spans two chunks; one larger than a chunk gets its own.
  */
-export class IdList {
-  private constructor(readonly bytes: Uint8Array, readonly size: number) {}
+export class IdLists {
+  private readonly chunks: Uint8Array[] = [];
+  private used = 0;
+  /** Per list: its chunk, where it starts and ends there, and how many ids it holds. */
+  private chunkOf = new Int32Array(64);
+  private startOf = new Int32Array(64);
+  private endOf = new Int32Array(64);
+  private sizes = new Int32Array(64);
+  private n = 0;
+  /** Bytes taken by the lists themselves. */
+  bytes = 0;
 
-  static readonly EMPTY = new IdList(new Uint8Array(0), 0);
+  constructor(private readonly chunkSize = 1 << 20) {}
 
-  /** From ids in strictly descending order. */
-  static fromDescending(ids: ArrayLike<number>): IdList {
+  /** How many lists there are. */
+  get count(): number {
+    return this.n;
+  }
+
+  /** Adds a list of ids in strictly descending order; gives its number. */
+  add(ids: ArrayLike<number>): number {
     let length = 0;
     for (let i = 0; i < ids.length; i++) length += varintLength(i === 0 ? ids[0] : ids[i - 1] - ids[i]);
-    const bytes = new Uint8Array(length);
-    let at = 0;
+    const chunk = this.room(length);
+    const k = this.n++;
+    if (k === this.sizes.length) this.grow();
+    this.chunkOf[k] = this.chunks.length - 1;
+    this.startOf[k] = this.used;
+    let at = this.used;
     for (let i = 0; i < ids.length; i++) {
       let x = i === 0 ? ids[0] : ids[i - 1] - ids[i];
       while (x >= 128) {
-        bytes[at++] = (x & 127) | 128;
+        chunk[at++] = (x & 127) | 128;
         x >>>= 7;
       }
-      bytes[at++] = x;
+      chunk[at++] = x;
     }
-    return new IdList(bytes, ids.length);
+    this.used = at;
+    this.endOf[k] = at;
+    this.sizes[k] = ids.length;
+    this.bytes += length;
+    return k;
   }
 
-  /** Reads the ids from the highest. */
-  reader(): IdReader {
-    return new IdReader(this.bytes);
+  /** How many ids list `k` holds. */
+  size(k: number): number {
+    return this.sizes[k];
+  }
+
+  /** Reads list `k` from its highest id down. */
+  reader(k: number): IdReader {
+    return new IdReader(this.chunks[this.chunkOf[k]], this.startOf[k], this.endOf[k]);
+  }
+
+  /** Gives the last chunk back down to the bytes it holds (once every list is added). */
+  trim(): void {
+    const last = this.chunks.length - 1;
+    if (last >= 0 && this.used < this.chunks[last].length) this.chunks[last] = this.chunks[last].slice(0, this.used);
+  }
+
+  /** The chunk a list of `length` bytes goes in: the current one if it has room, else a new one. */
+  private room(length: number): Uint8Array {
+    const last = this.chunks[this.chunks.length - 1];
+    if (last && this.used + length <= last.length) return last;
+    const chunk = new Uint8Array(Math.max(this.chunkSize, length));
+    this.chunks.push(chunk);
+    this.used = 0;
+    return chunk;
+  }
+
+  private grow(): void {
+    const wider = (a: Int32Array) => {
+      const b = new Int32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.chunkOf = wider(this.chunkOf);
+    this.startOf = wider(this.startOf);
+    this.endOf = wider(this.endOf);
+    this.sizes = wider(this.sizes);
   }
 }
 
-/** Reads an IdList from its highest id down: next() gives -1 past the lowest. */
+/** Reads a list from its highest id down: next() gives -1 past the lowest. */
 export class IdReader {
-  private at = 0;
   private last = -1;
 
-  constructor(private readonly bytes: Uint8Array) {}
+  constructor(private readonly bytes: Uint8Array, private at: number, private readonly end: number) {}
 
   next(): number {
     const bytes = this.bytes;
-    if (this.at >= bytes.length) return -1;
+    if (this.at >= this.end) return -1;
     let x = 0;
     let shift = 0;
     let b: number;

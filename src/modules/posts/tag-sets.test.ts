@@ -22,11 +22,13 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
   let mod: Viewer;
   /**
    * How tags are kept: 'mixed': 'a' and 'b' (on 1 post in 2 and 3) as bitmaps, 'c' as an id list,
-   * and the budget spent before 'd', which is read from its links; 'lists': all four as id lists.
+   * and the budget spent before 'd', which is read from its links; 'lists': all four as id lists;
+   * 'ends': the most used ('a') and the least used ('d') as id lists, 'b' and 'c' read from their links.
    */
-  let kinds: Record<'mixed' | 'lists', TagSetOptions>;
-  const memory = (kind: 'mixed' | 'lists', compactAt?: number) => ({ order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets({ ...kinds[kind], compactAt }) });
-  const KINDS = ['mixed', 'lists'] as const;
+  let kinds: Record<Kind, TagSetOptions>;
+  type Kind = 'mixed' | 'lists' | 'ends';
+  const memory = (kind: Kind, compactAt?: number) => ({ order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets({ ...kinds[kind], compactAt }) });
+  const KINDS = ['mixed', 'lists', 'ends'] as const;
 
   before(async () => {
     const db = ctx.database.db;
@@ -40,8 +42,15 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     }
     const maxId = Math.max(...ids.values());
     const bitmap = 4 * Math.ceil((maxId + 1 + 8_192) / 32);
-    // 'b' (100 posts) is on 1 post in `bitmapAt`, 'c' (60) is not; 'c' costs ~130 bytes as a list, and 'd' would take the budget past its end.
-    kinds = { mixed: { bitmapAt: Math.ceil((maxId + 1) / 100), budget: 2 * bitmap + 190 }, lists: { bitmapAt: 1 } };
+    // 'b' (100 posts) is on 1 post in `bitmapAt`, 'c' (60) is not; 'c' costs ~70 bytes as a list (a byte
+    // a post and 8 for its tag), and 'd' (43) would take the budget past its end.
+    // 'ends': 'a' (150 posts, ~160 bytes) fills the most used share (156 of 260 bytes), 'b' would not
+    // fit in it; then 'd' (~52 bytes) fits in the rest and 'c' (~68) does not.
+    kinds = {
+      mixed: { bitmapAt: Math.ceil((maxId + 1) / 100), budget: 2 * bitmap + 100, mostUsedShare: 1 },
+      lists: { bitmapAt: 1 },
+      ends: { bitmapAt: 1, budget: 260, mostUsedShare: 0.6 },
+    };
   });
 
   const expected = (tags: string[], sort: 'newest' | 'oldest') => {
@@ -72,14 +81,15 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
         assert.deepEqual([page.totalPosts, page.totalIsEstimate], [total, false], `${kind}: ${tags.join('+')}`);
       }
     }
-    // The kinds are as described: in 'mixed', 'd' is read from its links.
-    const m = memory('mixed');
-    await check(m, ['a', 'd'], 'newest', 0, 5);
+    // The kinds are as described: in 'mixed', 'd' is read from its links; in 'ends', 'b' and 'c'.
     const tagId = async (name: string) => (await ctx.database.db.selectFrom('tags').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-    assert.deepEqual(
-      await Promise.all(['a', 'b', 'c', 'd'].map(async (t) => [m.tagSets.has(await tagId(t)), m.tagSets.hasBitmap(await tagId(t))])),
-      [[true, true], [true, true], [true, false], [false, false]],
-    );
+    const kept = async (kind: Kind) => {
+      const m = memory(kind);
+      await check(m, ['a', 'd'], 'newest', 0, 5);
+      return Promise.all(['a', 'b', 'c', 'd'].map(async (t) => [m.tagSets.has(await tagId(t)), m.tagSets.hasBitmap(await tagId(t))]));
+    };
+    assert.deepEqual(await kept('mixed'), [[true, true], [true, true], [true, false], [false, false]]);
+    assert.deepEqual(await kept('ends'), [[true, false], [false, false], [false, false], [true, false]]);
   });
 
   test('edits, deletes and uploads after the sets were read show at once, before and after the lists are written anew', async () => {

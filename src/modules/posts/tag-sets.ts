@@ -1,19 +1,24 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
-import { IdList, type IdReader } from './id-list.ts';
+import { IdLists, type IdReader } from './id-list.ts';
 import type { Count } from './count-cache.ts';
 import { countRows, hasStoredCount, type PostFilter } from './posts.query.ts';
 import { joinedText, listParam, oneOf, type DialectName } from '../../db/dialect.ts';
-import { prepared } from '../../db/prepared.ts';
+import { prepared, preparedPerDialect } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
 
 /**
- * Memory the tag sets of one process may take: 12 MB holds, at a million posts, bitmaps of the 22
- * tags on 1 post in 16 or more and id lists of the next ~2,000 (down to ~700 posts each).
+ * Memory the tag sets of one process may take. The most used tags take MOST_USED_SHARE of it
+ * (9 MB): at a million posts, bitmaps of the 22 tags on 1 post in 16 or more and id lists of the
+ * next ~1,500; several tags together come from memory when all or all but one are kept. The rest
+ * goes to the least used: one tag alone costs an index walk of the database (~50 us under load)
+ * whatever its size, and a tag of 30 posts is kept in ~100 bytes: 3 MB hold the ~28,000 tags of
+ * up to ~75 posts each. Tags in between are read from the database.
  */
 export const TAG_SET_BUDGET = 12 * 1024 * 1024;
+const MOST_USED_SHARE = 0.75;
 /** A tag on at least 1 post in this many (of the highest id) is kept as a bitmap: smaller than its id list, and tested in one step. */
 const BITMAP_AT = 16;
 /** Ids of headroom past the highest post, so uploads do not reallocate every bitmap each time. */
@@ -22,6 +27,8 @@ const HEADROOM = 8_192;
 const MAX_CATCH_UP = 50_000;
 /** Changes kept beside the id lists before they are written into them. */
 const COMPACT_AT = 4_096;
+/** Reading every tag, the event loop gets a turn after this long. */
+const PAUSE_AFTER_MS = 20;
 
 interface State {
   version: number;
@@ -35,6 +42,8 @@ export interface TagSetOptions {
   bitmapAt?: number;
   /** Changes kept beside the id lists before they are written into them (COMPACT_AT). */
   compactAt?: number;
+  /** The share of the budget the most used tags take (MOST_USED_SHARE). */
+  mostUsedShare?: number;
 }
 
 const stateRow = prepared(() => sql<{ version: number | null; seq: number | null; maxId: number | null }>`SELECT
@@ -58,7 +67,11 @@ const stateRow = prepared(() => sql<{ version: number | null; seq: number | null
  */
 export class TagSets {
   private bits = new Map<number, Int32Array>();
-  private lists = new Map<number, IdList>();
+  private lists = new IdLists();
+  /** Per tag id: 1 + the number of its id list in `lists`, 0 when it has none. */
+  private listOf = new Int32Array(0);
+  /** Per id list, its tag. */
+  private listed = new Int32Array(0);
   /** Per listed tag: posts that have it and are not in its list (new, or changed since), highest first. */
   private extra = new Map<number, number[]>();
   /** Posts changed since the lists were written: their entries in the lists are ignored. Its length is every bitmap's. */
@@ -70,8 +83,10 @@ export class TagSets {
   private readonly budget: number;
   private readonly bitmapAt: number;
   private readonly compactAt: number;
+  private readonly mostUsedShare: number;
 
   constructor(o: TagSetOptions = {}) {
+    this.mostUsedShare = o.mostUsedShare ?? MOST_USED_SHARE;
     this.budget = o.budget ?? TAG_SET_BUDGET;
     this.bitmapAt = o.bitmapAt ?? BITMAP_AT;
     this.compactAt = o.compactAt ?? COMPACT_AT;
@@ -97,7 +112,7 @@ export class TagSets {
 
   /** Whether the tag is kept here. */
   has(tagId: number): boolean {
-    return this.bits.has(tagId) || this.lists.has(tagId);
+    return this.bits.has(tagId) || this.listNumber(tagId) >= 0;
   }
 
   /** Whether the tag is kept as a bitmap. */
@@ -225,9 +240,14 @@ export class TagSets {
     }
   }
 
+  /** The number of the tag's id list, or -1. */
+  private listNumber(tagId: number): number {
+    return tagId < this.listOf.length ? this.listOf[tagId] - 1 : -1;
+  }
+
   /** Posts of a listed tag, highest first, with the changes kept beside its list. */
   private cursor(tagId: number): TagCursor {
-    return new TagCursor(this.lists.get(tagId)!, this.extra.get(tagId) ?? NONE, this.changes > 0 ? this.stale : null);
+    return new TagCursor(this.lists.reader(this.listNumber(tagId)), this.extra.get(tagId) ?? NONE, this.changes > 0 ? this.stale : null);
   }
 
   private descending(tagId: number): Int32Array {
@@ -239,7 +259,8 @@ export class TagSets {
   }
 
   private sizeOf(tagId: number): number {
-    return (this.lists.get(tagId)?.size ?? 0) + (this.extra.get(tagId)?.length ?? 0);
+    const k = this.listNumber(tagId);
+    return (k >= 0 ? this.lists.size(k) : 0) + (this.extra.get(tagId)?.length ?? 0);
   }
 
   private async sync(db: Kysely<DB>, dialect: DialectName): Promise<void> {
@@ -272,7 +293,7 @@ export class TagSets {
     for (const l of links) {
       const map = this.bits.get(l.tag_id);
       if (map) map[l.post_id >>> 5] |= 1 << (l.post_id & 31);
-      else if (this.lists.has(l.tag_id)) {
+      else if (this.listNumber(l.tag_id) >= 0) {
         const ids = this.extra.get(l.tag_id) ?? [];
         ids.push(l.post_id);
         this.extra.set(l.tag_id, ids);
@@ -285,40 +306,67 @@ export class TagSets {
     return true;
   }
 
-  /** Reads every kept tag anew: the most used ones that fit the budget. */
+  /** Reads every kept tag anew: the most used, then the least used, that fit the budget (TAG_SET_BUDGET). */
   private async build(db: Kysely<DB>, dialect: DialectName, now: State): Promise<void> {
     // Built aside and swapped in at the end, so requests meanwhile use the previous sets whole.
     const size = Math.ceil((now.maxId + 1 + HEADROOM) / 32);
     const bits = new Map<number, Int32Array>();
-    const lists = new Map<number, IdList>();
+    const lists = new IdLists();
+    const listed: number[] = [];
     let used = 0;
-    const tags = await db.selectFrom('tags').select(['id', 'post_count']).where('post_count', '>', 0).orderBy('post_count', 'desc').orderBy('id')
-      .limit(Math.ceil(this.budget / 8)).execute();
-    for (const { id, post_count: count } of tags) {
+    let pause = performance.now();
+    /** Keeps the tag if it fits within `limit` bytes in all; false when it does not. */
+    const keep = async (id: number, count: number, limit: number): Promise<boolean> => {
       if (count * this.bitmapAt >= now.maxId + 1) {
-        if (used + size * 4 > this.budget) break;
+        if (used + size * 4 > limit) return false;
         bits.set(id, await readBitmap(db, dialect, id, size));
-        used += size * 4;
       } else {
-        // An id list takes ~1-3 bytes a post.
-        if (used + count * 2 > this.budget) break;
-        const list = IdList.fromDescending(await readIds(db, dialect, id));
-        lists.set(id, list);
-        used += list.bytes.length + 64;
+        // An id list takes about a gap's varint length a post, plus its tag's two numbers.
+        if (used + count * gapBytes(now.maxId, count) > limit) return false;
+        lists.add(await readIds(db, dialect, id));
+        listed.push(id);
       }
+      used = lists.bytes + bits.size * size * 4 + listed.length * 8;
+      // Tens of thousands of reads: let requests that need no tag sets through now and then.
+      if (performance.now() - pause > PAUSE_AFTER_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        pause = performance.now();
+      }
+      return true;
+    };
+    const tagsBy = (dir: 'asc' | 'desc', limit: number) => db.selectFrom('tags').select(['id', 'post_count']).where('post_count', '>', 0)
+      .orderBy('post_count', dir).orderBy('id', dir).limit(Math.ceil(limit)).execute();
+    const most = await tagsBy('desc', this.budget / 8);
+    let top = 0;
+    while (top < most.length && (await keep(most[top].id, most[top].post_count, this.budget * this.mostUsedShare))) top++;
+    const taken = new Set(most.slice(0, top).map((t) => t.id));
+    for (const t of await tagsBy('asc', this.budget / 9)) {
+      if (taken.has(t.id) || !(await keep(t.id, t.post_count, this.budget))) break;
     }
+    lists.trim();
     this.bits = bits;
-    this.lists = lists;
+    this.setLists(lists, listed);
     this.extra = new Map();
     this.stale = new Int32Array(size);
     this.changes = 0;
   }
 
+  private setLists(lists: IdLists, listed: ArrayLike<number>): void {
+    let top = 0;
+    for (let k = 0; k < listed.length; k++) top = Math.max(top, listed[k]);
+    const listOf = new Int32Array(listed.length ? top + 1 : 0);
+    for (let k = 0; k < listed.length; k++) listOf[listed[k]] = k + 1;
+    this.lists = lists;
+    this.listed = Int32Array.from(listed);
+    this.listOf = listOf;
+  }
+
   /** Writes the changes kept beside the id lists into them. */
   private compact(): void {
-    const lists = new Map<number, IdList>();
-    for (const tagId of this.lists.keys()) lists.set(tagId, IdList.fromDescending(this.descending(tagId)));
-    this.lists = lists;
+    const lists = new IdLists();
+    for (const tagId of this.listed) lists.add(this.descending(tagId));
+    lists.trim();
+    this.setLists(lists, this.listed);
     this.extra = new Map();
     this.stale.fill(0);
     this.changes = 0;
@@ -352,8 +400,8 @@ class TagCursor {
   private b: number;
   private e = 0;
 
-  constructor(list: IdList, private readonly extra: readonly number[], private readonly stale: Int32Array | null) {
-    this.base = list.reader();
+  constructor(base: IdReader, private readonly extra: readonly number[], private readonly stale: Int32Array | null) {
+    this.base = base;
     this.b = this.nextBase();
   }
 
@@ -412,10 +460,19 @@ async function readBitmap(db: Kysely<DB>, dialect: DialectName, tagId: number, s
   return map;
 }
 
+const idsText = preparedPerDialect((db, p: { tagId: number }, dialect) =>
+  sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql.ref('post_id'))} AS t FROM post_tags WHERE tag_id = ${p.tagId}`);
+
 /** A tag's post ids, highest first (read as one text). */
 async function readIds(db: Kysely<DB>, dialect: DialectName, tagId: number): Promise<Int32Array> {
-  const text = sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql.ref('post_id'))} AS t FROM post_tags WHERE tag_id = ${tagId}`;
-  return readIdText((await text.execute(db)).rows[0]?.t ?? '').sort().reverse();
+  const [row] = await idsText(db, dialect, { tagId });
+  return readIdText(row?.t ?? '').sort().reverse();
+}
+
+/** Bytes a post in an id list of `count` posts among `maxId` takes: the varint length of the mean gap. */
+function gapBytes(maxId: number, count: number): number {
+  const gap = (maxId + 1) / Math.max(1, count);
+  return gap < 1 << 7 ? 1 : gap < 1 << 14 ? 2 : gap < 1 << 21 ? 3 : 4;
 }
 
 /** The numbers of a comma-separated text of post ids, without a string or number object for each. */
