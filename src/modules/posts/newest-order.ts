@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { prepared } from '../../db/prepared.ts';
+import { DateColumn } from './date-column.ts';
 
 /**
  * The posts counter and the highest id, as the columns `total` and `maxId` of any query: what
@@ -20,12 +21,13 @@ const postsState = prepared(() => sql<{ total: number; maxId: number | null }>`S
  * Every post id and date in newest-first order, so a page of all posts at any offset (page 20,000
  * too) is a slice of an array instead of a walk over the date index, and the
  * number of posts between two dates is two binary searches. New posts only ever come first, so
- * an upload prepends; anything else (a delete) reloads. Kept per process (12 bytes a post).
+ * an upload prepends; anything else (a delete) reloads. Kept per process (~7 bytes a post: the
+ * id, and the date compressed in a DateColumn).
  */
 export class NewestOrder {
   private ids = new Int32Array(0);
-  /** created_at of ids[i], descending. */
-  private times = new Float64Array(0);
+  /** The dates of the posts (created_at), ascending: ids[i] has the (length - 1 - i)th. */
+  private times = new DateColumn();
   private total = -1;
   private maxId = 0;
   /** Whether newer posts always have higher ids (so newest-first is also id-descending). */
@@ -67,13 +69,13 @@ export class NewestOrder {
       : null;
     // Another request caught up while the new posts were read: start again from where it left the order.
     if (this.total !== from.total || this.maxId !== from.maxId) return this.refresh(db);
-    const newestAt = this.times.length ? this.times[0] : -Infinity;
+    const newestAt = this.times.last;
     // Prepend only when nothing was deleted and every new post is newer than all the others.
     if (newer && newer.length === added && newer[newer.length - 1].created_at >= newestAt) {
       const block = Int32Array.from(newer, (r) => r.id);
       this.idsFollowDates &&= descending(block);
       this.ids = concat(block, this.ids);
-      this.times = concat(Float64Array.from(newer, (r) => r.created_at), this.times);
+      for (let i = newer.length - 1; i >= 0; i--) this.times.push(newer[i].created_at);
     } else {
       // Read in keyset batches into typed arrays: a million row objects at once would cost ~100 MB.
       const ids = new Int32Array(now.total + 1024);
@@ -96,7 +98,7 @@ export class NewestOrder {
         last = rows[rows.length - 1];
       }
       this.ids = ids.slice(0, n);
-      this.times = times.slice(0, n);
+      this.times = DateColumn.fromDescending(times, n);
       this.idsFollowDates = descending(this.ids);
     }
     this.total = now.total;
@@ -142,9 +144,9 @@ export class NewestOrder {
     return Math.max(0, this.firstAtOrBelow(from, true) - this.firstAtOrBelow(to, false));
   }
 
-  /** The first index whose time is below `t` (strict) or at most `t`, in the descending times. */
+  /** The first index (newest first) whose time is below `t` (strict) or at most `t`: how many are at or above it (above it). */
   private firstAtOrBelow(t: number, strict: boolean): number {
-    return firstWhere(this.times.length, (i) => (strict ? this.times[i] < t : this.times[i] <= t));
+    return this.times.length - this.times.countBelow(t, !strict);
   }
 }
 
@@ -165,7 +167,7 @@ function descending(ids: Int32Array): boolean {
   return true;
 }
 
-function concat<T extends Int32Array | Float64Array>(a: T, b: T): T {
+function concat<T extends Int32Array>(a: T, b: T): T {
   const out = new (a.constructor as new (n: number) => T)(a.length + b.length);
   out.set(a);
   out.set(b, a.length);
