@@ -33,9 +33,12 @@ function parts(dialect: DialectName, row: string): { head: RawBuilder<string>; t
   };
 }
 
-/** A post's list item as JSON text: the stored parts around the counts. */
-export const ITEM_JSON = sql<string>`posts.item_head || ',"likes":' || posts.like_count || ',"comments":' || posts.comment_count
-  || ',"favorites":' || posts.favorite_count || posts.item_tail`;
+/**
+ * A post's list item as JSON text: the stored parts around the counts. The counts are joined
+ * first (`||` copies its left side each time: the ~400-byte head once instead of six times).
+ */
+export const ITEM_JSON = sql<string>`posts.item_head || (',"likes":' || posts.like_count || ',"comments":' || posts.comment_count
+  || ',"favorites":' || posts.favorite_count) || posts.item_tail`;
 
 /** SQL text of an expression that has no parameters (trigger bodies cannot take any). */
 function text(db: Kysely<any>, expr: RawBuilder<unknown>): string {

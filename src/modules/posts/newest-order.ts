@@ -2,6 +2,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { prepared } from '../../db/prepared.ts';
 import { DateColumn } from './date-column.ts';
+import { IdSequence } from './id-sequence.ts';
 
 /**
  * The posts counter and the highest id, as the columns `total` and `maxId` of any query: what
@@ -25,15 +26,18 @@ const postsState = prepared(() => sql<{ total: number; maxId: number | null }>`S
  * id, and the date compressed in a DateColumn).
  */
 export class NewestOrder {
-  private ids = new Int32Array(0);
+  private ids = IdSequence.of(new Int32Array(0));
   /** The dates of the posts (created_at), ascending: ids[i] has the (length - 1 - i)th. */
   private times = new DateColumn();
   private total = -1;
   private maxId = 0;
-  /** Whether newer posts always have higher ids (so newest-first is also id-descending). */
-  private idsFollowDates = true;
   /** The data version read before the last refresh that refreshAt was given. */
   private versionSeen = -1;
+
+  /** Whether newer posts always have higher ids (so newest-first is also id-descending). */
+  private get idsFollowDates(): boolean {
+    return this.ids.descending;
+  }
 
   private async state(db: Kysely<DB>): Promise<OrderState> {
     const [row] = await postsState(db, {});
@@ -73,8 +77,7 @@ export class NewestOrder {
     // Prepend only when nothing was deleted and every new post is newer than all the others.
     if (newer && newer.length === added && newer[newer.length - 1].created_at >= newestAt) {
       const block = Int32Array.from(newer, (r) => r.id);
-      this.idsFollowDates &&= descending(block);
-      this.ids = concat(block, this.ids);
+      this.ids = this.ids.prepend(block);
       for (let i = newer.length - 1; i >= 0; i--) this.times.push(newer[i].created_at);
     } else {
       // Read in keyset batches into typed arrays: a million row objects at once would cost ~100 MB.
@@ -97,9 +100,8 @@ export class NewestOrder {
         }
         last = rows[rows.length - 1];
       }
-      this.ids = ids.slice(0, n);
+      this.ids = IdSequence.of(ids.slice(0, n));
       this.times = DateColumn.fromDescending(times, n);
-      this.idsFollowDates = descending(this.ids);
     }
     this.total = now.total;
     this.maxId = now.maxId;
@@ -130,12 +132,12 @@ export class NewestOrder {
 
   /** How many posts have a higher id, when ids follow dates (call refresh first). */
   newerThanId(id: number): number {
-    return firstWhere(this.ids.length, (i) => this.ids[i] <= id);
+    return this.ids.countAbove(id);
   }
 
   /** The ids of a newest-first page as the order holds them now (fewer, or none, past the end). */
   private sliceNow(offset: number, limit: number): number[] {
-    return Array.from(this.ids.subarray(Math.min(offset, this.ids.length), Math.min(offset + limit, this.ids.length)));
+    return this.ids.slice(offset, offset + limit);
   }
 
   /** How many posts have from <= created_at <= to (either bound may be open). */
@@ -148,28 +150,4 @@ export class NewestOrder {
   private firstAtOrBelow(t: number, strict: boolean): number {
     return this.times.length - this.times.countBelow(t, !strict);
   }
-}
-
-/** The first index in [0, n) where `holds` is true, for a test that, once true, stays true (binary search). */
-function firstWhere(n: number, holds: (i: number) => boolean): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (holds(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-function descending(ids: Int32Array): boolean {
-  for (let i = 1; i < ids.length; i++) if (ids[i] >= ids[i - 1]) return false;
-  return true;
-}
-
-function concat<T extends Int32Array>(a: T, b: T): T {
-  const out = new (a.constructor as new (n: number) => T)(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
