@@ -14,6 +14,7 @@ import * as storedListItems from './migrations/011-stored-list-items.ts';
 import * as tagChangeLog from './migrations/012-tag-change-log.ts';
 import * as postsByLikes from './migrations/013-posts-by-likes.ts';
 import * as titleWords from './migrations/014-title-words.ts';
+import * as titleChangeLog from './migrations/015-title-change-log.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '012-tag-change-log': tagChangeLog,
   '013-posts-by-likes': postsByLikes,
   '014-title-words': titleWords,
+  '015-title-change-log': titleChangeLog,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

@@ -15,8 +15,11 @@ export const TAG_CHANGES_KEPT = 10_000;
  * entries while it holds the lock on the version row: numbers are handed out in commit order
  * and a reader never sees a later entry before an earlier one commits. SQLite has one writer.
  */
+/** The statement that drops entries past the newest TAG_CHANGES_KEPT. */
+export const PRUNE_CHANGES = `DELETE FROM tag_changes WHERE seq <= (SELECT max(seq) FROM tag_changes) - ${TAG_CHANGES_KEPT};`;
+
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  const prune = `DELETE FROM tag_changes WHERE seq <= (SELECT max(seq) FROM tag_changes) - ${TAG_CHANGES_KEPT};`;
+  const prune = PRUNE_CHANGES;
   if (dialect === 'sqlite') {
     await sql.raw('CREATE TABLE tag_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, post_id INTEGER NOT NULL)').execute(db);
     await sql.raw(`CREATE TRIGGER posts_tags_logged_update AFTER UPDATE OF tag_string ON posts WHEN old.tag_string IS NOT new.tag_string

@@ -59,7 +59,7 @@ export async function fillTitleWords(db: Kysely<any>): Promise<void> {
 }
 
 /** json_each over a title's space-separated words, ASCII letters lowered (empty words come out as ''). */
-function wordsOf(title: string): string {
+export function wordsOf(title: string): string {
   const escaped = `replace(replace(lower(${title}), '\\', '\\\\'), '"', '\\"')`;
   return `json_each('["' || replace(${escaped}, ' ', '","') || '"]')`;
 }

@@ -11,9 +11,12 @@ import { TagSets } from './tag-sets.ts';
 import { CountCache } from './count-cache.ts';
 import { TermWords } from './term-search.ts';
 import { TagNames } from './tag-names.ts';
+import { WordSets } from './title-word-sets.ts';
 
 export function postsRoutes(app: FastifyInstance, deps: Deps): void {
-  const memory = { order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets(), words: new TermWords(), tags: new TagNames(), seen: {} };
+  const memory = {
+    order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets(), words: new TermWords(), wordSets: new WordSets(), tags: new TagNames(), seen: {},
+  };
   app.get('/api/posts', {
     schema: {
       summary: 'List posts, filtered, searched and sorted',

@@ -14,6 +14,7 @@ import { searchOneTerm, type TermWords } from './term-search.ts';
 import type { TagLookup, TagNames } from './tag-names.ts';
 import { counter } from '../../db/counters.ts';
 import { tagsFromMemory, type TagSets } from './tag-sets.ts';
+import type { WordSets } from './title-word-sets.ts';
 
 const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -120,6 +121,7 @@ export interface ListMemory {
   counts?: CountCache;
   tagSets?: TagSets;
   words?: TermWords;
+  wordSets?: WordSets;
   tags?: TagNames;
   /** The data version this process saw last (see listPosts). */
   seen?: { version?: number };

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import { IdLists, type IdReader } from './id-list.ts';
@@ -46,26 +46,67 @@ export interface TagSetOptions {
   mostUsedShare?: number;
 }
 
+/** What a PostSets keeps the posts of (tags, title words): its keys are numbers. */
+export interface SetSource {
+  /** Keys that have posts, with how many: the most used first ('desc') or the least used, at most `limit`. */
+  keys(db: Kysely<DB>, dir: 'asc' | 'desc', limit: number): Promise<{ id: number; count: number }[]>;
+  /** A key's posts as one text of ids ('3,1,2'), and as bitmap words ('w:bits,...'; see readWords). */
+  idsText(db: Kysely<DB>, dialect: DialectName, key: number): Promise<string>;
+  bitsText(db: Kysely<DB>, dialect: DialectName, key: number): Promise<string>;
+  /** The links (post, key) of the posts above `maxId` and of the `changed` ones. */
+  links(db: Kysely<DB>, dialect: DialectName, maxId: number, changed: number[]): Promise<{ post_id: number; key: number }[]>;
+}
+
+/**
+ * idsText and bitsText of a SetSource from the SQL of one key's posts (selecting post_id).
+ * Each post is in a key's posts once, so the sum of a bitmap word's bits is their OR: the
+ * database hands over words, not links, as one text, not a row each (row objects for every tag
+ * grew each worker's heap by ~24 MB at a million posts, the texts by ~1 MB).
+ */
+export function keyReaders(postsOf: (key: unknown) => RawBuilder<unknown>): Pick<SetSource, 'idsText' | 'bitsText'> {
+  const ids = preparedPerDialect((_db, p: { key: number }, dialect) =>
+    sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql.ref('post_id'))} AS t FROM (${postsOf(p.key)}) k`);
+  const bits = preparedPerDialect((_db, p: { key: number }, dialect) => sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql`w || ':' || b`)} AS t
+    FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM (${postsOf(p.key)}) k GROUP BY post_id / 32) x`);
+  return {
+    idsText: async (db, dialect, key) => (await ids(db, dialect, { key }))[0]?.t ?? '',
+    bitsText: async (db, dialect, key) => (await bits(db, dialect, { key }))[0]?.t ?? '',
+  };
+}
+
+/** Tags: their links in post_tags. */
+const TAG_SOURCE: SetSource = {
+  keys: (db, dir, limit) => db.selectFrom('tags').select(['id', 'post_count as count']).where('post_count', '>', 0)
+    .orderBy('post_count', dir).orderBy('id', dir).limit(Math.ceil(limit)).execute(),
+  ...keyReaders((key) => sql`SELECT post_id FROM post_tags WHERE tag_id = ${key}`),
+  async links(db, dialect, maxId, changed) {
+    const rows = await db.selectFrom('post_tags').select(['post_id', 'tag_id as key']).where('post_id', '>', maxId).execute();
+    if (changed.length === 0) return rows;
+    return [...rows, ...(await db.selectFrom('post_tags').select(['post_id', 'tag_id as key']).where(oneOf(dialect, sql.ref('post_id'), listParam(dialect, changed))).execute())];
+  },
+};
+
 const stateRow = prepared(() => sql<{ version: number | null; seq: number | null; maxId: number | null }>`SELECT
   (SELECT value FROM counters WHERE name = 'version') AS version, (SELECT max(seq) FROM tag_changes) AS seq, (SELECT max(id) FROM posts) AS "maxId"`);
 
 /**
- * The posts of the most used tags, kept per process within a memory budget (TAG_SET_BUDGET): the
- * densest as bitmaps over post ids (bit i: post i has the tag), the others as compressed id lists
- * (id-list.ts). Posts with several kept tags, newest first, are then read from memory: bitmaps
- * ANDed word by word from the highest id down, or the smallest id list walked and each of its
- * posts tested against the others; their number is exact. The database would look up one tag's
- * links among the other's one by one. Which tags are kept is decided when the sets are read: the
- * most used then.
+ * The posts of keys (tags; title words, title-word-sets.ts) read from a SetSource, kept per
+ * process within a memory budget (TAG_SET_BUDGET for tags): the densest as bitmaps over post ids
+ * (bit i: post i has the key), the others as compressed id lists (id-list.ts). Posts with several
+ * kept tags, newest first, are then read from memory: bitmaps ANDed word by word from the highest
+ * id down, or the smallest id list walked and each of its posts tested against the others; their
+ * number is exact. The database would look up one tag's links among the other's one by one.
+ * Which keys are kept is decided when the sets are read: the most used then, and the least used.
  *
  * Kept current with the data: each use compares the data version (counters) with the one the sets
  * were read at; when it moved, new posts are read by id (the ids above the highest seen) and the
- * posts whose tags were edited or that were deleted come from the tag_changes log (migration
- * 012). Bitmaps are changed in place. An id list is not: its changed posts are marked stale and
- * the tags' current posts kept beside it (`extra`) until COMPACT_AT changes, when the lists are
- * written anew. A process further behind than the log reaches reads every tag again.
+ * posts whose tags or title were edited or that were deleted come from the tag_changes log
+ * (migrations 012 and 015). Bitmaps are changed in place. An id list is not: its changed posts
+ * are marked stale and the keys' current posts kept beside it (`extra`) until COMPACT_AT changes,
+ * when the lists are written anew. A process further behind than the log reaches reads every key
+ * again.
  */
-export class TagSets {
+export class PostSets {
   private bits = new Map<number, Int32Array>();
   private lists = new IdLists();
   /** Per tag id: 1 + the number of its id list in `lists`, 0 when it has none. */
@@ -85,7 +126,7 @@ export class TagSets {
   private readonly compactAt: number;
   private readonly mostUsedShare: number;
 
-  constructor(o: TagSetOptions = {}) {
+  constructor(private readonly source: SetSource, o: TagSetOptions = {}) {
     this.mostUsedShare = o.mostUsedShare ?? MOST_USED_SHARE;
     this.budget = o.budget ?? TAG_SET_BUDGET;
     this.bitmapAt = o.bitmapAt ?? BITMAP_AT;
@@ -281,23 +322,19 @@ export class TagSets {
     const newest = logged.length ? logged[logged.length - 1].seq : now.seq;
     if (this.state.seq < newest - TAG_CHANGES_KEPT) return false;
     const changed = [...new Set(logged.map((r) => r.post_id))];
-    const added = await db.selectFrom('post_tags').select(['post_id', 'tag_id']).where('post_id', '>', this.state.maxId).execute();
-    const edited = changed.length
-      ? await db.selectFrom('post_tags').select(['post_id', 'tag_id']).where(oneOf(dialect, sql.ref('post_id'), listParam(dialect, changed))).execute()
-      : [];
     // Everything read first, then applied at once: a request meanwhile sees the sets before or after, never half way.
-    const links = [...added, ...edited];
+    const links = await this.source.links(db, dialect, this.state.maxId, changed);
     this.grow(links.reduce((m, l) => Math.max(m, l.post_id), now.maxId));
     for (const id of changed) this.clear(id);
     const touched = new Set<number>();
     for (const l of links) {
-      const map = this.bits.get(l.tag_id);
+      const map = this.bits.get(l.key);
       if (map) map[l.post_id >>> 5] |= 1 << (l.post_id & 31);
-      else if (this.listNumber(l.tag_id) >= 0) {
-        const ids = this.extra.get(l.tag_id) ?? [];
+      else if (this.listNumber(l.key) >= 0) {
+        const ids = this.extra.get(l.key) ?? [];
         ids.push(l.post_id);
-        this.extra.set(l.tag_id, ids);
-        touched.add(l.tag_id);
+        this.extra.set(l.key, ids);
+        touched.add(l.key);
         this.changes++;
       }
     }
@@ -319,11 +356,13 @@ export class TagSets {
     const keep = async (id: number, count: number, limit: number): Promise<boolean> => {
       if (count * this.bitmapAt >= now.maxId + 1) {
         if (used + size * 4 > limit) return false;
-        bits.set(id, await readBitmap(db, dialect, id, size));
+        const map = new Int32Array(size);
+        readWords(await this.source.bitsText(db, dialect, id), map);
+        bits.set(id, map);
       } else {
         // An id list takes about a gap's varint length a post, plus its tag's two numbers.
         if (used + count * gapBytes(now.maxId, count) > limit) return false;
-        lists.add(await readIds(db, dialect, id));
+        lists.add(readIdText(await this.source.idsText(db, dialect, id)).sort().reverse());
         listed.push(id);
       }
       used = lists.bytes + bits.size * size * 4 + listed.length * 8;
@@ -334,14 +373,12 @@ export class TagSets {
       }
       return true;
     };
-    const tagsBy = (dir: 'asc' | 'desc', limit: number) => db.selectFrom('tags').select(['id', 'post_count']).where('post_count', '>', 0)
-      .orderBy('post_count', dir).orderBy('id', dir).limit(Math.ceil(limit)).execute();
-    const most = await tagsBy('desc', this.budget / 8);
+    const most = await this.source.keys(db, 'desc', this.budget / 8);
     let top = 0;
-    while (top < most.length && (await keep(most[top].id, most[top].post_count, this.budget * this.mostUsedShare))) top++;
+    while (top < most.length && (await keep(most[top].id, most[top].count, this.budget * this.mostUsedShare))) top++;
     const taken = new Set(most.slice(0, top).map((t) => t.id));
-    for (const t of await tagsBy('asc', this.budget / 9)) {
-      if (taken.has(t.id) || !(await keep(t.id, t.post_count, this.budget))) break;
+    for (const t of await this.source.keys(db, 'asc', this.budget / 9)) {
+      if (taken.has(t.id) || !(await keep(t.id, t.count, this.budget))) break;
     }
     lists.trim();
     this.bits = bits;
@@ -389,6 +426,13 @@ export class TagSets {
     this.stale[w] |= bit;
     for (const [tagId, ids] of this.extra) if (ids.includes(postId)) this.extra.set(tagId, ids.filter((id) => id !== postId));
     this.changes++;
+  }
+}
+
+/** The posts of tags (see PostSets). */
+export class TagSets extends PostSets {
+  constructor(o: TagSetOptions = {}) {
+    super(TAG_SOURCE, o);
   }
 }
 
@@ -445,28 +489,6 @@ function widen(map: Int32Array, words: number): Int32Array {
   const wider = new Int32Array(words);
   wider.set(map);
   return wider;
-}
-
-/**
- * A tag's posts as a bitmap. Each post has a tag once, so the sum of a word's bits is their OR:
- * the database hands over words, not links, as one text ('w:bits,...'), not a row each: row
- * objects for every tag grew each worker's heap by ~24 MB at a million posts, the texts by ~1 MB.
- */
-async function readBitmap(db: Kysely<DB>, dialect: DialectName, tagId: number, size: number): Promise<Int32Array> {
-  const map = new Int32Array(size);
-  const words = sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql`w || ':' || b`)} AS t
-    FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM post_tags WHERE tag_id = ${tagId} GROUP BY post_id / 32) x`;
-  readWords((await words.execute(db)).rows[0]?.t ?? '', map);
-  return map;
-}
-
-const idsText = preparedPerDialect((db, p: { tagId: number }, dialect) =>
-  sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql.ref('post_id'))} AS t FROM post_tags WHERE tag_id = ${p.tagId}`);
-
-/** A tag's post ids, highest first (read as one text). */
-async function readIds(db: Kysely<DB>, dialect: DialectName, tagId: number): Promise<Int32Array> {
-  const [row] = await idsText(db, dialect, { tagId });
-  return readIdText(row?.t ?? '').sort().reverse();
 }
 
 /** Bytes a post in an id list of `count` posts among `maxId` takes: the varint length of the mean gap. */

@@ -8,6 +8,7 @@ import type { TagSets } from './tag-sets.ts';
 import { prepared } from '../../db/prepared.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
 import { VersionedMap } from './versioned-map.ts';
+import type { WordSets } from './title-word-sets.ts';
 
 /** Newest title matches read to count (exactly when there are fewer) or to estimate their share. */
 const SHARE = 200;
@@ -23,7 +24,8 @@ const SHARE = 200;
  * with any other filter, this returns null and the general query answers.
  */
 export async function searchOneTerm(
-  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count, version?: number, memory: { tagSets?: TagSets; words?: TermWords } = {},
+  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count, version?: number,
+  memory: { tagSets?: TagSets; words?: TermWords; wordSets?: WordSets } = {},
 ): Promise<{ rows: Items; count: Count } | null> {
   if (!usesOnly(f, 'terms') || f.terms.length !== 1) return null;
   if (dialect === 'sqlite' && !usesTitleIndex(dialect, f.terms[0].text)) return null;
@@ -31,7 +33,7 @@ export async function searchOneTerm(
   const { text, tagId } = f.terms[0];
   const need = offset + limit;
   // With the total known (count-cache.ts), only the page's matches are read.
-  const titled = await titleMatches(db, dialect, text, known ? need : Math.max(SHARE, need), order.newestId, { termWords: memory.words, version });
+  const titled = await titleMatches(db, dialect, text, known ? need : Math.max(SHARE, need), order.newestId, { termWords: memory.words, wordSets: memory.wordSets, version });
   // The tag's newest posts: from its set when this process keeps one (tag-sets.ts), else its links.
   const { tagSets } = memory;
   const kept = tagId !== null && tagSets && (await tagSets.current(db, dialect, version)).has(tagId) ? tagSets : null;
@@ -79,13 +81,17 @@ const TITLE_WINDOW = 20_000;
  */
 export async function titleMatches(
   db: Kysely<DB>, dialect: DialectName, text: string, count: number, newestId: number,
-  { firstWindow = Math.max(TITLE_WINDOW, count * 200), termWords, version }: { firstWindow?: number; termWords?: TermWords; version?: number } = {},
+  { firstWindow = Math.max(TITLE_WINDOW, count * 200), termWords, wordSets, version }: { firstWindow?: number; termWords?: TermWords; wordSets?: WordSets; version?: number } = {},
 ): Promise<{ ids: number[]; total: number | null }> {
   if (dialect === 'sqlite') {
     const words = termWords ? await termWords.of(db, text, version) : await readTermWords(db, text);
     if (words.length <= MAX_WORDS) {
+      // Each word's newest posts: from its set when this process keeps one (title-word-sets.ts), else its index.
+      const sets = wordSets && words.length > 0 ? await wordSets.current(db, dialect, version) : null;
+      const newest = async (word: string, id: number) => sets?.has(id) ? sets.page([id], 'desc', 0, count)
+        : idList((await newestWithWord(db, { word, limit: count }))[0]).sort((x, y) => y - x);
       let ids: number[] = [];
-      for (const [word] of words) ids = mergeDescending(ids, idList((await newestWithWord(db, { word, limit: count }))[0]).sort((x, y) => y - x));
+      for (const [word, , id] of words) ids = mergeDescending(ids, await newest(word, id));
       return { ids: ids.slice(0, count), total: words.length <= 1 ? (words[0]?.[1] ?? 0) : null };
     }
     // One text of ids, not a row a match (rows cost ~1.5 us each to hand over).
@@ -103,10 +109,13 @@ export async function titleMatches(
 /** Beyond this many distinct title words containing a term, SQLite reads the trigram index of every title instead. */
 const MAX_WORDS = 16;
 
-/** The title words (and their post counts) that contain a phrase, at most `limit`. */
+/** The title words (with their post counts and ids) that contain a phrase, at most `limit`. */
 const wordsContaining = prepared((_db, p: { phrase: string; limit: number }) => sql<{ words: string | null }>`
-  SELECT json_group_array(json_array(word, posts)) AS words FROM (
-    SELECT word, posts FROM title_vocab WHERE id IN (SELECT rowid FROM title_vocab_fts WHERE title_vocab_fts MATCH ${p.phrase}) LIMIT ${p.limit})`);
+  SELECT json_group_array(json_array(word, posts, id)) AS words FROM (
+    SELECT word, posts, id FROM title_vocab WHERE id IN (SELECT rowid FROM title_vocab_fts WHERE title_vocab_fts MATCH ${p.phrase}) LIMIT ${p.limit})`);
+
+/** A title word, how many posts it is in, and its id in title_vocab. */
+type TermWord = [word: string, posts: number, id: number];
 
 /**
  * Per process: the title words that contain each recent term, with their post counts, as of one
@@ -114,14 +123,14 @@ const wordsContaining = prepared((_db, p: { phrase: string; limit: number }) => 
  * Repeated searches skip the trigram lookup (~35 us of a ~250 us request on a loaded server).
  */
 export class TermWords {
-  private readonly terms: VersionedMap<[string, number][]>;
+  private readonly terms: VersionedMap<TermWord[]>;
 
   constructor(max = 5_000) {
     this.terms = new VersionedMap(max);
   }
 
   /** The words containing `text` (more than MAX_WORDS: MAX_WORDS + 1 of them), read unless known at `version`. */
-  async of(db: Kysely<DB>, text: string, version?: number): Promise<[string, number][]> {
+  async of(db: Kysely<DB>, text: string, version?: number): Promise<TermWord[]> {
     const seen = version === undefined ? undefined : this.terms.get(text, version);
     if (seen) return seen;
     const words = await readTermWords(db, text);
@@ -131,9 +140,9 @@ export class TermWords {
 }
 
 /** The title words containing `text`, with their post counts (more than MAX_WORDS: MAX_WORDS + 1 of them). */
-async function readTermWords(db: Kysely<DB>, text: string): Promise<[string, number][]> {
+async function readTermWords(db: Kysely<DB>, text: string): Promise<TermWord[]> {
   const [found] = await wordsContaining(db, { phrase: ftsPhrase(text), limit: MAX_WORDS + 1 });
-  return JSON.parse(found?.words ?? '[]') as [string, number][];
+  return JSON.parse(found?.words ?? '[]') as TermWord[];
 }
 
 /** The newest `limit` posts whose title has the word, as one text of ids, highest first. */

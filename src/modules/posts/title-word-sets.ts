@@ -1,0 +1,36 @@
+import { sql } from 'kysely';
+import { wordsOf } from '../../db/migrations/014-title-words.ts';
+import { keyReaders, PostSets, type SetSource, type TagSetOptions } from './tag-sets.ts';
+
+/**
+ * Memory the title words' posts of one process may take: at a million posts, the 385 distinct
+ * words of the generated titles (3.8 million links) take ~4 MB.
+ */
+export const WORD_SET_BUDGET = 6 * 1024 * 1024;
+
+/**
+ * SQLite's title words (migration 014), each known by its id in title_vocab. A post's words are
+ * split from its title by the same SQL the triggers use, so they are the ones title_words holds.
+ * Title edits and deletes are in the change log (migrations 012 and 015). A word's row in
+ * title_vocab goes when its last post does (those posts were logged, so nothing kept under its
+ * id stays current), and a word that comes back later gets an id of its own.
+ */
+const WORD_SOURCE: SetSource = {
+  keys: async (db, dir, limit) => (await sql<{ id: number; count: number }>`SELECT id, posts AS count FROM title_vocab WHERE posts > 0
+    ORDER BY posts ${sql.raw(dir)}, id ${sql.raw(dir)} LIMIT ${Math.ceil(limit)}`.execute(db)).rows,
+  ...keyReaders((key) => sql`SELECT post_id FROM title_words WHERE word = (SELECT word FROM title_vocab WHERE id = ${key})`),
+  async links(db, _dialect, maxId, changed) {
+    const of = (where: ReturnType<typeof sql>) => sql<{ post_id: number; key: number }>`SELECT p.id AS post_id, v.id AS key
+      FROM posts p, ${sql.raw(wordsOf('p.title'))} w JOIN title_vocab v ON v.word = w.value WHERE ${where}`.execute(db);
+    const rows = (await of(sql`p.id > ${maxId}`)).rows;
+    if (changed.length === 0) return rows;
+    return [...rows, ...(await of(sql`p.id IN (SELECT value FROM json_each(${JSON.stringify(changed)}))`)).rows];
+  },
+};
+
+/** The posts of each title word, newest first, kept per process like the tag sets (PostSets); SQLite only. */
+export class WordSets extends PostSets {
+  constructor(o: TagSetOptions = {}) {
+    super(WORD_SOURCE, { budget: WORD_SET_BUDGET, ...o });
+  }
+}
