@@ -1,3 +1,5 @@
+import { widen } from '../../core/typed-arrays.ts';
+
 /** Dates a block: one kept whole, the others as the gaps from the one before. */
 const BLOCK = 64;
 
@@ -92,10 +94,4 @@ export class DateColumn {
     this.starts = this.starts.slice(0, Math.max(blocks, 1));
     this.bytes = this.bytes.slice(0, Math.max(this.used, 8));
   }
-}
-
-function widen<T extends Float64Array | Int32Array | Uint8Array>(a: T, length: number): T {
-  const wider = new (a.constructor as new (n: number) => T)(length);
-  wider.set(a);
-  return wider;
 }

@@ -1,3 +1,5 @@
+import { widen } from '../../core/typed-arrays.ts';
+
 /**
  * Sets of post ids kept compressed in memory, each highest first: the first id, then each gap
  * down to the next one, as varints (7 bits a byte, the high bit set on every byte but a number's
@@ -79,15 +81,11 @@ export class IdLists {
   }
 
   private grow(): void {
-    const wider = (a: Int32Array) => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.chunkOf = wider(this.chunkOf);
-    this.startOf = wider(this.startOf);
-    this.endOf = wider(this.endOf);
-    this.sizes = wider(this.sizes);
+    const length = this.sizes.length * 2;
+    this.chunkOf = widen(this.chunkOf, length);
+    this.startOf = widen(this.startOf, length);
+    this.endOf = widen(this.endOf, length);
+    this.sizes = widen(this.sizes, length);
   }
 }
 

@@ -8,6 +8,7 @@ import { joinedText, listParam, oneOf, type DialectName } from '../../db/dialect
 import { prepared, preparedPerDialect } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
+import { widen } from '../../core/typed-arrays.ts';
 
 /**
  * Memory the tag sets of one process may take. The most used tags take MOST_USED_SHARE of it
@@ -483,12 +484,6 @@ function containsDescending(ids: Int32Array, id: number): boolean {
     else hi = mid - 1;
   }
   return false;
-}
-
-function widen(map: Int32Array, words: number): Int32Array {
-  const wider = new Int32Array(words);
-  wider.set(map);
-  return wider;
 }
 
 /** Bytes a post in an id list of `count` posts among `maxId` takes: the varint length of the mean gap. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { widen } from '../../core/typed-arrays.ts';
 
 /** How far back each refresh looks for posts committed out of id order. */
 const TAIL = 1000;
@@ -45,14 +46,9 @@ export class PhashIndex {
 
   private push(id: number, hex: string): void {
     if (this.size === this.ids.length) {
-      const grow = <T extends Int32Array | Uint32Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.ids = grow(this.ids);
-      this.hi = grow(this.hi);
-      this.lo = grow(this.lo);
+      this.ids = widen(this.ids, this.size * 2);
+      this.hi = widen(this.hi, this.size * 2);
+      this.lo = widen(this.lo, this.size * 2);
     }
     this.ids[this.size] = id;
     this.hi[this.size] = parseInt(hex.slice(0, 8), 16) >>> 0;
