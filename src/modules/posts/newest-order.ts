@@ -22,8 +22,9 @@ const postsState = prepared(() => sql<{ total: number; maxId: number | null }>`S
  * Every post id and date in newest-first order, so a page of all posts at any offset (page 20,000
  * too) is a slice of an array instead of a walk over the date index, and the
  * number of posts between two dates is two binary searches. New posts only ever come first, so
- * an upload prepends; anything else (a delete) reloads. Kept per process (~7 bytes a post: the
- * id, and the date compressed in a DateColumn).
+ * an upload prepends; anything else (a delete) reloads. Kept per process: the ids as runs of
+ * consecutive ids while posts keep their upload order (IdSequence; else 4 bytes a post), the
+ * dates as varint gaps (DateColumn, ~3 bytes a post).
  */
 export class NewestOrder {
   private ids = IdSequence.of(new Int32Array(0));
