@@ -4,6 +4,9 @@ import type { DialectName } from '../dialect.ts';
 /** How many changes the log keeps: a reader further behind reads every tag again. */
 export const TAG_CHANGES_KEPT = 10_000;
 
+/** The statement that drops entries past the newest TAG_CHANGES_KEPT. */
+export const PRUNE_CHANGES = `DELETE FROM tag_changes WHERE seq <= (SELECT max(seq) FROM tag_changes) - ${TAG_CHANGES_KEPT};`;
+
 /**
  * tag_changes: the posts whose tags changed (an edit of their tags, or a delete), in the order
  * the changes were committed, so a process keeping tag data in memory (tag-sets.ts) can catch
@@ -15,9 +18,6 @@ export const TAG_CHANGES_KEPT = 10_000;
  * entries while it holds the lock on the version row: numbers are handed out in commit order
  * and a reader never sees a later entry before an earlier one commits. SQLite has one writer.
  */
-/** The statement that drops entries past the newest TAG_CHANGES_KEPT. */
-export const PRUNE_CHANGES = `DELETE FROM tag_changes WHERE seq <= (SELECT max(seq) FROM tag_changes) - ${TAG_CHANGES_KEPT};`;
-
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const prune = PRUNE_CHANGES;
   if (dialect === 'sqlite') {

@@ -29,8 +29,11 @@ export const itemsOf = (rows: { id: number; json: string }[]): Items => ({ ids: 
  * driven by the list, so it meets the posts in the list's order). `state`: NewestOrder's state
  * is read in the same statement.
  */
+/** The data version beside a page's items, and NewestOrder's state with `state`. */
+const alongside = (state: boolean) => sql`, (SELECT value FROM counters WHERE name = 'version') AS version${state ? sql`, ${STATE_COLUMNS}` : sql``}`;
+
 const itemsQuery = (ordered: boolean, state: boolean) => preparedPerDialect((db, p: { ids: unknown }, dialect) => {
-  const also = sql`, (SELECT value FROM counters WHERE name = 'version') AS version${state ? sql`, ${STATE_COLUMNS}` : sql``}`;
+  const also = alongside(state);
   return dialect === 'sqlite'
     ? sql<ItemsRow>`SELECT group_concat(posts.id, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS ids,
         group_concat(${ITEM_JSON}, ',' ${ordered ? sql`ORDER BY j.key` : sql``}) AS json${also} FROM json_each(${p.ids}) j JOIN posts ON posts.id = j.value`
@@ -47,7 +50,7 @@ const itemsWithState = itemsQuery(false, true);
  * one walk of the primary key instead of a lookup an id (18 us against 25 us for 24 posts).
  */
 const itemsRunQuery = (state: boolean) => preparedPerDialect((db, p: { low: number; high: number }, dialect) => {
-  const also = sql`, (SELECT value FROM counters WHERE name = 'version') AS version${state ? sql`, ${STATE_COLUMNS}` : sql``}`;
+  const also = alongside(state);
   const run = sql`SELECT posts.id, ${ITEM_JSON} AS j FROM posts WHERE posts.id BETWEEN ${p.low} AND ${p.high} ORDER BY posts.id DESC`;
   return sql<ItemsRow>`SELECT ${joinedText(dialect, sql.ref('r.id'), sql`r.id DESC`)} AS ids, ${joinedText(dialect, sql.ref('r.j'), sql`r.id DESC`)} AS json${also} FROM (${run}) r`;
 });
