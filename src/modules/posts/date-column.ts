@@ -15,8 +15,7 @@ export class DateColumn {
   private bytes = new Uint8Array(1024);
   private used = 0;
   private n = 0;
-  /** The latest date (-Infinity when empty). */
-  last = -Infinity;
+  private latest = -Infinity;
 
   /** From dates in descending order (the first `count` of `dates`). */
   static fromDescending(dates: ArrayLike<number>, count = dates.length): DateColumn {
@@ -30,9 +29,14 @@ export class DateColumn {
     return this.n;
   }
 
+  /** The latest date (-Infinity when empty). */
+  get last(): number {
+    return this.latest;
+  }
+
   /** Adds a date no earlier than the last one. */
   push(date: number): void {
-    if (date < this.last) throw new Error('DateColumn takes dates in ascending order');
+    if (date < this.latest) throw new Error('DateColumn takes dates in ascending order');
     const k = this.n++;
     if (k % BLOCK === 0) {
       const block = k / BLOCK;
@@ -44,14 +48,14 @@ export class DateColumn {
       this.starts[block] = this.used;
     } else {
       if (this.used + 8 > this.bytes.length) this.bytes = widen(this.bytes, this.bytes.length * 2);
-      let gap = date - this.last;
+      let gap = date - this.latest;
       while (gap >= 128) {
         this.bytes[this.used++] = (gap % 128) | 128;
         gap = Math.floor(gap / 128);
       }
       this.bytes[this.used++] = gap;
     }
-    this.last = date;
+    this.latest = date;
   }
 
   /** How many dates are below `bound` (or at most `bound`, when `inclusive`). */

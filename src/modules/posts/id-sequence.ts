@@ -40,30 +40,34 @@ export class IdSequence {
 
   /** The ids of `block` (newest first), then these. */
   prepend(block: Int32Array): IdSequence {
-    if (this.plain === null && block.length > 0 && block[block.length - 1] > (this.length ? this.starts[0] : -1)) {
-      const head = IdSequence.of(block);
-      if (head.plain === null) {
-        // Runs before runs: the last of the block's may continue into the first of these.
-        const joins = this.length > 0 && block[block.length - 1] - 1 === this.starts[0] ? 1 : 0;
-        const runs = head.starts.length + this.starts.length - joins;
-        if (IdSequence.fewRuns(runs, head.length + this.length)) {
-          const starts = new Int32Array(runs);
-          const ends = new Int32Array(runs);
-          starts.set(head.starts);
-          ends.set(head.ends);
-          for (let r = joins; r < this.starts.length; r++) {
-            starts[head.starts.length + r - joins] = this.starts[r];
-            ends[head.starts.length + r - joins] = this.ends[r] + head.length;
-          }
-          if (joins) ends[head.starts.length - 1] = this.ends[0] + head.length;
-          return new IdSequence(null, starts, ends, head.length + this.length, true);
-        }
-      }
-    }
+    const runs = this.runsAfter(block);
+    if (runs) return runs;
     const all = new Int32Array(block.length + this.length);
     all.set(block);
     for (let i = 0; i < this.length; i++) all[block.length + i] = this.at(i);
     return IdSequence.of(all);
+  }
+
+  /**
+   * `block` then these as runs, when both are runs of descending ids above these and together
+   * still few (the block's last run may continue into the first of these); else null.
+   */
+  private runsAfter(block: Int32Array): IdSequence | null {
+    if (this.plain !== null || block.length === 0 || block[block.length - 1] <= (this.length ? this.starts[0] : -1)) return null;
+    const head = IdSequence.of(block);
+    const joins = this.length > 0 && block[block.length - 1] - 1 === this.starts[0] ? 1 : 0;
+    const runs = head.starts.length + this.starts.length - joins;
+    if (head.plain !== null || !IdSequence.fewRuns(runs, head.length + this.length)) return null;
+    const starts = new Int32Array(runs);
+    const ends = new Int32Array(runs);
+    starts.set(head.starts);
+    ends.set(head.ends);
+    for (let r = joins; r < this.starts.length; r++) {
+      starts[head.starts.length + r - joins] = this.starts[r];
+      ends[head.starts.length + r - joins] = this.ends[r] + head.length;
+    }
+    if (joins) ends[head.starts.length - 1] = this.ends[0] + head.length;
+    return new IdSequence(null, starts, ends, head.length + this.length, true);
   }
 
   /** The id at position `i` (0 <= i < length). */

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import { IdLists, type IdReader } from './id-list.ts';
@@ -55,8 +55,13 @@ export interface SetSource {
   /** A key's posts as one text of ids ('3,1,2'), and as bitmap words ('w:bits,...'; see readWords). */
   idsText(db: Kysely<DB>, dialect: DialectName, key: number): Promise<string>;
   bitsText(db: Kysely<DB>, dialect: DialectName, key: number): Promise<string>;
-  /** The links (post, key) of the posts above `maxId` and of the `changed` ones. */
-  links(db: Kysely<DB>, dialect: DialectName, maxId: number, changed: number[]): Promise<{ post_id: number; key: number }[]>;
+  /** The links (post, key) of the posts that `which` holds for, given the column of post ids (see postsWhere). */
+  links(db: Kysely<DB>, dialect: DialectName, which: (postId: Expression<unknown>) => RawBuilder<SqlBool>): Promise<{ post_id: number; key: number }[]>;
+}
+
+/** Posts above an id, or the listed ones, as a condition on a column of post ids. */
+function postsWhere(dialect: DialectName, posts: { above: number } | { ids: number[] }) {
+  return (postId: Expression<unknown>) => ('above' in posts ? sql<SqlBool>`${postId} > ${posts.above}` : oneOf(dialect, postId, listParam(dialect, posts.ids)));
 }
 
 /**
@@ -81,11 +86,7 @@ const TAG_SOURCE: SetSource = {
   keys: (db, dir, limit) => db.selectFrom('tags').select(['id', 'post_count as count']).where('post_count', '>', 0)
     .orderBy('post_count', dir).orderBy('id', dir).limit(Math.ceil(limit)).execute(),
   ...keyReaders((key) => sql`SELECT post_id FROM post_tags WHERE tag_id = ${key}`),
-  async links(db, dialect, maxId, changed) {
-    const rows = await db.selectFrom('post_tags').select(['post_id', 'tag_id as key']).where('post_id', '>', maxId).execute();
-    if (changed.length === 0) return rows;
-    return [...rows, ...(await db.selectFrom('post_tags').select(['post_id', 'tag_id as key']).where(oneOf(dialect, sql.ref('post_id'), listParam(dialect, changed))).execute())];
-  },
+  links: (db, _dialect, which) => db.selectFrom('post_tags').select(['post_id', 'tag_id as key']).where(which(sql.ref('post_id'))).execute(),
 };
 
 const stateRow = prepared(() => sql<{ version: number | null; seq: number | null; maxId: number | null }>`SELECT
@@ -325,7 +326,8 @@ export class PostSets {
     if (this.state.seq < newest - TAG_CHANGES_KEPT) return false;
     const changed = [...new Set(logged.map((r) => r.post_id))];
     // Everything read first, then applied at once: a request meanwhile sees the sets before or after, never half way.
-    const links = await this.source.links(db, dialect, this.state.maxId, changed);
+    const added = await this.source.links(db, dialect, postsWhere(dialect, { above: this.state.maxId }));
+    const links = changed.length ? added.concat(await this.source.links(db, dialect, postsWhere(dialect, { ids: changed }))) : added;
     this.grow(links.reduce((m, l) => Math.max(m, l.post_id), now.maxId));
     for (const id of changed) this.clear(id);
     const touched = new Set<number>();

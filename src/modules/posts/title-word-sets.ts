@@ -20,13 +20,8 @@ const WORD_SOURCE: SetSource = {
   keys: async (db, dir, limit) => (await sql<{ id: number; count: number }>`SELECT id, posts AS count FROM title_vocab WHERE posts > 0
     ORDER BY posts ${sql.raw(dir)}, id ${sql.raw(dir)} LIMIT ${Math.ceil(limit)}`.execute(db)).rows,
   ...keyReaders((key) => sql`SELECT post_id FROM title_words WHERE word = (SELECT word FROM title_vocab WHERE id = ${key})`),
-  async links(db, _dialect, maxId, changed) {
-    const of = (where: ReturnType<typeof sql>) => sql<{ post_id: number; key: number }>`SELECT p.id AS post_id, v.id AS key
-      FROM posts p, ${sql.raw(wordsOf('p.title'))} w JOIN title_vocab v ON v.word = w.value WHERE ${where}`.execute(db);
-    const rows = (await of(sql`p.id > ${maxId}`)).rows;
-    if (changed.length === 0) return rows;
-    return [...rows, ...(await of(sql`p.id IN (SELECT value FROM json_each(${JSON.stringify(changed)}))`)).rows];
-  },
+  links: async (db, _dialect, which) => (await sql<{ post_id: number; key: number }>`SELECT p.id AS post_id, v.id AS key
+    FROM posts p, ${sql.raw(wordsOf('p.title'))} w JOIN title_vocab v ON v.word = w.value WHERE ${which(sql.ref('p.id'))}`.execute(db)).rows,
 };
 
 /** The posts of each title word, newest first, kept per process like the tag sets (PostSets); SQLite only. */
