@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { avatarUrl } from '../../core/media-paths.ts';
@@ -8,8 +9,8 @@ import { parseId } from '../posts/posts.service.ts';
 import { toId } from '../../core/ids.ts';
 import type { NewComment } from './comments.schemas.ts';
 
-function commentQuery(deps: Deps) {
-  return deps.db
+function commentQuery(db: Kysely<DB>) {
+  return db
     .selectFrom('comments')
     .innerJoin('users', 'users.id', 'comments.user_id')
     .select(['comments.id', 'comments.post_id', 'comments.parent_id', 'comments.content', 'comments.created_at', 'comments.reply_count', 'users.username', 'users.avatar_path']);
@@ -32,7 +33,8 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
   if (content === '') badRequest("field 'content' must not be empty", [{ field: 'content', message: 'must not be empty' }]);
   const postId = toId(body.postId) ?? notFound('Post', body.postId);
   const parentRaw = body.parentId ?? null;
-  const id = await deps.db.transaction().execute(async (trx) => {
+  // Read back inside the transaction: a thread deleted right after it commits may take the reply with it.
+  const row = await deps.db.transaction().execute(async (trx) => {
     // Counting the comment first locks the post's row, so comment writes on one post take turns
     // (see deleteComment): a reply cannot land under a thread that is being deleted.
     const post = await trx.updateTable('posts').set((eb) => ({ comment_count: eb('comment_count', '+', 1) })).where('id', '=', postId).returning('id').executeTakeFirst();
@@ -53,9 +55,8 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
       .values({ post_id: postId, user_id: viewer.id, parent_id: parentId, content, reply_count: 0, created_at: deps.clock.now() })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return row.id;
+    return commentQuery(trx).where('comments.id', '=', row.id).executeTakeFirstOrThrow();
   });
-  const row = await commentQuery(deps).where('comments.id', '=', id).executeTakeFirstOrThrow();
   return { message: 'Comment posted', comment: toJson(row) };
 }
 
@@ -64,7 +65,7 @@ export async function listComments(deps: Deps, rawPostId: string, page: number, 
   const post = await deps.db.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst();
   if (!post) notFound('Post', rawPostId);
   const [rows, total] = await Promise.all([
-    commentQuery(deps).where('comments.post_id', '=', postId).orderBy('comments.created_at').orderBy('comments.id').limit(limit).offset((page - 1) * limit).execute(),
+    commentQuery(deps.db).where('comments.post_id', '=', postId).orderBy('comments.created_at').orderBy('comments.id').limit(limit).offset((page - 1) * limit).execute(),
     deps.db.selectFrom('comments').select(sql<number>`count(*)`.as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow(),
   ]);
   const n = Number(total.n);
