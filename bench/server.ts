@@ -110,13 +110,11 @@ export async function startServer(o: ServerOptions): Promise<Child> {
   };
   const server = spawnNode(entry, [], env, port, flags);
   await waitUntil(server, 'the server', async () => {
-    if (o.workers > 1 && processTree(server.pid).length < o.workers + 1) return false;
     const res = await fetch(`${server.origin}/api`, { signal: AbortSignal.timeout(2000) });
     await res.arrayBuffer();
     return res.ok;
   }, 120_000);
-  // With several workers the first to listen answers first; give the others a moment too.
-  if (o.workers > 1) await sleep(1500);
+  // With several workers the port opens once all of them can serve (src/workers.ts).
   return server;
 }
 

@@ -16,7 +16,7 @@ export interface Config {
   rateLimits: boolean;
   /** How long SIGTERM waits for in-flight requests before closing anyway. */
   shutdownTimeoutMs: number;
-  /** Server processes sharing the port (node:cluster); 1 runs in-process. */
+  /** Server processes sharing the port (the first serves and hands connections out: workers.ts); 1 runs alone. */
   workers: number;
   uploads: UploadLimits;
 }

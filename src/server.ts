@@ -1,5 +1,5 @@
-import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
 
 function readConfig(): Config {
   try {
@@ -13,10 +13,16 @@ function readConfig(): Config {
   }
 }
 
-/** One server process: serves until SIGTERM/SIGINT, then finishes in-flight requests and closes the database. */
-async function serve(config: Config): Promise<void> {
+/**
+ * One server process: serves until SIGTERM/SIGINT, then finishes in-flight requests and closes the
+ * database. With WORKERS > 1 the first process also starts the others and shares connections
+ * with them (workers.ts); a worker takes its connections from the first process.
+ */
+async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promise<void> {
   const { buildApp } = await import('./app.ts');
   const app = await buildApp(config);
+  let workers: ReturnType<typeof shareConnections> | null = null;
+  let taken: ReturnType<typeof takeConnections> | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -27,13 +33,26 @@ async function serve(config: Config): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
-    await app.close();
+    await Promise.all([app.close().then(() => taken?.drained()), workers?.stop()]);
     app.log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  if (role === 'worker') {
+    await app.ready();
+    taken = takeConnections(app.server, () => void stop('the first process went away'));
+  } else {
+    if (role === 'first') {
+      if (config.rateLimits && !config.redisUrl) {
+        app.log.warn(`WORKERS=${config.workers} without REDIS_URL: each process counts rate limits on its own`);
+      }
+      // Started once this one has migrated the database; the port opens when they can serve.
+      workers = shareConnections(app.server, config.workers - 1, app.log);
+      await workers.ready;
+    }
+    await app.listen({ port: config.port, host: config.host });
+  }
   void warmUp(app);
 }
 
@@ -52,53 +71,9 @@ async function warmUp(app: { inject(o: { url: string }): PromiseLike<unknown>; l
   }
 }
 
-/**
- * WORKERS > 1: this process forks that many servers sharing the port (SQLite in WAL mode lets
- * them read at once). The first one migrates the database as it starts; the others are forked
- * once it listens, so no two migrate at once. The supervisor itself loads no app or database
- * code and stays small. SIGTERM is passed on; it exits when they have.
- */
-function supervise(config: Config): void {
-  if (config.rateLimits && !config.redisUrl) {
-    console.warn(`WORKERS=${config.workers} without REDIS_URL: each worker counts rate limits on its own`);
-  }
-  let stopping = false;
-  let started = false;
-  // glibc gives busy threads (libuv's pool, libvips on uploads) malloc arenas of their own and
-  // keeps their freed memory: two arenas a worker took the benchmark's peak RSS (two workers and
-  // this process) from 388 MB to 359 MB in the same short run. A value set by whoever starts the
-  // server wins.
-  const fork = () => cluster.fork({ MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' });
-  fork();
-  cluster.on('listening', () => {
-    if (started || stopping) return;
-    started = true;
-    for (let i = 1; i < config.workers; i++) fork();
-  });
-  cluster.on('exit', (worker, code) => {
-    if (!started && !stopping) {
-      // The first worker failed before it listened (bad settings, a failed migration): its
-      // message is above; starting it again would only repeat it.
-      console.error(`worker ${worker.process.pid} exited with ${code} before it started listening`);
-      process.exit(1);
-    }
-    if (!stopping && code !== 0) {
-      console.error(`worker ${worker.process.pid} exited with ${code}; starting another`);
-      fork();
-    }
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-  });
-  const stop = () => {
-    stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
 const config = readConfig();
-const main = config.workers > 1 && cluster.isPrimary ? Promise.resolve(supervise(config)) : serve(config);
-main.catch((err) => {
+const role = process.env[WORKER_ENV] === '1' ? 'worker' : config.workers > 1 ? 'first' : 'single';
+serve(config, role).catch((err) => {
   console.error(err);
   process.exit(1);
 });
