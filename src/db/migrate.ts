@@ -15,6 +15,7 @@ import * as tagChangeLog from './migrations/012-tag-change-log.ts';
 import * as postsByLikes from './migrations/013-posts-by-likes.ts';
 import * as titleWords from './migrations/014-title-words.ts';
 import * as titleChangeLog from './migrations/015-title-change-log.ts';
+import * as pgTitleWords from './migrations/016-pg-title-words.ts';
 
 /** Migrations are plain modules with up(db, dialect); listed here in order. */
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Pr
   '013-posts-by-likes': postsByLikes,
   '014-title-words': titleWords,
   '015-title-change-log': titleChangeLog,
+  '016-pg-title-words': pgTitleWords,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {

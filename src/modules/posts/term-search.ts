@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { containsInsensitive, ftsPhrase, listParam, oneOf, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
+import { containsInsensitive, escapeLike, ftsPhrase, joinedText, listParam, oneOf, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
 import { idList, itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { Count } from './count-cache.ts';
 import type { TagSets } from './tag-sets.ts';
-import { prepared } from '../../db/prepared.ts';
+import { preparedPerDialect } from '../../db/prepared.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
 import { VersionedMap } from './versioned-map.ts';
 import type { WordSets } from './title-word-sets.ts';
@@ -19,7 +19,7 @@ const SHARE = 200;
  * before sorting them, which costs seconds when the word is also a big tag. When newer posts have
  * higher ids (posts are dated when uploaded; NewestOrder checks it), both sets can be read newest
  * first and only as far as the page: the top ids of each, merged. Titles come from the title
- * words on SQLite (terms of 3+ characters; see titleMatches) and from PostgreSQL's trigram index;
+ * words (terms of 3+ characters; see titleMatches), or from PostgreSQL's trigram index of titles;
  * the tag's posts from its set when this process keeps one, else from its links. Otherwise, or
  * with any other filter, this returns null and the general query answers.
  */
@@ -70,30 +70,33 @@ const TITLE_WINDOW = 20_000;
  * Ids of the newest `count` posts whose title contains `text`, newest first (`newestId`: the
  * highest post id), and how many titles contain it when that is known exactly.
  *
- * SQLite: the words of titles that contain the term (migration 014: a trigram lookup among the
- * distinct words), then each word's posts newest first from title_words, merged; a term found in
- * more than MAX_WORDS distinct words reads the FTS5 trigram index of every title instead.
- * PostgreSQL looks in windows of the newest ids: the trigram index and the id range are ANDed as
- * bitmaps, so only the window's candidates are read (a word in 0.7% of titles: 2.9 ms, against
- * 20 ms walking the primary key and testing every title, and 183 ms sorting all its matches); a
- * window that holds too few widens until it covers every post. `id + 0` keeps the planner off the
- * key walk.
+ * The words of titles that contain the term (migrations 014 and 016: a trigram lookup among the
+ * distinct words), then each word's posts newest first from title_words (or from this process's
+ * word sets on SQLite), merged. A term found in more than MAX_WORDS distinct words reads the
+ * trigram index of every title instead: SQLite's FTS5 index; PostgreSQL, and there terms of
+ * under 3 characters too (a trigram index finds nothing shorter), looks in windows of the newest
+ * ids: the trigram index and the id range are ANDed as bitmaps, so only the window's candidates
+ * are read (a word in 0.7% of titles: 2.9 ms, against 20 ms walking the primary key and testing
+ * every title, and 183 ms sorting all its matches); a window that holds too few widens until it
+ * covers every post. `id + 0` keeps the planner off the key walk.
  */
 export async function titleMatches(
   db: Kysely<DB>, dialect: DialectName, text: string, count: number, newestId: number,
   { firstWindow = Math.max(TITLE_WINDOW, count * 200), termWords, wordSets, version }: { firstWindow?: number; termWords?: TermWords; wordSets?: WordSets; version?: number } = {},
 ): Promise<{ ids: number[]; total: number | null }> {
-  if (dialect === 'sqlite') {
-    const words = termWords ? await termWords.of(db, text, version) : await readTermWords(db, text);
+  if (dialect === 'sqlite' || [...text].length >= 3) {
+    const words = termWords ? await termWords.of(db, dialect, text, version) : await readTermWords(db, dialect, text);
     if (words.length <= MAX_WORDS) {
-      // Each word's newest posts: from its set when this process keeps one (title-word-sets.ts), else its index.
-      const sets = wordSets && words.length > 0 ? await wordSets.current(db, dialect, version) : null;
+      // Each word's newest posts: from its set when this process keeps one (title-word-sets.ts, SQLite), else its index.
+      const sets = dialect === 'sqlite' && wordSets && words.length > 0 ? await wordSets.current(db, dialect, version) : null;
       const newest = async (word: string, id: number) => sets?.has(id) ? sets.page([id], 'desc', 0, count)
-        : idList((await newestWithWord(db, { word, limit: count }))[0]).sort((x, y) => y - x);
+        : idList((await newestWithWord(db, dialect, { word, limit: count }))[0]).sort((x, y) => y - x);
       let ids: number[] = [];
       for (const [word, , id] of words) ids = mergeDescending(ids, await newest(word, id));
       return { ids: ids.slice(0, count), total: words.length <= 1 ? (words[0]?.[1] ?? 0) : null };
     }
+  }
+  if (dialect === 'sqlite') {
     // One text of ids, not a row a match (rows cost ~1.5 us each to hand over).
     const [row] = (await sql<{ ids: string | null }>`SELECT group_concat(id) AS ids FROM (SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${ftsPhrase(text)} ORDER BY rowid DESC LIMIT ${count})`.execute(db)).rows;
     return { ids: idList(row).sort((x, y) => y - x), total: null };
@@ -106,13 +109,22 @@ export async function titleMatches(
   }
 }
 
-/** Beyond this many distinct title words containing a term, SQLite reads the trigram index of every title instead. */
+/** Beyond this many distinct title words containing a term, the trigram index of every title is read instead. */
 const MAX_WORDS = 16;
 
-/** The title words (with their post counts and ids) that contain a phrase, at most `limit`. */
-const wordsContaining = prepared((_db, p: { phrase: string; limit: number }) => sql<{ words: string | null }>`
-  SELECT json_group_array(json_array(word, posts, id)) AS words FROM (
-    SELECT word, posts, id FROM title_vocab WHERE id IN (SELECT rowid FROM title_vocab_fts WHERE title_vocab_fts MATCH ${p.phrase}) LIMIT ${p.limit})`);
+/**
+ * The title words (with their post counts and ids) that contain a term, at most `limit`: `match`
+ * is the term as termMatch gives it (an FTS5 phrase for SQLite's trigram index of the words, an
+ * ILIKE pattern for PostgreSQL's).
+ */
+const wordsContaining = preparedPerDialect((_db, p: { match: string; limit: number }, dialect) => dialect === 'sqlite'
+  ? sql<{ words: string | null }>`SELECT json_group_array(json_array(word, posts, id)) AS words FROM (
+      SELECT word, posts, id FROM title_vocab WHERE id IN (SELECT rowid FROM title_vocab_fts WHERE title_vocab_fts MATCH ${p.match}) LIMIT ${p.limit})`
+  : sql<{ words: string | null }>`SELECT json_agg(json_build_array(word, posts, id))::text AS words FROM (
+      SELECT word, posts, id FROM title_vocab WHERE word ILIKE ${p.match} ESCAPE '\\' LIMIT ${p.limit}) v`);
+
+/** A term as wordsContaining looks for it. */
+const termMatch = (dialect: DialectName, text: string) => (dialect === 'sqlite' ? ftsPhrase(text) : `%${escapeLike(text.toLowerCase())}%`);
 
 /** A title word, how many posts it is in, and its id in title_vocab. */
 type TermWord = [word: string, posts: number, id: number];
@@ -130,24 +142,24 @@ export class TermWords {
   }
 
   /** The words containing `text` (more than MAX_WORDS: MAX_WORDS + 1 of them), read unless known at `version`. */
-  async of(db: Kysely<DB>, text: string, version?: number): Promise<TermWord[]> {
+  async of(db: Kysely<DB>, dialect: DialectName, text: string, version?: number): Promise<TermWord[]> {
     const seen = version === undefined ? undefined : this.terms.get(text, version);
     if (seen) return seen;
-    const words = await readTermWords(db, text);
+    const words = await readTermWords(db, dialect, text);
     if (version !== undefined) this.terms.set(text, words, version);
     return words;
   }
 }
 
 /** The title words containing `text`, with their post counts (more than MAX_WORDS: MAX_WORDS + 1 of them). */
-async function readTermWords(db: Kysely<DB>, text: string): Promise<TermWord[]> {
-  const [found] = await wordsContaining(db, { phrase: ftsPhrase(text), limit: MAX_WORDS + 1 });
+async function readTermWords(db: Kysely<DB>, dialect: DialectName, text: string): Promise<TermWord[]> {
+  const [found] = await wordsContaining(db, dialect, { match: termMatch(dialect, text), limit: MAX_WORDS + 1 });
   return JSON.parse(found?.words ?? '[]') as TermWord[];
 }
 
 /** The newest `limit` posts whose title has the word, as one text of ids, highest first. */
-const newestWithWord = prepared((_db, p: { word: string; limit: number }) => sql<{ ids: string | null }>`
-  SELECT group_concat(post_id) AS ids FROM (SELECT post_id FROM title_words WHERE word = ${p.word} ORDER BY post_id DESC LIMIT ${p.limit})`);
+const newestWithWord = preparedPerDialect((_db, p: { word: string; limit: number }, dialect) => sql<{ ids: string | null }>`
+  SELECT ${joinedText(dialect, sql.ref('post_id'))} AS ids FROM (SELECT post_id FROM title_words WHERE word = ${p.word} ORDER BY post_id DESC LIMIT ${p.limit}) w`);
 
 /** How many of `ids` have the tag. */
 async function countTagged(db: Kysely<DB>, dialect: DialectName, tagId: number, ids: number[]): Promise<number> {
