@@ -62,13 +62,15 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
   });
 
   const start = () => {
+    if (stopping) return;
     // glibc gives busy threads (libuv's pool, libvips on uploads) malloc arenas of their own and
     // keeps their freed memory; two arenas a worker took the benchmark's peak RSS from 388 MB to
-    // 359 MB. A value set by whoever starts the server wins (`npm start` sets it for this process).
+    // 359 MB. A value set by whoever starts the server wins (this process runs with its own).
     const child = fork(process.argv[1], process.argv.slice(2), {
       env: { ...process.env, [WORKER_ENV]: '1', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
     });
     running.add(child);
+    child.on('error', (err) => log.error(`worker ${child.pid}: ${err.message}`));
     child.on('message', (msg) => {
       if (msg !== READY || stopping) return;
       serving.push(child);
