@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * WORKERS > 1 without a process that only hands out connections. The first process migrates,
@@ -18,10 +19,8 @@ export const WORKER_ENV = 'IMAGEBOARD_WORKER';
 
 type Listener = (socket: Socket) => void;
 
-export interface Log {
-  warn(msg: string): void;
-  error(msg: string): void;
-}
+/** What the first process logs to: the app's logger. */
+type Log = Pick<FastifyBaseLogger, 'warn' | 'error'>;
 
 /** How long the first process waits for its workers before it listens without the late ones. */
 const READY_WITHIN_MS = 60_000;

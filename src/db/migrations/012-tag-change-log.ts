@@ -18,6 +18,20 @@ export const PRUNE_CHANGES = `DELETE FROM tag_changes WHERE seq <= (SELECT max(s
  * entries while it holds the lock on the version row: numbers are handed out in commit order
  * and a reader never sees a later entry before an earlier one commits. SQLite has one writer.
  */
+/**
+ * PostgreSQL: the function (after CREATE or CREATE OR REPLACE) that logs the updated posts for
+ * which `changed` holds, a condition on their old (`o`) and new (`n`) rows.
+ */
+export function loggedUpdate(changed: string): string {
+  return `FUNCTION posts_tags_logged_update() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO tag_changes (post_id) SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
+        WHERE ${changed} ORDER BY n.id;
+      IF FOUND THEN ${PRUNE_CHANGES} END IF;
+      RETURN NULL;
+    END $$`;
+}
+
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const prune = PRUNE_CHANGES;
   if (dialect === 'sqlite') {
@@ -29,14 +43,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     return;
   }
   await sql.raw('CREATE TABLE tag_changes (seq integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, post_id integer NOT NULL)').execute(db);
-  await sql.raw(`
-    CREATE FUNCTION posts_tags_logged_update() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO tag_changes (post_id) SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
-        WHERE n.tag_string IS DISTINCT FROM o.tag_string ORDER BY n.id;
-      IF FOUND THEN ${prune} END IF;
-      RETURN NULL;
-    END $$`).execute(db);
+  await sql.raw(`CREATE ${loggedUpdate('n.tag_string IS DISTINCT FROM o.tag_string')}`).execute(db);
   await sql.raw(`
     CREATE FUNCTION posts_tags_logged_delete() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

@@ -72,7 +72,7 @@ const TITLE_WINDOW = 20_000;
  *
  * The words of titles that contain the term (migrations 014 and 016: a trigram lookup among the
  * distinct words), then each word's posts newest first from title_words (or from this process's
- * word sets on SQLite), merged. A term found in more than MAX_WORDS distinct words reads the
+ * word sets), merged. A term found in more than MAX_WORDS distinct words reads the
  * trigram index of every title instead: SQLite's FTS5 index; PostgreSQL, and there terms of
  * under 3 characters too (a trigram index finds nothing shorter), looks in windows of the newest
  * ids: the trigram index and the id range are ANDed as bitmaps, so only the window's candidates
@@ -87,8 +87,8 @@ export async function titleMatches(
   if (dialect === 'sqlite' || [...text].length >= 3) {
     const words = termWords ? await termWords.of(db, dialect, text, version) : await readTermWords(db, dialect, text);
     if (words.length <= MAX_WORDS) {
-      // Each word's newest posts: from its set when this process keeps one (title-word-sets.ts, SQLite), else its index.
-      const sets = dialect === 'sqlite' && wordSets && words.length > 0 ? await wordSets.current(db, dialect, version) : null;
+      // Each word's newest posts: from its set when this process keeps one (title-word-sets.ts), else its index.
+      const sets = wordSets && words.length > 0 ? await wordSets.current(db, dialect, version) : null;
       const newest = async (word: string, id: number) => sets?.has(id) ? sets.page([id], 'desc', 0, count)
         : idList((await newestWithWord(db, dialect, { word, limit: count }))[0]).sort((x, y) => y - x);
       let ids: number[] = [];

@@ -34,7 +34,7 @@ eachDatabase('one search term through the words of titles', (ctx) => {
   });
 
   /**
-   * Title words' posts kept in memory (SQLite), kept across the tests so they catch up with every
+   * Title words' posts kept in memory, kept across the tests so they catch up with every
    * change: as bitmaps (a word on 1 post in 16), as id lists, and as id lists written anew after every 2 changes.
    */
   const wordSets = [new WordSets(), new WordSets({ bitmapAt: 1 }), new WordSets({ bitmapAt: 1, compactAt: 2 })];
@@ -72,13 +72,11 @@ eachDatabase('one search term through the words of titles', (ctx) => {
   test('titles with quotes, backslashes, control characters, runs of spaces and non-ASCII letters: the same pages and totals as the general query', async () => {
     await sameAsGeneral('as uploaded');
     await consistent();
-    if (ctx.kind === 'sqlite') {
-      // The word sets were read and keep every word of these titles.
-      const ids = (await sql<{ id: number }>`SELECT id FROM title_vocab`.execute(ctx.database.db)).rows.map((r) => r.id);
-      for (const sets of wordSets) assert.ok(ids.length > 0 && ids.every((id) => sets.has(id)));
-      assert.equal(wordSets[0].hasBitmap(ids[0]), true);
-      assert.equal(wordSets[1].hasBitmap(ids[0]), false);
-    }
+    // The word sets were read and keep every word of these titles.
+    const ids = (await sql<{ id: number }>`SELECT id FROM title_vocab`.execute(ctx.database.db)).rows.map((r) => r.id);
+    for (const sets of wordSets) assert.ok(ids.length > 0 && ids.every((id) => sets.has(id)));
+    assert.equal(wordSets[0].hasBitmap(ids[0]), true);
+    assert.equal(wordSets[1].hasBitmap(ids[0]), false);
     const cafe = await listPage(ctx.app.deps, { search: 'café' }, { order: new NewestOrder() });
     assert.deepEqual(cafe.posts.map((p) => p.title).sort(), ['CAFÉ "quoted" back\\slash', 'Naïve café']);
     // "red" is a title word of two posts and the tag of a third.
@@ -137,29 +135,20 @@ eachDatabase('one search term through the words of titles', (ctx) => {
     }
   });
 
-  if (ctx.kind === 'postgres') {
-    test('the migration fills the words of the posts already there (PostgreSQL)', async () => {
-      const db = ctx.database.db;
-      await sql.raw('DROP TABLE title_words, title_vocab CASCADE').execute(db);
-      for (const name of ['posts_title_words_insert', 'posts_title_words_delete', 'posts_title_words_update', 'title_words_counted_insert', 'title_words_counted_delete']) await sql.raw(`DROP FUNCTION ${name}() CASCADE`).execute(db);
-      await post('Written while the words were gone');
-      await pgTitleWordsUp(db, 'postgres');
-      await consistent();
-      await sameAsGeneral('after the migration', [...SEARCHES, 'gone', 'wolf']);
-    });
-  }
-
-  if (ctx.kind === 'sqlite') {
-    test('the migration fills the words of the posts already there', async () => {
-      const db = ctx.database.db;
+  test('the migration fills the words of the posts already there', async () => {
+    const db = ctx.database.db;
+    if (ctx.kind === 'sqlite') {
       await dropTitleWordTriggers(db);
       for (const name of ['title_vocab_fts', 'title_vocab', 'title_words']) await sql.raw(`DROP TABLE ${name}`).execute(db);
-      await post('Written while the words were gone');
-      await titleWordsUp(db, 'sqlite');
-      await consistent();
-      // The words were numbered anew, unlogged (as a migration does before any server reads them): sets read from now on.
-      wordSets.splice(0, wordSets.length, new WordSets(), new WordSets({ bitmapAt: 1 }));
-      await sameAsGeneral('after the migration', [...SEARCHES, 'gone', 'wolf']);
-    });
-  }
+    } else {
+      await sql.raw('DROP TABLE title_words, title_vocab CASCADE').execute(db);
+      for (const name of ['posts_title_words_insert', 'posts_title_words_delete', 'posts_title_words_update', 'title_words_counted_insert', 'title_words_counted_delete']) await sql.raw(`DROP FUNCTION ${name}() CASCADE`).execute(db);
+    }
+    await post('Written while the words were gone');
+    await (ctx.kind === 'sqlite' ? titleWordsUp(db, 'sqlite') : pgTitleWordsUp(db, 'postgres'));
+    await consistent();
+    // The words were numbered anew, unlogged (as a migration does before any server reads them): sets read from now on.
+    wordSets.splice(0, wordSets.length, new WordSets(), new WordSets({ bitmapAt: 1 }));
+    await sameAsGeneral('after the migration', [...SEARCHES, 'gone', 'wolf']);
+  });
 });
