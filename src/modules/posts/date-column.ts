@@ -1,4 +1,5 @@
 import { widen } from '../../core/typed-arrays.ts';
+import { writeVarint } from './id-list.ts';
 
 /** Dates a block: one kept whole, the others as the gaps from the one before. */
 const BLOCK = 64;
@@ -48,12 +49,7 @@ export class DateColumn {
       this.starts[block] = this.used;
     } else {
       if (this.used + 8 > this.bytes.length) this.bytes = widen(this.bytes, this.bytes.length * 2);
-      let gap = date - this.latest;
-      while (gap >= 128) {
-        this.bytes[this.used++] = (gap % 128) | 128;
-        gap = Math.floor(gap / 128);
-      }
-      this.bytes[this.used++] = gap;
+      this.used = writeVarint(this.bytes, this.used, date - this.latest);
     }
     this.latest = date;
   }

@@ -39,14 +39,7 @@ export class IdLists {
     this.chunkOf[k] = this.chunks.length - 1;
     this.startOf[k] = this.used;
     let at = this.used;
-    for (let i = 0; i < ids.length; i++) {
-      let x = i === 0 ? ids[0] : ids[i - 1] - ids[i];
-      while (x >= 128) {
-        chunk[at++] = (x & 127) | 128;
-        x >>>= 7;
-      }
-      chunk[at++] = x;
-    }
+    for (let i = 0; i < ids.length; i++) at = writeVarint(chunk, at, i === 0 ? ids[0] : ids[i - 1] - ids[i]);
     this.used = at;
     this.endOf[k] = at;
     this.sizes[k] = ids.length;
@@ -112,6 +105,20 @@ export class IdReader {
   }
 }
 
-function varintLength(x: number): number {
+/** Bytes the varint of `x` (>= 0) takes. */
+export function varintLength(x: number): number {
   return x < 1 << 7 ? 1 : x < 1 << 14 ? 2 : x < 1 << 21 ? 3 : x < 1 << 28 ? 4 : 5;
+}
+
+/**
+ * Writes `x` (a whole number >= 0, up to 2^53) at `at` as a varint: 7 bits a byte, lowest first,
+ * the high bit set on every byte but the last. Gives the position after it.
+ */
+export function writeVarint(bytes: Uint8Array, at: number, x: number): number {
+  while (x >= 128) {
+    bytes[at++] = (x % 128) | 128;
+    x = Math.floor(x / 128);
+  }
+  bytes[at++] = x;
+  return at;
 }

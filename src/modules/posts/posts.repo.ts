@@ -22,6 +22,9 @@ export interface Items {
 /** Items from rows of LIST_COLUMNS, in their order. */
 export const itemsOf = (rows: { id: number; json: string }[]): Items => ({ ids: rows.map((r) => r.id), json: `[${rows.map((r) => r.json).join(',')}]` });
 
+/** The data version beside a page's items, and NewestOrder's state with `state`. */
+const alongside = (state: boolean) => sql`, (SELECT value FROM counters WHERE name = 'version') AS version${state ? sql`, ${STATE_COLUMNS}` : sql``}`;
+
 /**
  * The posts of a list, joined into one text by the database: no row objects to build, key or
  * join in JavaScript. `ordered`: the aggregate sorts by the list's positions (PostgreSQL always
@@ -29,9 +32,6 @@ export const itemsOf = (rows: { id: number; json: string }[]): Items => ({ ids: 
  * driven by the list, so it meets the posts in the list's order). `state`: NewestOrder's state
  * is read in the same statement.
  */
-/** The data version beside a page's items, and NewestOrder's state with `state`. */
-const alongside = (state: boolean) => sql`, (SELECT value FROM counters WHERE name = 'version') AS version${state ? sql`, ${STATE_COLUMNS}` : sql``}`;
-
 const itemsQuery = (ordered: boolean, state: boolean) => preparedPerDialect((db, p: { ids: unknown }, dialect) => {
   const also = alongside(state);
   return dialect === 'sqlite'

@@ -1,7 +1,7 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
-import { IdLists, type IdReader } from './id-list.ts';
+import { IdLists, varintLength, type IdReader } from './id-list.ts';
 import type { Count } from './count-cache.ts';
 import { countRows, hasStoredCount, type PostFilter } from './posts.query.ts';
 import { joinedText, listParam, oneOf, type DialectName } from '../../db/dialect.ts';
@@ -491,8 +491,7 @@ function containsDescending(ids: Int32Array, id: number): boolean {
 
 /** Bytes a post in an id list of `count` posts among `maxId` takes: the varint length of the mean gap. */
 function gapBytes(maxId: number, count: number): number {
-  const gap = (maxId + 1) / Math.max(1, count);
-  return gap < 1 << 7 ? 1 : gap < 1 << 14 ? 2 : gap < 1 << 21 ? 3 : 4;
+  return varintLength((maxId + 1) / Math.max(1, count));
 }
 
 /** The numbers of a comma-separated text of post ids, without a string or number object for each. */
