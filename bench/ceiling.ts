@@ -20,16 +20,20 @@ const HERE = fileURLToPath(import.meta.url);
 /** A JSON body of exactly `size` bytes (at least 2). */
 export function bodyOfSize(size: number, seed: number): Buffer {
   const n = Math.max(2, size);
-  if (n < 12) return Buffer.from('"'.padEnd(n - 1, 'x') + '"');
+  if (n < 12) return Buffer.from(`${'"'.padEnd(n - 1, 'x')}"`);
   const head = `{"n":${seed % 10},"pad":"`;
   const fill = n - head.length - 2;
-  if (fill < 0) return Buffer.from('"'.padEnd(n - 1, 'x') + '"');
-  return Buffer.from(head + 'x'.repeat(fill) + '"}');
+  if (fill < 0) return Buffer.from(`${'"'.padEnd(n - 1, 'x')}"`);
+  return Buffer.from(`${head + 'x'.repeat(fill)}"}`);
 }
 
 function serveBodies(sizes: Sizes, port: number): void {
   const bodies = new Map<string, Buffer[]>();
-  for (const [name, list] of Object.entries(sizes)) bodies.set(name, list.map((s, i) => bodyOfSize(s, i)));
+  for (const [name, list] of Object.entries(sizes))
+    bodies.set(
+      name,
+      list.map((s, i) => bodyOfSize(s, i)),
+    );
   const notFound = Buffer.from('{"error":"Not found","status":404}');
   const server = http.createServer((req, res) => {
     const [, name = '', index = ''] = (req.url ?? '').split('/');

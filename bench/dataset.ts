@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import type { DB } from '../src/db/types.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { dropTitleWordTriggers, fillTitleWords } from '../src/db/migrations/014-title-words.ts';
+import { PostgresDialect, SqliteDialect } from 'kysely';
+import { Database, openDatabase } from '../src/db/database.ts';
+import { dropTitleWordTriggers, fillTitleWords } from '../src/db/schema/title-words.ts';
 import { withStatementCache } from '../src/db/statement-cache.ts';
 import { seedDatabase, type SeedSummary } from '../src/seed/generate.ts';
 
@@ -123,7 +122,9 @@ function progress(log: (line: string) => void) {
 
 function describe(d: Dataset, log: (line: string) => void): Dataset {
   const how = d.reused ? 'reusing' : 'built';
-  log(`dataset: ${how} ${d.kind} ${d.name} (${d.summary.posts.toLocaleString('en')} posts, generated in ${d.generationSeconds.toFixed(1)} s, ${d.ageDays.toFixed(1)} days old)`);
+  log(
+    `dataset: ${how} ${d.kind} ${d.name} (${d.summary.posts.toLocaleString('en')} posts, generated in ${d.generationSeconds.toFixed(1)} s, ${d.ageDays.toFixed(1)} days old)`,
+  );
   return d;
 }
 
@@ -132,13 +133,13 @@ function describe(d: Dataset, log: (line: string) => void): Dataset {
 async function prepareSqlite(o: DatasetOptions, now: number): Promise<Dataset> {
   fs.mkdirSync(o.dataRoot, { recursive: true });
   const prefix = `sqlite_${family(o)}_`;
-  const found = fs.readdirSync(o.dataRoot)
+  const found = fs
+    .readdirSync(o.dataRoot)
     .filter((name) => name.startsWith(prefix) && !name.endsWith('.partial'))
     .map((name) => ({ name, marker: readMarker(path.join(o.dataRoot, name, MARKER)) }))
     .filter((c): c is { name: string; marker: Marker } => c.marker !== null)
     .sort((a, b) => b.marker.params.until - a.marker.params.until);
-  const fresh = found.find((c) => now - c.marker.params.until <= MAX_AGE_DAYS * DAY
-    && sameParams(c.marker.params, datasetParams(o, c.marker.params.until)));
+  const fresh = found.find((c) => now - c.marker.params.until <= MAX_AGE_DAYS * DAY && sameParams(c.marker.params, datasetParams(o, c.marker.params.until)));
   if (fresh) return describe(sqliteDataset(o.dataRoot, fresh.name, fresh.marker, true, now), o.log);
 
   // Stale or unfinished datasets of this family only take disk space.
@@ -150,15 +151,21 @@ async function prepareSqlite(o: DatasetOptions, now: number): Promise<Dataset> {
   const name = `${prefix}${stamp(params.until)}`;
   const partial = path.join(o.dataRoot, `${name}.partial`);
   fs.mkdirSync(path.join(partial, 'media'), { recursive: true });
-  o.log(`dataset: generating ${name} on SQLite (${params.posts.toLocaleString('en')} posts, ${params.tags.toLocaleString('en')} tags, ${params.users.toLocaleString('en')} users)`);
+  o.log(
+    `dataset: generating ${name} on SQLite (${params.posts.toLocaleString('en')} posts, ${params.tags.toLocaleString('en')} tags, ${params.users.toLocaleString('en')} users)`,
+  );
   const started = performance.now();
   const cpu = process.cpuUsage();
   const summary = await seedSqlite(partial, params, o.log);
   const marker: Marker = {
-    version: DATASET_VERSION, params, summary, generationSeconds: (performance.now() - started) / 1000,
-    cpuSeconds: cpuSince(cpu), finishedAt: new Date().toISOString(),
+    version: DATASET_VERSION,
+    params,
+    summary,
+    generationSeconds: (performance.now() - started) / 1000,
+    cpuSeconds: cpuSince(cpu),
+    finishedAt: new Date().toISOString(),
   };
-  fs.writeFileSync(path.join(partial, MARKER), JSON.stringify(marker, null, 2) + '\n');
+  fs.writeFileSync(path.join(partial, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
   fs.renameSync(partial, path.join(o.dataRoot, name));
   return describe(sqliteDataset(o.dataRoot, name, marker, false, now), o.log);
 }
@@ -174,8 +181,15 @@ function readMarker(file: string): Marker | null {
 
 function sqliteDataset(root: string, name: string, m: Marker, reused: boolean, now: number): Dataset {
   return {
-    kind: 'sqlite', name, params: m.params, dataDir: path.join(root, name), databaseUrl: '', reused,
-    generationSeconds: m.generationSeconds, generationCpuSeconds: m.cpuSeconds ?? null, summary: m.summary,
+    kind: 'sqlite',
+    name,
+    params: m.params,
+    dataDir: path.join(root, name),
+    databaseUrl: '',
+    reused,
+    generationSeconds: m.generationSeconds,
+    generationCpuSeconds: m.cpuSeconds ?? null,
+    summary: m.summary,
     ageDays: (now - m.params.until) / DAY,
   };
 }
@@ -195,16 +209,14 @@ async function seedSqlite(dir: string, params: DatasetParams, log: (line: string
   conn.pragma('cache_size = -1000000');
   conn.pragma('temp_store = MEMORY');
   conn.pragma('foreign_keys = OFF');
-  const indexes = conn
-    .prepare("select name, sql from sqlite_master where type = 'index' and sql is not null")
-    .all() as { name: string; sql: string }[];
+  const indexes = conn.prepare("select name, sql from sqlite_master where type = 'index' and sql is not null").all() as { name: string; sql: string }[];
   for (const ix of indexes) conn.exec(`drop index "${ix.name}"`);
   // Full batches repeat one INSERT's text: prepared once.
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
+  const db = new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
   try {
     // Title words are written after the posts, sorted, instead of by triggers post by post.
     await dropTitleWordTriggers(db);
-    const summary = await seedDatabase(db, 'sqlite', seedOptions(params), progress(log));
+    const summary = await seedDatabase(db, seedOptions(params), progress(log));
     let t = performance.now();
     for (const ix of indexes) conn.exec(ix.sql);
     log(`  indexes    ${indexes.length} rebuilt in ${((performance.now() - t) / 1000).toFixed(1)}s`);
@@ -261,8 +273,12 @@ async function preparePostgres(o: DatasetOptions, now: number): Promise<Dataset>
       await admin.query(`vacuum analyze ${schema}."${t}"`);
     }
     const marker: Marker = {
-      version: DATASET_VERSION, params, summary, generationSeconds: (performance.now() - started) / 1000,
-      cpuSeconds: cpuSince(cpu), finishedAt: new Date().toISOString(),
+      version: DATASET_VERSION,
+      params,
+      summary,
+      generationSeconds: (performance.now() - started) / 1000,
+      cpuSeconds: cpuSince(cpu),
+      finishedAt: new Date().toISOString(),
     };
     await admin.query(`create table ${schema}.bench_marker (marker text not null)`);
     await admin.query(`insert into ${schema}.bench_marker values ($1)`, [JSON.stringify(marker)]);
@@ -286,8 +302,16 @@ function pgDataset(o: DatasetOptions, schema: string, m: Marker, reused: boolean
   const dataDir = path.join(o.dataRoot, `pg_${schema}`);
   fs.mkdirSync(path.join(dataDir, 'media'), { recursive: true });
   return {
-    kind: 'postgres', name: schema, schema, params: m.params, dataDir, databaseUrl: urlWithSchema(o.databaseUrl, schema), reused,
-    generationSeconds: m.generationSeconds, generationCpuSeconds: m.cpuSeconds ?? null, summary: m.summary,
+    kind: 'postgres',
+    name: schema,
+    schema,
+    params: m.params,
+    dataDir,
+    databaseUrl: urlWithSchema(o.databaseUrl, schema),
+    reused,
+    generationSeconds: m.generationSeconds,
+    generationCpuSeconds: m.cpuSeconds ?? null,
+    summary: m.summary,
     ageDays: (now - m.params.until) / DAY,
   };
 }
@@ -296,9 +320,9 @@ async function seedPostgres(url: string, schema: string, params: DatasetParams, 
   const migrated = await openDatabase({ url, dataDir: '', schema });
   await migrated.close();
   const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema} -c synchronous_commit=off` });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Database({ dialect: new PostgresDialect({ pool }) }, 'postgres');
   try {
-    return await seedDatabase(db, 'postgres', seedOptions(params), progress(log));
+    return await seedDatabase(db, seedOptions(params), progress(log));
   } finally {
     await db.destroy();
   }
@@ -307,7 +331,8 @@ async function seedPostgres(url: string, schema: string, params: DatasetParams, 
 /** Bytes the dataset takes: the SQLite files, or every relation of the PostgreSQL schema. */
 export async function datasetBytes(d: Dataset, adminUrl: string): Promise<number> {
   if (d.kind === 'sqlite') {
-    return fs.readdirSync(d.dataDir)
+    return fs
+      .readdirSync(d.dataDir)
       .filter((f) => f.startsWith('imageboard.db'))
       .reduce((sum, f) => sum + fs.statSync(path.join(d.dataDir, f)).size, 0);
   }

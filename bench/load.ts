@@ -92,8 +92,10 @@ export function combineLoads(parts: LoadResult[]): LoadResult {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
   const requests = sum((r) => r.requests);
   const durationSeconds = sum((r) => r.durationSeconds);
-  const cpu = parts.every((r) => r.serverCpuMsPerRequest !== undefined) && requests > 0
-    ? { serverCpuMsPerRequest: sum((r) => r.serverCpuMsPerRequest! * r.requests) / requests } : {};
+  const cpu =
+    parts.every((r) => r.serverCpuMsPerRequest !== undefined) && requests > 0
+      ? { serverCpuMsPerRequest: sum((r) => r.serverCpuMsPerRequest! * r.requests) / requests }
+      : {};
   return {
     connections: parts[0].connections,
     durationSeconds,

@@ -4,11 +4,13 @@ import { sliceCount, type LoadResult } from './load.ts';
 import type { UploadResult } from './uploads.ts';
 import type { SeedSummary } from '../src/seed/generate.ts';
 
-/** The report: JSON for tools, a markdown table for people, and the README's Benchmarks section. */
+/** The report: JSON for tools, a markdown table for people, and the tables of docs/benchmarks.md. */
 
-/** The README's table of the latest run, one section per engine. */
-export const readmeMarkers = (kind: 'sqlite' | 'postgres') =>
-  kind === 'sqlite' ? { start: '<!-- bench:start -->', end: '<!-- bench:end -->' } : { start: '<!-- bench:postgres:start -->', end: '<!-- bench:postgres:end -->' };
+/** Where docs/benchmarks.md holds the latest run's table, one section per engine. */
+export const docMarkers = (kind: 'sqlite' | 'postgres') =>
+  kind === 'sqlite'
+    ? { start: '<!-- bench:start -->', end: '<!-- bench:end -->' }
+    : { start: '<!-- bench:postgres:start -->', end: '<!-- bench:postgres:end -->' };
 
 /** Issue 8's targets, checked on SQLite at 16 connections. */
 export const TARGETS = { connections: 16, p99Ms: 50, peakRssBytes: 400 * 1024 * 1024, generationSeconds: 300, generationAtPosts: 1_000_000 } as const;
@@ -48,7 +50,12 @@ export interface Report {
   options: { posts: number; connections: number[]; durationSeconds: number; workers: number; scenarios: string[] };
   machine: { cpus: number; cpuModel: string; node: string; loadAverageStart: number[]; loadAverageEnd: number[] };
   dataset: {
-    name: string; reused: boolean; generationSeconds: number; generationCpuSeconds: number | null; bytes: number; ageDays: number;
+    name: string;
+    reused: boolean;
+    generationSeconds: number;
+    generationCpuSeconds: number | null;
+    bytes: number;
+    ageDays: number;
     summary: SeedSummary;
   };
   server: { peakRssBytes: number | null; processes: number; samples: number; restartedAfter: string[] };
@@ -79,7 +86,12 @@ export function computeChecks(r: Omit<Report, 'checks' | 'passed'>): Check[] {
   for (const s of r.scenarios) {
     const run = s.runs.find((x) => x.connections === at);
     if (!run) continue;
-    checks.push({ name: `${s.name} p99`, target: `< ${TARGETS.p99Ms} ms at ${at} conns`, value: `${ms(run.ours.latencyMs.p99)} ms`, pass: run.ours.latencyMs.p99 < TARGETS.p99Ms });
+    checks.push({
+      name: `${s.name} p99`,
+      target: `< ${TARGETS.p99Ms} ms at ${at} conns`,
+      value: `${ms(run.ours.latencyMs.p99)} ms`,
+      pass: run.ours.latencyMs.p99 < TARGETS.p99Ms,
+    });
     if (s.ceilingTarget !== null) {
       checks.push({ name: `${s.name} ceiling`, target: `>= ${pct(s.ceilingTarget)}`, value: pct(run.ratio), pass: run.ratio >= s.ceilingTarget });
     }
@@ -89,10 +101,20 @@ export function computeChecks(r: Omit<Report, 'checks' | 'passed'>): Check[] {
   if (r.upload) checks.push({ name: 'upload errors', target: '0', value: String(r.upload.errors), pass: r.upload.errors === 0 });
   if (r.dataset.summary.posts >= TARGETS.generationAtPosts) {
     const secs = r.dataset.generationSeconds;
-    checks.push({ name: 'dataset generation', target: `< ${TARGETS.generationSeconds} s`, value: `${secs.toFixed(0)} s`, pass: secs < TARGETS.generationSeconds });
+    checks.push({
+      name: 'dataset generation',
+      target: `< ${TARGETS.generationSeconds} s`,
+      value: `${secs.toFixed(0)} s`,
+      pass: secs < TARGETS.generationSeconds,
+    });
   }
   if (r.server.peakRssBytes !== null) {
-    checks.push({ name: 'peak RSS', target: `< ${mb(TARGETS.peakRssBytes)}`, value: mb(r.server.peakRssBytes), pass: r.server.peakRssBytes < TARGETS.peakRssBytes });
+    checks.push({
+      name: 'peak RSS',
+      target: `< ${mb(TARGETS.peakRssBytes)}`,
+      value: mb(r.server.peakRssBytes),
+      pass: r.server.peakRssBytes < TARGETS.peakRssBytes,
+    });
   }
   return checks;
 }
@@ -106,7 +128,7 @@ export function markdown(r: Report): string {
     `Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
       `${r.machine.loadAverageEnd.map((n) => n.toFixed(1)).join(' / ')} at the end (with other work on the machine the figures are noisy). ` +
       `Server: ${r.options.workers} worker${r.options.workers === 1 ? '' : 's'}, rate limits off; ${r.options.durationSeconds} s a run${sliceCount(r.options.durationSeconds) > 1 ? `, in ${sliceCount(r.options.durationSeconds)} slices taking turns with the ceiling's` : ''}; the load generator shares the machine. ` +
-      'CPU ms/req: CPU time the server\'s processes (or the ceiling\'s) spent per answered request, which other load on the machine disturbs less than req/s.',
+      "CPU ms/req: CPU time the server's processes (or the ceiling's) spent per answered request, which other load on the machine disturbs less than req/s.",
     '',
     `Dataset: ${int(r.dataset.summary.posts)} posts, ${int(r.dataset.summary.tags)} tags (${int(r.dataset.summary.postTags)} links), ` +
       `${int(r.dataset.summary.users)} users, ${int(r.dataset.summary.likes)} likes, ${int(r.dataset.summary.comments)} comments, ${int(r.dataset.summary.pools)} pools; ` +
@@ -127,29 +149,42 @@ export function markdown(r: Report): string {
           .map((c) => `${c.name.slice(s.name.length + 1)} ${c.target.replace(` at ${at} conns`, '')}: ${mark(c.pass)}`);
         check = parts.join('; ');
       }
-      lines.push(`| ${s.name} | ${run.connections} | ${int(run.ours.requestsPerSecond)} | ${ms(run.ours.latencyMs.p50)} | ${ms(run.ours.latencyMs.p99)} | ` +
-        `${run.ours.errors} | ${int(run.ceiling.requestsPerSecond)} | ${pct(run.ratio)} | ${cpu(run.ours)} / ${cpu(run.ceiling)} | ${check} |`);
+      lines.push(
+        `| ${s.name} | ${run.connections} | ${int(run.ours.requestsPerSecond)} | ${ms(run.ours.latencyMs.p50)} | ${ms(run.ours.latencyMs.p99)} | ` +
+          `${run.ours.errors} | ${int(run.ceiling.requestsPerSecond)} | ${pct(run.ratio)} | ${cpu(run.ours)} / ${cpu(run.ceiling)} | ${check} |`,
+      );
     }
   }
   lines.push('');
-  lines.push(`One request at a time (the ${r.scenarios[0]?.sampleBytes.count ?? 0} sample requests before the load), median ms: ` +
-    r.scenarios.map((s) => `${s.name} ${ms(s.sampleMs.median)}`).join(', ') + '.');
+  lines.push(
+    `One request at a time (the ${r.scenarios[0]?.sampleBytes.count ?? 0} sample requests before the load), median ms: ` +
+      r.scenarios.map((s) => `${s.name} ${ms(s.sampleMs.median)}`).join(', ') +
+      '.',
+  );
   if (r.upload) {
     const u = r.upload;
     const upCheck = byName.get('upload errors');
-    lines.push(`Uploads: ${u.uploads} small PNGs one at a time, ${u.ok} accepted; latency p50 ${ms(u.latencyMs.p50)} ms, p99 ${ms(u.latencyMs.p99)} ms; ` +
-      `${u.uploadsPerSecond.toFixed(1)} uploads/s${upCheck ? ` (errors: ${mark(upCheck.pass)})` : ''}.`);
+    lines.push(
+      `Uploads: ${u.uploads} small PNGs one at a time, ${u.ok} accepted; latency p50 ${ms(u.latencyMs.p50)} ms, p99 ${ms(u.latencyMs.p99)} ms; ` +
+        `${u.uploadsPerSecond.toFixed(1)} uploads/s${upCheck ? ` (errors: ${mark(upCheck.pass)})` : ''}.`,
+    );
   }
   if (r.server.restartedAfter.length) {
-    lines.push(`The server was restarted ${r.server.restartedAfter.length} time(s), still busy a minute after ` +
-      `${r.server.restartedAfter.join('; ')} with requests the load generator had given up on (timeouts).`);
+    lines.push(
+      `The server was restarted ${r.server.restartedAfter.length} time(s), still busy a minute after ` +
+        `${r.server.restartedAfter.join('; ')} with requests the load generator had given up on (timeouts).`,
+    );
   }
   const rss = byName.get('peak RSS');
-  lines.push(`Peak RSS of the server: ${r.server.peakRssBytes === null ? 'not measured' : mb(r.server.peakRssBytes)} over ${r.server.processes} processes` +
-    `${rss ? ` (target ${rss.target}: ${mark(rss.pass)})` : ''}.`);
+  lines.push(
+    `Peak RSS of the server: ${r.server.peakRssBytes === null ? 'not measured' : mb(r.server.peakRssBytes)} over ${r.server.processes} processes` +
+      `${rss ? ` (target ${rss.target}: ${mark(rss.pass)})` : ''}.`,
+  );
   if (r.kind === 'sqlite') {
     const failed = r.checks.filter((c) => !c.pass);
-    lines.push(`Targets: ${r.checks.length - failed.length} of ${r.checks.length} checks pass — ${failed.length === 0 ? 'PASS' : `FAIL (${failed.map((c) => c.name).join(', ')})`}.`);
+    lines.push(
+      `Targets: ${r.checks.length - failed.length} of ${r.checks.length} checks pass — ${failed.length === 0 ? 'PASS' : `FAIL (${failed.map((c) => c.name).join(', ')})`}.`,
+    );
   } else {
     lines.push('Targets: checked on SQLite only.');
   }
@@ -157,38 +192,55 @@ export function markdown(r: Report): string {
   return lines.join('\n');
 }
 
-/** Writes the timestamped JSON and markdown and latest-<kind>.md; returns their paths. */
-export function writeReport(r: Report, outDir: string): { json: string; markdown: string; latest: string } {
+/**
+ * Writes the run as `<timestamp>-<kind>.json` and `.md`, and again as `latest-<kind>.json` and
+ * `.md`; returns their paths. Under bench/results/ git keeps only the latest-* files (see
+ * .gitignore): a run then changes two tracked files instead of adding two, and the history of
+ * each engine's figures is the history of those files.
+ */
+export function writeReport(r: Report, outDir: string): { json: string; markdown: string; latest: string; latestJson: string } {
   fs.mkdirSync(outDir, { recursive: true });
   const stamp = r.startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const base = path.join(outDir, `${stamp}-${r.kind}`);
   const md = markdown(r);
-  fs.writeFileSync(`${base}.json`, JSON.stringify(r, null, 2) + '\n');
+  const json = `${JSON.stringify(r, null, 2)}\n`;
+  fs.writeFileSync(`${base}.json`, json);
   fs.writeFileSync(`${base}.md`, md);
   const latest = path.join(outDir, `latest-${r.kind}.md`);
+  const latestJson = path.join(outDir, `latest-${r.kind}.json`);
   fs.writeFileSync(latest, md);
-  return { json: `${base}.json`, markdown: `${base}.md`, latest };
+  fs.writeFileSync(latestJson, json);
+  return { json: `${base}.json`, markdown: `${base}.md`, latest, latestJson };
 }
 
-/** Replaces what lies between the README's bench markers with the table. */
-export function updateReadme(readmePath: string, md: string, kind: 'sqlite' | 'postgres' = 'sqlite'): boolean {
-  const text = fs.readFileSync(readmePath, 'utf8');
-  const markers = readmeMarkers(kind);
+/** Replaces what lies between the page's bench markers for `kind` with the table; false when the page has no such markers. */
+export function updateDocs(pagePath: string, md: string, kind: 'sqlite' | 'postgres' = 'sqlite'): boolean {
+  const text = fs.readFileSync(pagePath, 'utf8');
+  const markers = docMarkers(kind);
   const start = text.indexOf(markers.start);
   const end = text.indexOf(markers.end);
   if (start < 0 || end < start) return false;
   const next = `${text.slice(0, start + markers.start.length)}\n${md.trimEnd()}\n${text.slice(end)}`;
-  if (next !== text) fs.writeFileSync(readmePath, next);
+  if (next !== text) fs.writeFileSync(pagePath, next);
   return true;
 }
 
 /** A few lines for the console: one per run, then the targets. */
 export function consoleSummary(r: Report): string {
-  const out = r.scenarios.flatMap((s) => s.runs.map((run) =>
-    `${s.name.padEnd(14)} c=${String(run.connections).padEnd(3)} ${int(run.ours.requestsPerSecond).padStart(7)} req/s  p50 ${ms(run.ours.latencyMs.p50).padStart(6)} ms  ` +
-    `p99 ${ms(run.ours.latencyMs.p99).padStart(6)} ms  errors ${run.ours.errors}  ceiling ${int(run.ceiling.requestsPerSecond).padStart(7)} req/s  ${pct(run.ratio)}`));
-  if (r.upload) out.push(`upload         ${r.upload.uploads} uploads  p50 ${ms(r.upload.latencyMs.p50)} ms  p99 ${ms(r.upload.latencyMs.p99)} ms  ${r.upload.uploadsPerSecond.toFixed(1)}/s  errors ${r.upload.errors}`);
-  out.push(`peak RSS ${r.server.peakRssBytes === null ? 'n/a' : mb(r.server.peakRssBytes)}; dataset ${size(r.dataset.bytes)}, generated in ${r.dataset.generationSeconds.toFixed(1)} s`);
+  const out = r.scenarios.flatMap((s) =>
+    s.runs.map(
+      (run) =>
+        `${s.name.padEnd(14)} c=${String(run.connections).padEnd(3)} ${int(run.ours.requestsPerSecond).padStart(7)} req/s  p50 ${ms(run.ours.latencyMs.p50).padStart(6)} ms  ` +
+        `p99 ${ms(run.ours.latencyMs.p99).padStart(6)} ms  errors ${run.ours.errors}  ceiling ${int(run.ceiling.requestsPerSecond).padStart(7)} req/s  ${pct(run.ratio)}`,
+    ),
+  );
+  if (r.upload)
+    out.push(
+      `upload         ${r.upload.uploads} uploads  p50 ${ms(r.upload.latencyMs.p50)} ms  p99 ${ms(r.upload.latencyMs.p99)} ms  ${r.upload.uploadsPerSecond.toFixed(1)}/s  errors ${r.upload.errors}`,
+    );
+  out.push(
+    `peak RSS ${r.server.peakRssBytes === null ? 'n/a' : mb(r.server.peakRssBytes)}; dataset ${size(r.dataset.bytes)}, generated in ${r.dataset.generationSeconds.toFixed(1)} s`,
+  );
   if (r.checks.length) {
     out.push('targets check:');
     for (const c of r.checks) out.push(`  ${mark(c.pass)}  ${c.name.padEnd(22)} ${c.value.padStart(9)}  (target ${c.target})`);

@@ -19,7 +19,10 @@ function parentOf(pid: number): number | null {
 export function processTree(root: number): number[] {
   let pids: number[];
   try {
-    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+    pids = fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
   } catch {
     return [root];
   }

@@ -5,9 +5,7 @@ import { parseArgs } from 'node:util';
 import { startCeiling, type Sizes } from './ceiling.ts';
 import { datasetBytes, prepareDataset } from './dataset.ts';
 import { combineLoads, runLoad, sliceCount, type LoadResult } from './load.ts';
-import {
-  computeChecks, consoleSummary, markdown, updateReadme, writeReport, type Report, type ScenarioReport,
-} from './report.ts';
+import { computeChecks, consoleSummary, markdown, updateDocs, writeReport, type Report, type ScenarioReport } from './report.ts';
 import { treeCpuSeconds } from './rss.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
 import { ROOT, ServerUnderTest, type Child } from './server.ts';
@@ -16,7 +14,7 @@ import { percentile, runUploads, type UploadResult } from './uploads.ts';
 /**
  * `npm run bench`: builds or reuses the dataset, starts our server (WORKERS processes, rate
  * limits off) and a bare node:http ceiling server with as many processes, runs every scenario
- * against both at each connection count, and writes the report (bench/results/, README).
+ * against both at each connection count, and writes the report (bench/results/, docs/benchmarks.md).
  */
 
 export interface BenchOptions {
@@ -27,9 +25,9 @@ export interface BenchOptions {
   /** Scenario names to run (read scenarios and `upload`); empty: all. */
   scenarios: string[];
   outDir: string;
-  /** Replace the README's Benchmarks table. */
-  readme: boolean;
-  readmePath: string;
+  /** Replace the latest table in docs/benchmarks.md (`--no-docs` turns it off). */
+  docs: boolean;
+  docsPath: string;
   /** postgres://... to run on PostgreSQL (BENCH_DATABASE_URL); empty: SQLite. */
   databaseUrl: string;
   /** Where SQLite datasets live. */
@@ -52,8 +50,8 @@ export function defaultOptions(): BenchOptions {
     workers: 2,
     scenarios: [],
     outDir: path.join(ROOT, 'bench', 'results'),
-    readme: true,
-    readmePath: path.join(ROOT, 'README.md'),
+    docs: true,
+    docsPath: path.join(ROOT, 'docs', 'benchmarks.md'),
     databaseUrl: process.env.BENCH_DATABASE_URL ?? '',
     dataRoot: path.join(ROOT, 'bench', 'data'),
     seed: 1,
@@ -106,7 +104,8 @@ async function warmUp(server: ServerUnderTest, ceiling: Child, scenarios: Scenar
   const common = { connections: o.connections[0], durationSeconds: o.warmupSeconds, maxRequests: o.warmupSeconds * 200_000 };
   const ours = await runLoad({ ...common, origin: server.origin, nextPath: () => paths[rng.int(paths.length)] });
   await runLoad({
-    ...common, origin: ceiling.origin,
+    ...common,
+    origin: ceiling.origin,
     nextPath: () => {
       const name = names[rng.int(names.length)];
       return `/${name}/${rng.int(sizes[name].length)}`;
@@ -124,7 +123,12 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
   const loadAverageStart = os.loadavg();
 
   const dataset = await prepareDataset({
-    posts: o.posts, seed: o.seed, tagsPerPost: o.tagsPerPost, dataRoot: o.dataRoot, databaseUrl: o.databaseUrl, log: o.log,
+    posts: o.posts,
+    seed: o.seed,
+    tagsPerPost: o.tagsPerPost,
+    dataRoot: o.dataRoot,
+    databaseUrl: o.databaseUrl,
+    log: o.log,
   });
   const scenarios = (await buildScenarios(dataset, o.seed)).filter((s) => wanted(s.name));
   for (const s of scenarios) {
@@ -145,9 +149,14 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       sizes[s.name] = sample.sizes;
       const ms = [...sample.ms].sort((a, b) => a - b);
       reports.push({
-        name: s.name, description: s.description, distinctPaths: s.paths.length, sampleBytes: sizeStats(sample.sizes),
+        name: s.name,
+        description: s.description,
+        distinctPaths: s.paths.length,
+        sampleBytes: sizeStats(sample.sizes),
         sampleMs: { median: percentile(ms, 50), max: ms[ms.length - 1] ?? 0 },
-        sampleErrors: sample.errors, ceilingTarget: s.ceilingTarget, runs: [],
+        sampleErrors: sample.errors,
+        ceilingTarget: s.ceilingTarget,
+        runs: [],
       });
       if (sample.errors) o.log(`warning: ${sample.errors} of ${o.samples} sample requests of ${s.name} were not 2xx`);
     }
@@ -162,27 +171,43 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
         await server.settle(previous);
         previous = `${s.name} at ${connections} connections`;
         // Ours and the ceiling take turns in slices of the run's time, so both meet the same
-        // moments of a machine whose speed drifts (see the README); the totals are the slices'.
+        // moments of a machine whose speed drifts (see docs/benchmarks.md); the totals are the slices'.
         const slices = sliceCount(o.durationSeconds);
         const count = sizes[s.name].length;
         const mine: LoadResult[] = [];
         const tops: LoadResult[] = [];
         for (let k = 0; k < slices; k++) {
-          mine.push(await measured(server.pid, () => runLoad({
-            origin: server.origin, connections, durationSeconds: o.durationSeconds / slices, maxRequests: maxRequests / slices,
-            nextPath: () => s.paths[rng.int(s.paths.length)],
-          })));
-          tops.push(await measured(ceiling!.pid, () => runLoad({
-            origin: ceiling!.origin, connections, durationSeconds: o.durationSeconds / slices, maxRequests: maxRequests / slices,
-            nextPath: () => `/${s.name}/${rng.int(count)}`,
-          })));
+          mine.push(
+            await measured(server.pid, () =>
+              runLoad({
+                origin: server.origin,
+                connections,
+                durationSeconds: o.durationSeconds / slices,
+                maxRequests: maxRequests / slices,
+                nextPath: () => s.paths[rng.int(s.paths.length)],
+              }),
+            ),
+          );
+          tops.push(
+            await measured(ceiling!.pid, () =>
+              runLoad({
+                origin: ceiling!.origin,
+                connections,
+                durationSeconds: o.durationSeconds / slices,
+                maxRequests: maxRequests / slices,
+                nextPath: () => `/${s.name}/${rng.int(count)}`,
+              }),
+            ),
+          );
         }
         const ours = combineLoads(mine);
         const top = combineLoads(tops);
         const run = { connections, ours, ceiling: top, ratio: ours.requestsPerSecond / Math.max(1e-9, top.requestsPerSecond) };
         reports[i].runs.push(run);
-        o.log(`${s.name.padEnd(14)} c=${connections}: ${Math.round(ours.requestsPerSecond)} req/s, p99 ${ours.latencyMs.p99} ms, ` +
-          `errors ${ours.errors}; ceiling ${Math.round(top.requestsPerSecond)} req/s (${(run.ratio * 100).toFixed(1)}%)`);
+        o.log(
+          `${s.name.padEnd(14)} c=${connections}: ${Math.round(ours.requestsPerSecond)} req/s, p99 ${ours.latencyMs.p99} ms, ` +
+            `errors ${ours.errors}; ceiling ${Math.round(top.requestsPerSecond)} req/s (${(run.ratio * 100).toFixed(1)}%)`,
+        );
       }
     }
     if (wanted(UPLOAD_SCENARIO) && o.uploads > 0) {
@@ -201,16 +226,27 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     startedAt,
     finishedAt: new Date().toISOString(),
     options: {
-      posts: o.posts, connections: o.connections, durationSeconds: o.durationSeconds, workers: o.workers,
+      posts: o.posts,
+      connections: o.connections,
+      durationSeconds: o.durationSeconds,
+      workers: o.workers,
       scenarios: [...scenarios.map((s) => s.name), ...(upload ? [UPLOAD_SCENARIO] : [])],
     },
     machine: {
-      cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version,
-      loadAverageStart, loadAverageEnd: os.loadavg(),
+      cpus: os.availableParallelism(),
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      loadAverageStart,
+      loadAverageEnd: os.loadavg(),
     },
     dataset: {
-      name: dataset.name, reused: dataset.reused, generationSeconds: dataset.generationSeconds, generationCpuSeconds: dataset.generationCpuSeconds,
-      bytes: await datasetBytes(dataset, o.databaseUrl), ageDays: dataset.ageDays, summary: dataset.summary,
+      name: dataset.name,
+      reused: dataset.reused,
+      generationSeconds: dataset.generationSeconds,
+      generationCpuSeconds: dataset.generationCpuSeconds,
+      bytes: await datasetBytes(dataset, o.databaseUrl),
+      ageDays: dataset.ageDays,
+      summary: dataset.summary,
     },
     server: { peakRssBytes: memory.peakBytes, processes: memory.processes, samples: memory.samples, restartedAfter: server.restartedAfter },
     scenarios: reports,
@@ -219,7 +255,11 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
   const checks = computeChecks(base);
   const report: Report = { ...base, checks, passed: base.kind === 'sqlite' ? checks.every((c) => c.pass) : null };
   const files = writeReport(report, o.outDir);
-  if (o.readme && updateReadme(o.readmePath, markdown(report), report.kind)) o.log(`README: Benchmarks section (${report.kind}) updated`);
+  if (o.docs) {
+    const where = path.relative(ROOT, o.docsPath) || o.docsPath;
+    if (updateDocs(o.docsPath, markdown(report), report.kind)) o.log(`${where}: the ${report.kind} table updated`);
+    else o.log(`${where}: no ${report.kind} bench markers, table not written`);
+  }
   o.log(consoleSummary(report));
   o.log(`report: ${files.json}\n        ${files.markdown}`);
   return { report, files };
@@ -236,8 +276,15 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
     args: argv,
     strict: true,
     options: {
-      posts: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' }, workers: { type: 'string' },
-      scenarios: { type: 'string' }, out: { type: 'string' }, 'no-readme': { type: 'boolean' }, seed: { type: 'string' },
+      posts: { type: 'string' },
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      workers: { type: 'string' },
+      scenarios: { type: 'string' },
+      out: { type: 'string' },
+      'no-docs': { type: 'boolean' },
+      'no-readme': { type: 'boolean' },
+      seed: { type: 'string' },
     },
   });
   const out: Partial<BenchOptions> = {};
@@ -249,14 +296,19 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
   set('workers', whole('workers', values.workers, 1, 64));
   set('seed', whole('seed', values.seed, 0, 2 ** 32 - 1));
   if (values.connections !== undefined) out.connections = values.connections.split(',').map((c) => whole('connections', c.trim(), 1, 1024)!);
-  if (values.scenarios !== undefined) out.scenarios = values.scenarios.split(',').map((s) => s.trim()).filter(Boolean);
+  if (values.scenarios !== undefined)
+    out.scenarios = values.scenarios
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (values.out !== undefined) out.outDir = path.resolve(values.out);
-  if (values['no-readme']) out.readme = false;
+  // --no-readme: the option's name from when the tables were in the README; kept so old commands work.
+  if (values['no-docs'] || values['no-readme']) out.docs = false;
   return out;
 }
 
 const USAGE = `Usage: npm run bench -- [--posts N] [--connections 16,64] [--duration S] [--workers N]
-       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-readme] [--seed S]
+       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-docs] [--seed S]
 BENCH_DATABASE_URL=postgres://... runs on PostgreSQL instead of SQLite.`;
 
 async function main(): Promise<void> {

@@ -21,8 +21,18 @@ const WANT = 1_000;
 const DAY = 86_400_000;
 
 export const SCENARIO_NAMES = [
-  'newest', 'tag-common', 'tag-pair', 'tag-rare', 'search', 'rating-likes', 'date-range', 'deep-offset',
-  'post-detail', 'tags-trending', 'tags-prefix', 'user-profile',
+  'newest',
+  'tag-common',
+  'tag-pair',
+  'tag-rare',
+  'search',
+  'rating-likes',
+  'date-range',
+  'deep-offset',
+  'post-detail',
+  'tags-trending',
+  'tags-prefix',
+  'user-profile',
 ] as const;
 export const UPLOAD_SCENARIO = 'upload';
 
@@ -86,14 +96,21 @@ async function openReader(d: Dataset): Promise<Reader> {
   return {
     all: async (q, p = []) => {
       let n = 0;
-      return (await client.query(q.replace(/\?/g, () => `$${++n}`), p)).rows;
+      return (
+        await client.query(
+          q.replace(/\?/g, () => `$${++n}`),
+          p,
+        )
+      ).rows;
     },
     close: () => client.end(),
   };
 }
 
 const q = (params: Record<string, string | number>) =>
-  Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Random existing post ids (ids are dense from the seeder, but checked anyway). */
@@ -122,7 +139,9 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
   const db = await openReader(d);
   try {
     const rng = new Prng(seedOf(`scenarios/${seed}`));
-    const [{ maxid, n, oldest, newest }] = await db.all('select max(id) as maxid, count(*) as n, min(created_at) as oldest, max(created_at) as newest from posts');
+    const [{ maxid, n, oldest, newest }] = await db.all(
+      'select max(id) as maxid, count(*) as n, min(created_at) as oldest, max(created_at) as newest from posts',
+    );
     const posts = Number(n);
     const maxId = Number(maxid);
     const pages = (k: number) => rng.int(k) * 24;
@@ -130,7 +149,11 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
     const common = (await db.all('select name from tags where post_count > 0 order by post_count desc, id limit 50')).map((r) => r.name as string);
     const rare = (await db.all('select name from tags where post_count > 0 order by post_count, id limit 2000')).map((r) => r.name as string);
     const sampleIds = await samplePostIds(db, rng, maxId, 4000);
-    const tagRows = await inChunks(db, (m) => `select pt.post_id, t.name, t.post_count from post_tags pt join tags t on t.id = pt.tag_id where pt.post_id in (${m})`, sampleIds.slice(0, 1500));
+    const tagRows = await inChunks(
+      db,
+      (m) => `select pt.post_id, t.name, t.post_count from post_tags pt join tags t on t.id = pt.tag_id where pt.post_id in (${m})`,
+      sampleIds.slice(0, 1500),
+    );
     const byPost = new Map<number, { name: string; count: number }[]>();
     for (const r of tagRows) {
       const list = byPost.get(Number(r.post_id)) ?? [];
@@ -139,7 +162,17 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
     }
     const postTagLists = [...byPost.values()].filter((l) => l.length >= 2).map((l) => l.sort((a, b) => b.count - a.count).slice(0, 6));
     const titles = await inChunks(db, (m) => `select title, like_count from posts where id in (${m})`, sampleIds.slice(0, 2000));
-    const words = [...new Set(titles.flatMap((r) => String(r.title).toLowerCase().split(/[^a-z]+/)).filter((w) => w.length >= 3))];
+    const words = [
+      ...new Set(
+        titles
+          .flatMap((r) =>
+            String(r.title)
+              .toLowerCase()
+              .split(/[^a-z]+/),
+          )
+          .filter((w) => w.length >= 3),
+      ),
+    ];
     const likeCounts = titles.map((r) => Number(r.like_count));
     const [{ c: weekTags }] = await db.all('select count(distinct tag_id) as c from post_tags where created_at >= ?', [now - 7 * DAY]);
     const allNames = (await db.all('select name from tags where post_count > 0')).map((r) => r.name as string);
@@ -158,9 +191,13 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
       },
       'tag-rare': () => `/api/posts?${q({ tag: rng.pick(rare) })}`,
       search: () => `/api/posts?${q({ search: rng.pick(words), offset: pages(Math.ceil(WANT / Math.max(1, words.length)) * 2) })}`,
-      'rating-likes': () => `/api/posts?${q({
-        contentRating: rng.pick(['safe', 'sketchy', 'unsafe']), minLikes: rng.pick(likeCounts), sortBy: 'most_liked', offset: pages(16),
-      })}`,
+      'rating-likes': () =>
+        `/api/posts?${q({
+          contentRating: rng.pick(['safe', 'sketchy', 'unsafe']),
+          minLikes: rng.pick(likeCounts),
+          sortBy: 'most_liked',
+          offset: pages(16),
+        })}`,
       'date-range': () => {
         const from = Number(oldest) + rng.int(Math.max(1, Number(newest) - Number(oldest)));
         return `/api/posts?${q({ dateFrom: day(from), dateTo: day(from + rng.int(30) * DAY) })}`;

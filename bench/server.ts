@@ -109,11 +109,16 @@ export async function startServer(o: ServerOptions): Promise<Child> {
     NODE_ENV: 'production',
   };
   const server = spawnNode(entry, [], env, port, flags);
-  await waitUntil(server, 'the server', async () => {
-    const res = await fetch(`${server.origin}/api`, { signal: AbortSignal.timeout(2000) });
-    await res.arrayBuffer();
-    return res.ok;
-  }, 120_000);
+  await waitUntil(
+    server,
+    'the server',
+    async () => {
+      const res = await fetch(`${server.origin}/api`, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      return res.ok;
+    },
+    120_000,
+  );
   // With several workers the port opens once all of them can serve (src/workers.ts).
   return server;
 }
@@ -160,7 +165,10 @@ export class ServerUnderTest {
   /** The runs after which the server had to be restarted. */
   readonly restartedAfter: string[] = [];
 
-  constructor(private readonly o: ServerOptions, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly o: ServerOptions,
+    private readonly log: (line: string) => void,
+  ) {}
 
   get origin(): string {
     return this.child!.origin;

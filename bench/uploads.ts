@@ -23,7 +23,11 @@ export async function makePngs(count: number, size = 96): Promise<Buffer[]> {
   const out: Buffer[] = [];
   for (let i = 0; i < count; i++) {
     const raw = randomBytes(size * size * 3);
-    out.push(await sharp(raw, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer());
+    out.push(
+      await sharp(raw, { raw: { width: size, height: size, channels: 3 } })
+        .png()
+        .toBuffer(),
+    );
   }
   return out;
 }
@@ -44,7 +48,10 @@ async function register(origin: string): Promise<string> {
   });
   const text = await res.text();
   if (res.status !== 201) throw new Error(`register answered ${res.status}: ${text.slice(0, 300)}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('ib_session='));
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('ib_session='));
   if (!cookie) throw new Error('register set no ib_session cookie');
   return cookie;
 }
@@ -56,7 +63,14 @@ export async function runUploads(origin: string, count: number): Promise<UploadR
     cookie = await register(origin);
   } catch (err) {
     const failed = { p50: 0, p99: 0, max: 0 };
-    return { uploads: count, ok: 0, errors: count, latencyMs: failed, uploadsPerSecond: 0, statuses: { [`register failed: ${(err as Error).message}`]: count } };
+    return {
+      uploads: count,
+      ok: 0,
+      errors: count,
+      latencyMs: failed,
+      uploadsPerSecond: 0,
+      statuses: { [`register failed: ${(err as Error).message}`]: count },
+    };
   }
   const pngs = await makePngs(count);
   const latencies: number[] = [];
@@ -71,7 +85,10 @@ export async function runUploads(origin: string, count: number): Promise<UploadR
     let status = 'error';
     try {
       const res = await fetch(`${origin}/api/upload`, {
-        method: 'POST', headers: { cookie }, body: form, signal: AbortSignal.timeout(60_000),
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+        signal: AbortSignal.timeout(60_000),
       });
       const body = (await res.json().catch(() => null)) as { post?: { id?: string } } | null;
       status = String(res.status);

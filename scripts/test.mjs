@@ -10,13 +10,15 @@ const only = process.argv.slice(2);
 
 function find(dir) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true })
+  return fs
+    .readdirSync(dir, { recursive: true })
     .map((f) => path.join(dir, String(f)))
     .filter((f) => f.endsWith('.test.ts') && !f.includes('node_modules'));
 }
 
 let files = [...find(path.join(root, 'src')), ...find(path.join(root, 'test'))].sort();
-if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
+// Matched against the path inside the repository: a checkout under /work/docs must not make `docs` match every file.
+if (only.length) files = files.filter((f) => only.some((o) => path.relative(root, f).includes(o)));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
@@ -28,6 +30,10 @@ if (!process.env.TEST_DATABASE_URL) {
 }
 if (!process.env.REDIS_URL) {
   console.log('# Redis pass skipped: REDIS_URL is not set (set it to redis://... to test rate limits shared by two instances)');
+}
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(chromium)) {
+  console.log(`# Browser tests skipped: no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
 }
 const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...files.map((f) => path.relative(root, f))];
 const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });

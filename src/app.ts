@@ -2,16 +2,20 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import type { Config } from './config.ts';
+import { tmpDirOf, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { systemClock, type Clock, type Deps } from './core/deps.ts';
 import { errorBody, installErrorHandler } from './core/errors.ts';
+import { clientErrorHandler, frameworkErrors, installHttpEdge } from './core/http-edge.ts';
 import { RouteIndex } from './core/route-index.ts';
+import type { TypedApp } from './core/typed-app.ts';
+import { recoverInterrupted } from './modules/uploads/recover.ts';
+import { createServices } from './services.ts';
 import { registerOpenApi } from './core/openapi.ts';
 import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
 import { installAuth } from './core/auth.ts';
@@ -31,13 +35,13 @@ import { usersMeRoutes } from './modules/users/users.me.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { reactionsRoutes } from './modules/reactions/reactions.routes.ts';
-import { poolsWriteRoutes } from './modules/pools/pools.write.routes.ts';
 import { similarRoutes } from './modules/similar/similar.routes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The built front-end (`web/`, built by `npm start`'s prestart step or `npm run web:build`). */
 const WEB_DIST = path.join(ROOT, 'web', 'dist');
-const PAGE_CSP = "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /** A browser asking for a page of the front-end: deep links such as /posts/123 get index.html. */
 function wantsPage(method: string, url: string, accept: string | undefined): boolean {
@@ -56,7 +60,14 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-export type App = FastifyInstance & { deps: Deps };
+export type App = TypedApp & {
+  deps: Deps;
+  /**
+   * Loads what the first requests would otherwise wait for, by calling the services directly: no
+   * client's rate limit is charged and nothing is logged as a request.
+   */
+  warmUp(): Promise<void>;
+};
 
 function trustProxy(value: string): any {
   if (value === '') return false;
@@ -70,8 +81,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   const clock = opts.clock ?? systemClock;
   fs.mkdirSync(path.join(config.dataDir, 'media'), { recursive: true });
-  const media = new LocalMediaStore(path.join(config.dataDir, 'media'));
-  const deps: Deps = { db: database.db, dialect: database.dialect, config, clock, media, startedAt: clock.now() };
+  const media = new LocalMediaStore(path.join(config.dataDir, 'media'), tmpDirOf(config));
+  const deps: Deps = { db: database, config, clock, media, startedAt: clock.now() };
 
   const app = Fastify({
     logger: opts.logStream ? { level: config.logLevel, stream: opts.logStream } : { level: config.logLevel },
@@ -79,11 +90,16 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     trustProxy: trustProxy(config.trustProxy),
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.decorate('deps', deps);
   app.decorateRequest('viewer', null);
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installHttpEdge(app);
+  const recovered = await recoverInterrupted(deps);
+  if (recovered.tempFiles + recovered.journals > 0) app.log.info(recovered, 'cleared what an interrupted run left in DATA_DIR/tmp');
 
   const index = new RouteIndex();
   index.attach(app);
@@ -96,7 +112,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', async (_req, reply) => {
     if (closing) reply.header('Connection', 'close');
   });
 
@@ -126,11 +142,23 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   uploadsRoutes(app, deps);
   commentsRoutes(app, deps);
   reactionsRoutes(app, deps);
-  poolsWriteRoutes(app, deps);
-  similarRoutes(app, deps);
-  postsRoutes(app, deps);
-  tagsRoutes(app, deps);
   poolsRoutes(app, deps);
+  const services = createServices(deps);
+  similarRoutes(app, deps, services.similar);
+  postsRoutes(app, deps, services.posts);
+  tagsRoutes(app, services.tags);
+  app.decorate('warmUp', async () => {
+    const started = Date.now();
+    for (const [name, warm] of Object.entries({ posts: services.posts.warm, tags: services.tags.warm })) {
+      try {
+        await warm();
+      } catch (err) {
+        // Only costs the first request that needs it the wait.
+        app.log.debug({ err, name }, 'warm-up failed');
+      }
+    }
+    app.log.info({ ms: Date.now() - started }, 'warm-up done');
+  });
   usersRoutes(app, deps);
   statsRoutes(app, deps);
 
@@ -151,6 +179,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   });
 
   const webBuilt = fs.existsSync(path.join(WEB_DIST, 'index.html'));
+  if (!webBuilt) {
+    // A production install without a front-end build would otherwise look like a broken board.
+    app.log.warn('web/dist is missing: serving the API only, no pages at /. Build it with `npm ci && npm run web:build` (README: Production install)');
+  }
   if (webBuilt) {
     await app.register(fastifyStatic, {
       root: path.join(WEB_DIST, 'assets'),
@@ -178,7 +210,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       reply.header('Allow', allowed.join(', '));
       return reply.code(405).send(errorBody(405, `Method ${req.method} is not allowed on ${req.url.split('?')[0]}; use ${allowed.join(', ')}`));
     }
-    return reply.code(404).send(errorBody(404, `Not found: ${req.method} ${req.url.split("?")[0]}`));
+    return reply.code(404).send(errorBody(404, `Not found: ${req.method} ${req.url.split('?')[0]}`));
   });
 
   if (!opts.database) app.addHook('onClose', async () => database.close());

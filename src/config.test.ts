@@ -15,14 +15,46 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
 
 test('every setting is read', () => {
   const c = loadConfig({
-    PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/srv/board', DATABASE_URL: 'postgres://u@db/board', LOG_LEVEL: 'debug',
-    TRUST_PROXY: '10.0.0.1', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: 'board1:', RATE_LIMITS: 'off', SHUTDOWN_TIMEOUT_MS: '2500', WORKERS: '2',
-    MAX_IMAGE_MB: '10', MAX_VIDEO_MB: '100', MAX_IMAGE_MEGAPIXELS: '20', MAX_VIDEO_SECONDS: '60', FFMPEG_PATH: '/opt/ff/ffmpeg', FFPROBE_PATH: '/opt/ff/ffprobe',
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    DATA_DIR: '/srv/board',
+    DATABASE_URL: 'postgres://u@db/board',
+    LOG_LEVEL: 'debug',
+    TRUST_PROXY: '10.0.0.1',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: 'board1:',
+    RATE_LIMITS: 'off',
+    SHUTDOWN_TIMEOUT_MS: '2500',
+    WORKERS: '2',
+    MEDIA_GRACE_MINUTES: '5',
+    MAX_IMAGE_MB: '10',
+    MAX_VIDEO_MB: '100',
+    MAX_IMAGE_MEGAPIXELS: '20',
+    MAX_VIDEO_SECONDS: '60',
+    FFMPEG_PATH: '/opt/ff/ffmpeg',
+    FFPROBE_PATH: '/opt/ff/ffprobe',
   });
   assert.deepEqual(c, {
-    port: 8080, host: '0.0.0.0', dataDir: '/srv/board', databaseUrl: 'postgres://u@db/board', logLevel: 'debug',
-    trustProxy: '10.0.0.1', redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'board1:', rateLimits: false, shutdownTimeoutMs: 2500, workers: 2,
-    uploads: { maxImageBytes: 10 * 1024 * 1024, maxVideoBytes: 100 * 1024 * 1024, maxImagePixels: 20_000_000, maxVideoSeconds: 60, ffmpegPath: '/opt/ff/ffmpeg', ffprobePath: '/opt/ff/ffprobe' },
+    port: 8080,
+    host: '0.0.0.0',
+    dataDir: '/srv/board',
+    databaseUrl: 'postgres://u@db/board',
+    logLevel: 'debug',
+    trustProxy: '10.0.0.1',
+    redisUrl: 'redis://127.0.0.1:6379',
+    redisPrefix: 'board1:',
+    rateLimits: false,
+    shutdownTimeoutMs: 2500,
+    workers: 2,
+    mediaGraceMinutes: 5,
+    uploads: {
+      maxImageBytes: 10 * 1024 * 1024,
+      maxVideoBytes: 100 * 1024 * 1024,
+      maxImagePixels: 20_000_000,
+      maxVideoSeconds: 60,
+      ffmpegPath: '/opt/ff/ffmpeg',
+      ffprobePath: '/opt/ff/ffprobe',
+    },
   });
 });
 
@@ -40,6 +72,9 @@ test('a bad value names the setting', () => {
     [{ MAX_VIDEO_SECONDS: 'ten' }, 'MAX_VIDEO_SECONDS'],
   ];
   for (const [env, name] of cases) {
-    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.setting === name && err.message.includes(name));
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && err.setting === name && err.message.includes(name),
+    );
   }
 });

@@ -18,6 +18,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Server processes sharing the port (the first serves and hands connections out: workers.ts); 1 runs alone. */
   workers: number;
+  /**
+   * `media check --fix` leaves files younger than this alone: an upload in progress (its temp
+   * file, or its stored files before its row is written), on this or another instance.
+   */
+  mediaGraceMinutes: number;
   uploads: UploadLimits;
 }
 
@@ -31,8 +36,17 @@ export interface UploadLimits {
   ffprobePath: string;
 }
 
+/** Uploads in progress, temporary files and media journals: on the same disk as the media. */
+export const tmpDirOf = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'tmp');
+
+/** Files last written before this (ms, the disk's wall clock) are past the grace period. */
+export const graceCutoff = (config: Pick<Config, 'mediaGraceMinutes'>) => Date.now() - config.mediaGraceMinutes * 60_000;
+
 export class ConfigError extends Error {
-  constructor(public readonly setting: string, message: string) {
+  constructor(
+    public readonly setting: string,
+    message: string,
+  ) {
     super(`Invalid setting ${setting}: ${message}`);
   }
 }
@@ -96,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: bool(env, 'RATE_LIMITS', true),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     workers: env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : int(env, 'WORKERS', 1, 1, 64),
+    mediaGraceMinutes: int(env, 'MEDIA_GRACE_MINUTES', 60, 0, 10_080),
     uploads: {
       maxImageBytes: int(env, 'MAX_IMAGE_MB', 50, 1, 4096) * MB,
       maxVideoBytes: int(env, 'MAX_VIDEO_MB', 200, 1, 16384) * MB,

@@ -1,3 +1,4 @@
+import type { App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
 
@@ -51,23 +52,49 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
       workers = shareConnections(app.server, config.workers - 1, app.log);
       await workers.ready;
     }
-    await app.listen({ port: config.port, host: config.host });
+    await listen(app, config, workers);
   }
-  void warmUp(app);
+  if (role !== 'worker') await firstAdminHint(app);
+  // Once the port is open: what the first requests would otherwise wait for (~1 s at a million posts).
+  void app.warmUp();
 }
 
-/**
- * Loads what the first requests would otherwise wait for (the in-memory newest order behind deep
- * pages and date counts: ~1 s at a million posts; the tag lists) by asking for it, once the
- * server listens. Failures only cost that wait later.
- */
-async function warmUp(app: { inject(o: { url: string }): PromiseLike<unknown>; log: { debug(o: object, m: string): void } }) {
-  for (const url of ['/api/posts?offset=10000&limit=1', '/api/tags?sortBy=trending&timeRange=week&limit=1']) {
-    try {
-      await app.inject({ url });
-    } catch (err) {
-      app.log.debug({ err, url }, 'warm-up request failed');
-    }
+/** A new board has nobody to moderate or to set tiers: tell whoever started it how to make the first admin. */
+async function firstAdminHint(app: App): Promise<void> {
+  try {
+    const admin = await app.deps.db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst();
+    if (!admin) app.log.info('No admin account yet. Create the first one with: npx imageboard user create <name> --role admin (it asks for the password)');
+  } catch (err) {
+    app.log.debug({ err }, 'could not look for an admin account');
+  }
+}
+
+/** Opens the port; when it cannot, says which setting to change and exits 1 (no stack trace). */
+async function listen(app: App, config: Config, workers: { stop(): Promise<unknown> } | null): Promise<void> {
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const problem = listenProblem(err as NodeJS.ErrnoException, config);
+    if (!problem) throw err;
+    console.error(problem);
+    await Promise.all([app.close(), workers?.stop()]);
+    process.exit(1);
+  }
+}
+
+/** Why the port did not open, told as the setting to change; null for errors that are not about it. */
+function listenProblem(err: NodeJS.ErrnoException, config: Config): string | null {
+  const where = `${config.host}:${config.port}`;
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return `Cannot listen on ${where}: the port is already in use (another imageboard, or another program). Stop that, or choose a free port with the PORT setting, e.g. PORT=3001 npm start.`;
+    case 'EACCES':
+      return `Cannot listen on ${where}: not allowed (ports below 1024 need privileges). Choose another port with the PORT setting, e.g. PORT=3000 npm start.`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return `Cannot listen on ${where}: HOST=${config.host} is not an address of this machine. Set HOST=127.0.0.1 (this machine only) or HOST=0.0.0.0 (every interface).`;
+    default:
+      return null;
   }
 }
 

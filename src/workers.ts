@@ -43,7 +43,8 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
   const whenReady = new Promise<void>((resolve) => {
     allReady = resolve;
     setTimeout(() => {
-      if (serving.length < count) log.warn(`${count - serving.length} of ${count} workers were not ready after ${READY_WITHIN_MS / 1000} s; listening without them`);
+      if (serving.length < count)
+        log.warn(`${count - serving.length} of ${count} workers were not ready after ${READY_WITHIN_MS / 1000} s; listening without them`);
       resolve();
     }, READY_WITHIN_MS).unref();
   });
@@ -63,8 +64,8 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
   const start = () => {
     if (stopping) return;
     // glibc gives busy threads (libuv's pool, libvips on uploads) malloc arenas of their own and
-    // keeps their freed memory; two arenas a worker took the benchmark's peak RSS from 388 MB to
-    // 359 MB. A value set by whoever starts the server wins (this process runs with its own).
+    // keeps their freed memory; two arenas a worker keep much less of it (docs/benchmarks.md,
+    // Memory). A value set by whoever starts the server wins (this process runs with its own).
     const child = fork(process.argv[1], process.argv.slice(2), {
       env: { ...process.env, [WORKER_ENV]: '1', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
     });
@@ -92,10 +93,13 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
     async stop() {
       stopping = true;
       serving.length = 0;
-      const exits = [...running].map((child) => new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }));
+      const exits = [...running].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      );
       await Promise.all(exits);
     },
   };

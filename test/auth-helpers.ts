@@ -84,7 +84,10 @@ export function assertBadField(res: Injected, field: string): void {
   const body = res.json();
   assert.equal(body.status, 400);
   assert.equal(typeof body.error, 'string');
-  assert.ok(body.details?.some((d: { field: string }) => d.field === field), `details name '${field}': ${res.body}`);
+  assert.ok(
+    body.details?.some((d: { field: string }) => d.field === field),
+    `details name '${field}': ${res.body}`,
+  );
   const words = (t: string) => t.toLowerCase().replace(/[^a-z]/g, '');
   assert.ok(words(body.error).includes(words(field)), `the message names '${field}': ${body.error}`);
 }

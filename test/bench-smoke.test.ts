@@ -11,8 +11,8 @@ import { SCENARIO_NAMES } from '../bench/scenarios.ts';
 // SQLite dataset, one second a scenario, 8 connections, results in a temporary directory.
 test('the benchmark harness runs every scenario against the server and the ceiling and writes its report', { timeout: 120_000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-bench-'));
-  const readme = path.join(dir, 'README.md');
-  fs.writeFileSync(readme, 'untouched\n');
+  const page = path.join(dir, 'benchmarks.md');
+  fs.writeFileSync(page, 'untouched\n');
   const lines: string[] = [];
   try {
     const { report, files } = await runBench({
@@ -26,12 +26,15 @@ test('the benchmark harness runs every scenario against the server and the ceili
       outDir: path.join(dir, 'results'),
       dataRoot: path.join(dir, 'data'),
       databaseUrl: '',
-      readme: false,
-      readmePath: readme,
+      docs: false,
+      docsPath: page,
       log: (line) => lines.push(line),
     });
     assert.equal(report.kind, 'sqlite');
-    assert.deepEqual(report.scenarios.map((s) => s.name), [...SCENARIO_NAMES]);
+    assert.deepEqual(
+      report.scenarios.map((s) => s.name),
+      [...SCENARIO_NAMES],
+    );
     for (const s of report.scenarios) {
       assert.equal(s.runs.length, 1, s.name);
       const [run] = s.runs;
@@ -51,24 +54,41 @@ test('the benchmark harness runs every scenario against the server and the ceili
     assert.ok(report.server.peakRssBytes === null || report.server.peakRssBytes > 0);
     assert.ok(report.checks.length > 0, 'the targets are checked on SQLite');
 
-    assert.ok(fs.existsSync(files.json) && fs.existsSync(files.markdown) && fs.existsSync(files.latest));
+    assert.ok(fs.existsSync(files.json) && fs.existsSync(files.markdown) && fs.existsSync(files.latest) && fs.existsSync(files.latestJson));
+    assert.equal(fs.readFileSync(files.latestJson, 'utf8'), fs.readFileSync(files.json, 'utf8'), 'latest-sqlite.json is the run');
+    assert.equal(fs.readFileSync(files.latest, 'utf8'), fs.readFileSync(files.markdown, 'utf8'), 'latest-sqlite.md is the run');
     const saved = JSON.parse(fs.readFileSync(files.json, 'utf8'));
     assert.equal(saved.scenarios.length, SCENARIO_NAMES.length);
     const md = fs.readFileSync(files.markdown, 'utf8');
     for (const name of SCENARIO_NAMES) assert.match(md, new RegExp(`\\| ${name} \\| 8 \\|`));
     assert.match(md, /PASS|FAIL/);
-    assert.equal(fs.readFileSync(readme, 'utf8'), 'untouched\n', 'the README is left alone');
+    assert.equal(fs.readFileSync(page, 'utf8'), 'untouched\n', 'the benchmarks page is left alone');
 
     // The dataset's title words were written after its posts (not by triggers), and the triggers are back for what follows.
     const [name] = fs.readdirSync(path.join(dir, 'data'));
     const conn = new SQLite(path.join(dir, 'data', name, 'imageboard.db'), { readonly: true });
     try {
       const titles = conn.prepare('SELECT id, title FROM posts').all() as { id: number; title: string }[];
-      const want = titles.flatMap((p) => [...new Set(p.title.replace(/[A-Z]/g, (c) => c.toLowerCase()).split(' ').filter(Boolean))].map((w) => `${w} ${p.id}`)).sort();
-      const have = (conn.prepare('SELECT word, post_id FROM title_words').all() as { word: string; post_id: number }[]).map((r) => `${r.word} ${r.post_id}`).sort();
+      const want = titles
+        .flatMap((p) =>
+          [
+            ...new Set(
+              p.title
+                .replace(/[A-Z]/g, (c) => c.toLowerCase())
+                .split(' ')
+                .filter(Boolean),
+            ),
+          ].map((w) => `${w} ${p.id}`),
+        )
+        .sort();
+      const have = (conn.prepare('SELECT word, post_id FROM title_words').all() as { word: string; post_id: number }[])
+        .map((r) => `${r.word} ${r.post_id}`)
+        .sort();
       assert.ok(want.length > 300);
       assert.deepEqual(have, want);
-      const triggers = conn.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND (name LIKE '%title_words%' OR name LIKE 'title_vocab%')").get() as { n: number };
+      const triggers = conn
+        .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND (name LIKE '%title_words%' OR name LIKE 'title_vocab%')")
+        .get() as { n: number };
       assert.equal(triggers.n, 7);
     } finally {
       conn.close();
@@ -80,10 +100,15 @@ test('the benchmark harness runs every scenario against the server and the ceili
 
 test('the report checks dataset generation time at a million posts only', async () => {
   const { computeChecks } = await import('../bench/report.ts');
-  const report = (posts: number, generationSeconds: number) => ({
-    kind: 'sqlite', options: { posts, connections: [16], durationSeconds: 10, workers: 2, scenarios: [] }, scenarios: [], upload: null,
-    dataset: { summary: { posts }, generationSeconds }, server: { peakRssBytes: null },
-  }) as unknown as Parameters<typeof computeChecks>[0];
+  const report = (posts: number, generationSeconds: number) =>
+    ({
+      kind: 'sqlite',
+      options: { posts, connections: [16], durationSeconds: 10, workers: 2, scenarios: [] },
+      scenarios: [],
+      upload: null,
+      dataset: { summary: { posts }, generationSeconds },
+      server: { peakRssBytes: null },
+    }) as unknown as Parameters<typeof computeChecks>[0];
   const generation = (posts: number, secs: number) => computeChecks(report(posts, secs)).find((c) => c.name === 'dataset generation');
   assert.equal(generation(1_000_000, 226)?.pass, true);
   assert.equal(generation(1_000_000, 301)?.pass, false);
@@ -93,8 +118,17 @@ test('the report checks dataset generation time at a million posts only', async 
 test('a run measured in turns with the ceiling adds up its slices: requests and time summed, the worst p99 kept', async () => {
   const { combineLoads, sliceCount } = await import('../bench/load.ts');
   const slice = (requests: number, p50: number, p99: number, cpu: number) => ({
-    connections: 16, durationSeconds: 2, requests, requestsPerSecond: requests / 2, latencyMs: { p50, p90: p50 * 2, p99, max: p99 * 2 },
-    errors: 1, non2xx: 1, socketErrors: 0, timeouts: 0, bytesPerSecond: 1000, serverCpuMsPerRequest: cpu,
+    connections: 16,
+    durationSeconds: 2,
+    requests,
+    requestsPerSecond: requests / 2,
+    latencyMs: { p50, p90: p50 * 2, p99, max: p99 * 2 },
+    errors: 1,
+    non2xx: 1,
+    socketErrors: 0,
+    timeouts: 0,
+    bytesPerSecond: 1000,
+    serverCpuMsPerRequest: cpu,
   });
   const all = combineLoads([slice(1000, 1, 5, 0.2), slice(3000, 2, 9, 0.4), slice(2000, 3, 4, 0.3)]);
   assert.equal(all.requests, 6000);
@@ -104,4 +138,42 @@ test('a run measured in turns with the ceiling adds up its slices: requests and 
   assert.equal(all.errors, 3);
   assert.ok(Math.abs(all.serverCpuMsPerRequest! - (0.2 * 1000 + 0.4 * 3000 + 0.3 * 2000) / 6000) < 1e-9);
   assert.deepEqual([sliceCount(10), sliceCount(20), sliceCount(1), sliceCount(12)], [5, 5, 1, 1]);
+});
+
+test('--no-docs, and --no-readme as its old name, leave the benchmarks page alone', async () => {
+  const { defaultOptions, parseBenchArgs } = await import('../bench/run.ts');
+  assert.equal(defaultOptions().docs, true);
+  assert.match(defaultOptions().docsPath, /docs[\\/]benchmarks\.md$/);
+  assert.equal(parseBenchArgs(['--no-docs']).docs, false);
+  assert.equal(parseBenchArgs(['--no-readme']).docs, false);
+  assert.equal(parseBenchArgs([]).docs, undefined);
+});
+
+test("a run replaces only its own engine's table on the benchmarks page", async () => {
+  const { updateDocs } = await import('../bench/report.ts');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-bench-docs-'));
+  try {
+    const page = path.join(dir, 'benchmarks.md');
+    const text =
+      'intro\n<!-- bench:start -->\nold sqlite\n<!-- bench:end -->\nmiddle\n<!-- bench:postgres:start -->\nold pg\n<!-- bench:postgres:end -->\nend\n';
+    fs.writeFileSync(page, text);
+    assert.equal(updateDocs(page, '### new sqlite\n', 'sqlite'), true);
+    assert.equal(fs.readFileSync(page, 'utf8'), text.replace('old sqlite', '### new sqlite'));
+    assert.equal(updateDocs(page, '### new pg\n', 'postgres'), true);
+    assert.equal(fs.readFileSync(page, 'utf8'), text.replace('old sqlite', '### new sqlite').replace('old pg', '### new pg'));
+    fs.writeFileSync(page, 'no markers\n');
+    assert.equal(updateDocs(page, 'x', 'sqlite'), false);
+    assert.equal(fs.readFileSync(page, 'utf8'), 'no markers\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the repository's benchmarks page has both engines' markers, so a run has somewhere to write", async () => {
+  const { docMarkers } = await import('../bench/report.ts');
+  const text = fs.readFileSync(new URL('../docs/benchmarks.md', import.meta.url), 'utf8');
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    const m = docMarkers(kind);
+    assert.ok(text.indexOf(m.start) >= 0 && text.indexOf(m.end) > text.indexOf(m.start), kind);
+  }
 });

@@ -81,7 +81,11 @@ async function react(db: Kysely<DB>, table: 'likes' | 'favorites', userId: numbe
   const column = table === 'likes' ? 'like_count' : 'favorite_count';
   await db.transaction().execute(async (trx) => {
     await trx.insertInto(table).values({ user_id: userId, post_id: postId, created_at: at }).execute();
-    await trx.updateTable('posts').set((eb) => ({ [column]: eb(column, '+', 1) }) as any).where('id', '=', postId).execute();
+    await trx
+      .updateTable('posts')
+      .set((eb) => ({ [column]: eb(column, '+', 1) }) as any)
+      .where('id', '=', postId)
+      .execute();
   });
 }
 
@@ -98,9 +102,17 @@ export async function addComment(
       .values({ post_id: c.postId, user_id: c.userId, parent_id: c.parentId ?? null, content: c.content ?? 'nice', reply_count: 0, created_at: c.createdAt })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('posts').set((eb) => ({ comment_count: eb('comment_count', '+', 1) })).where('id', '=', c.postId).execute();
+    await trx
+      .updateTable('posts')
+      .set((eb) => ({ comment_count: eb('comment_count', '+', 1) }))
+      .where('id', '=', c.postId)
+      .execute();
     if (c.parentId) {
-      await trx.updateTable('comments').set((eb) => ({ reply_count: eb('reply_count', '+', 1) })).where('id', '=', c.parentId).execute();
+      await trx
+        .updateTable('comments')
+        .set((eb) => ({ reply_count: eb('reply_count', '+', 1) }))
+        .where('id', '=', c.parentId)
+        .execute();
     }
     return id;
   });
@@ -126,7 +138,10 @@ export async function createPool(
       .returning('id')
       .executeTakeFirstOrThrow();
     if (postIds.length) {
-      await trx.insertInto('pool_posts').values(postIds.map((post_id, i) => ({ pool_id: id, post_id, position: i + 1, added_at: p.at }))).execute();
+      await trx
+        .insertInto('pool_posts')
+        .values(postIds.map((post_id, i) => ({ pool_id: id, post_id, position: i + 1, added_at: p.at })))
+        .execute();
     }
     return id;
   });

@@ -9,9 +9,9 @@ import sharp from 'sharp';
 
 function pattern(width: number, height: number, seed: number) {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="hsl(${seed * 47 % 360},70%,60%)"/>
-    <circle cx="${width * 0.3}" cy="${height * 0.4}" r="${Math.min(width, height) / 4}" fill="hsl(${seed * 91 % 360},80%,30%)"/>
-    <rect x="${width * 0.55}" y="${height * 0.2}" width="${width / 3}" height="${height / 2}" fill="hsl(${seed * 13 % 360},60%,85%)"/>
+    <rect width="100%" height="100%" fill="hsl(${(seed * 47) % 360},70%,60%)"/>
+    <circle cx="${width * 0.3}" cy="${height * 0.4}" r="${Math.min(width, height) / 4}" fill="hsl(${(seed * 91) % 360},80%,30%)"/>
+    <rect x="${width * 0.55}" y="${height * 0.2}" width="${width / 3}" height="${height / 2}" fill="hsl(${(seed * 13) % 360},60%,85%)"/>
   </svg>`;
   return sharp(Buffer.from(svg));
 }
@@ -35,7 +35,9 @@ export function jpegWithExifAndGps(seed = 4): Promise<Buffer> {
 /** A three-frame animated GIF. */
 export async function animatedGif(): Promise<Buffer> {
   const frames = await Promise.all([1, 2, 3].map((s) => pattern(120, 90, s).png().toBuffer()));
-  return sharp(frames, { join: { animated: true } }).gif({ delay: [100, 100, 100], loop: 0 }).toBuffer();
+  return sharp(frames, { join: { animated: true } })
+    .gif({ delay: [100, 100, 100], loop: 0 })
+    .toBuffer();
 }
 
 /** The first half of a JPEG: decoding fails partway. */
@@ -70,7 +72,12 @@ export function pngBomb(size = 30000): Buffer {
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
   const idat = zlib.deflateSync(Buffer.alloc(size * 3 + 1)); // one row of zeros
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export const svg = () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
@@ -83,15 +90,30 @@ export function video(kind: 'mp4' | 'webm'): Buffer {
   const out = path.join(videoDir, `clip.${kind}`);
   if (!fs.existsSync(out)) {
     const codec = kind === 'mp4' ? ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac'] : ['-c:v', 'libvpx', '-b:v', '200k', '-c:a', 'libopus'];
-    execFileSync('ffmpeg', [
-      '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'testsrc=duration=2:size=160x120:rate=10',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2',
-      ...codec,
-      '-metadata', 'location=+48.8584+002.2945/',
-      '-metadata', 'title=secret place',
-      '-shortest', out,
-    ], { timeout: 60_000 });
+    execFileSync(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=duration=2:size=160x120:rate=10',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:duration=2',
+        ...codec,
+        '-metadata',
+        'location=+48.8584+002.2945/',
+        '-metadata',
+        'title=secret place',
+        '-shortest',
+        out,
+      ],
+      { timeout: 60_000 },
+    );
   }
   return fs.readFileSync(out);
 }

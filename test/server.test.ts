@@ -1,51 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
-import { buildServer } from '../scripts/build-server.mjs';
 import { testConfig } from '../src/config.ts';
 import { freshDatabase } from './helpers.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
-// The server as `npm start` runs it: compiled to dist/ first.
-const entry = buildServer();
-
-async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [await entry], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const out = () => ({ stdout, stderr });
-  return { child, exited, out };
-}
-
-async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { freePort, startServer, waitFor } from './server-process.ts';
 
 test('a bad setting stops start-up with a message naming it', async () => {
   const { exited, out } = await startServer({ PORT: 'abc', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ib-')) });

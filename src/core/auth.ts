@@ -29,7 +29,16 @@ async function userByKey(deps: Deps, key: string) {
   return deps.db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['users.id', 'users.username', 'users.role', 'users.tier', 'users.last_seen_at', 'api_keys.id as key_id', 'api_keys.is_active', 'api_keys.last_used'])
+    .select([
+      'users.id',
+      'users.username',
+      'users.role',
+      'users.tier',
+      'users.last_seen_at',
+      'api_keys.id as key_id',
+      'api_keys.is_active',
+      'api_keys.last_used',
+    ])
     .where('api_keys.key_hash', '=', sha256Hex(key))
     .executeTakeFirst();
 }
@@ -47,7 +56,12 @@ async function userBySession(deps: Deps, token: string) {
 function touch(deps: Deps, req: FastifyRequest, user: Found): void {
   const now = deps.clock.now();
   if (user.last_seen_at !== null && now - user.last_seen_at < TOUCH_EVERY_MS) return;
-  deps.db.updateTable('users').set({ last_seen_at: now }).where('id', '=', user.id).execute().catch((err) => req.log.warn({ err }, 'last_seen_at not updated'));
+  deps.db
+    .updateTable('users')
+    .set({ last_seen_at: now })
+    .where('id', '=', user.id)
+    .execute()
+    .catch((err) => req.log.warn({ err }, 'last_seen_at not updated'));
 }
 
 /** The request's Origin names another site than the one it was sent to. */
@@ -80,7 +94,7 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
     const key = req.headers['x-api-key'];
     if (key !== undefined) {
       const found = typeof key === 'string' && key.length <= 200 ? await userByKey(deps, key) : undefined;
-      if (!found || found.is_active !== 1) return deny(reply, 401, 'Invalid or revoked API key');
+      if (found?.is_active !== 1) return deny(reply, 401, 'Invalid or revoked API key');
       req.viewer = { id: found.id, username: found.username, role: found.role as Viewer['role'], tier: found.tier as Viewer['tier'] };
       req.authMethod = 'key';
       req.apiKeyId = found.key_id;

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import type { DB } from '../db/types.ts';
-import type { DialectName } from '../db/dialect.ts';
+import type { Database } from '../db/engine.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 
 export interface Clock {
@@ -13,8 +11,7 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 /** What every service function gets: built once in buildApp. */
 export interface Deps {
-  db: Kysely<DB>;
-  dialect: DialectName;
+  db: Database;
   config: Config;
   clock: Clock;
   media: MediaStore;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { isUniqueViolation } from '../db/dialect.ts';
+import { isUniqueViolation } from '../db/engine.ts';
 
 export interface FieldError {
   field: string;
@@ -63,7 +63,10 @@ function lengthRange(s: Record<string, any>): string {
 
 /** Turns one Ajv issue into `{ field, message }` naming the field and what it accepts. */
 export function describeIssue(issue: AjvIssue, part: string): FieldError {
-  const path = issue.instancePath.replace(/^\//, '').replace(/\/\d+$/, '').replace(/\//g, '.');
+  const path = issue.instancePath
+    .replace(/^\//, '')
+    .replace(/\/\d+$/, '')
+    .replace(/\//g, '.');
   const p = issue.params;
   const kind = PART_NAMES[part] ?? part;
   if (path === '' && issue.keyword === 'type') {
@@ -109,9 +112,41 @@ export function errorBody(status: number, error: string, extra: Record<string, u
   return { error, status, ...extra };
 }
 
+/** A 400 naming one field (or the whole body). */
+export const fieldError = (message: string, field = 'body') => new AppError(400, message, { details: [{ field, message }] });
+
+const ENDED = 'The multipart body ended before its closing boundary';
+
+/**
+ * Errors of the multipart parser (busboy) and of @fastify/multipart, which look like the server's
+ * fault, as the client's 4xx; null for others.
+ */
+function multipartError(err: Error & { code?: string }): AppError | null {
+  switch (err.code) {
+    case 'FST_MP_PREMATURE_CLOSE':
+      return fieldError(ENDED);
+    case 'FST_FILES_LIMIT':
+      return fieldError('Too many files in the multipart body');
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return fieldError('Too many fields in the multipart body');
+    case 'FST_PROTO_VIOLATION':
+      return fieldError('A multipart field name is not allowed');
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return fieldError('A multipart field declared as JSON is not valid JSON');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError(415, 'Send the body as multipart/form-data');
+  }
+  if (/unexpected end of (multipart data|form|file)|terminated early/i.test(err.message)) return fieldError(ENDED);
+  if (/boundary not found|needle cannot/i.test(err.message)) return fieldError('The multipart boundary is missing or not valid', 'content-type');
+  if (/malformed part header|header size limit/i.test(err.message)) return fieldError('A multipart part has a malformed header');
+  return null;
+}
+
 /** The one mapping from thrown things to HTTP responses. Internals never reach the client. */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
+  app.setErrorHandler((thrown: FastifyError & { validationContext?: string }, req, reply) => {
+    const err = multipartError(thrown) ?? thrown;
     if (err instanceof AppError) {
       // Every 429, whatever slowed it down, says how long to wait in the header too.
       if (err.status === 429 && typeof err.extra.retryAfter === 'number') reply.header('Retry-After', String(err.extra.retryAfter));

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_VERSION } from '../version.ts';
 
@@ -36,7 +36,10 @@ const HEADERS = {
   'Retry-After': { description: 'Seconds to wait before trying again (429 only)', schema: { type: 'integer' } },
 };
 
-type Doc = { paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>; components?: Record<string, unknown> };
+type Doc = {
+  paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+  components?: Record<string, unknown>;
+};
 
 /** Adds the rate-limit headers to every API response, and Retry-After to every 429. */
 function describeLimits(doc: Doc): Doc {
@@ -60,6 +63,33 @@ function describeLimits(doc: Doc): Doc {
   return doc;
 }
 
+/** One field of a multipart form as the OpenAPI document shows it; a file is a string of format binary. */
+export interface FormField {
+  type: 'string' | 'boolean';
+  format?: 'binary';
+  description: string;
+  enum?: readonly string[];
+  maxLength?: number;
+}
+
+export const fileField = (description: string): FormField => ({ type: 'string', format: 'binary', description });
+
+/**
+ * Documents a route's multipart/form-data body, for its `config.swaggerTransform`, so Swagger UI's
+ * "Try it out" offers a file picker. Only the document sees it: Fastify gets no body schema for
+ * multipart, because the handler reads the parts as a stream. A JSON body the route also takes
+ * (its schema.body) stays documented beside the form.
+ */
+export function multipartBody(fields: Record<string, FormField>, required: string[] = []): SwaggerTransform {
+  const form = { type: 'object', properties: fields, ...(required.length ? { required } : {}) };
+  return ({ schema, url }) => {
+    const content: Record<string, { schema: unknown }> = {};
+    if (schema.body) content['application/json'] = { schema: schema.body };
+    content['multipart/form-data'] = { schema: form };
+    return { url, schema: { ...schema, body: { content } } };
+  };
+}
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -81,6 +111,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     transformObject: (doc) => describeLimits(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Doc) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // Without upgrade-insecure-requests: over plain HTTP on a LAN address it would blank the page.
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: (csp) => csp.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

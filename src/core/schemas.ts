@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 
 /** A string enum that validates with `enum` so errors can list the allowed values. */
@@ -8,6 +9,14 @@ export function StringEnum<T extends string>(values: readonly T[], opts: Record<
 export const Id = Type.String({ description: 'Opaque identifier (digits today; treat as a string)' });
 export const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds', examples: ['2026-11-22T10:15:30.123Z'] });
 export const RelativePath = Type.String({ description: 'Relative path served by this server' });
+
+/** Shared by several modules' routes. */
+export const Message = Type.Object({ message: Type.String() });
+export const PostIdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+export const UsernameParams = Type.Object({ username: Type.String({ maxLength: 64 }) });
+export const RATINGS = ['safe', 'sketchy', 'unsafe'] as const;
+export const MEDIA_TYPES = ['image', 'video'] as const;
+export type Rating = (typeof RATINGS)[number];
 
 export const ErrorBody = Type.Object(
   {
@@ -43,6 +52,14 @@ export function errors(...codes: number[]): Record<number, TSchema> {
 
 /** Content type of a response a service wrote as JSON text itself (Fastify sends such a string as it is). */
 export const JSON_TEXT = 'application/json; charset=utf-8';
+
+/**
+ * Sends JSON text a service wrote itself. The route's response schema still documents it, but
+ * types the reply as an object; this reply is taken untyped, as the text is the object already.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type(JSON_TEXT).send(json);
+}
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));

@@ -1,19 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { SqliteDialect } from 'kysely';
 import { ScopedPostgresDialect } from './scoped-introspector.ts';
-import type { DB } from './types.ts';
-import type { DialectName } from './dialect.ts';
+import { Database } from './engine.ts';
 import { migrateToLatest } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { ensureStatistics } from './statistics.ts';
 
-export interface Database {
-  db: Kysely<DB>;
-  dialect: DialectName;
-  close(): Promise<void>;
-}
+export { Database };
 
 export interface DatabaseOptions {
   /** postgres://... or empty for SQLite. */
@@ -37,9 +32,52 @@ async function loadPg() {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const database = opts.url ? await openPostgres(opts.url, opts.schema) : openSqlite(opts);
-  await migrateToLatest(database.db, database.dialect);
-  if (database.dialect === 'sqlite') await ensureStatistics(database.db);
+  await migrateToLatest(database, database.engine);
+  if (database.engine === 'sqlite') await ensureStatistics(database);
   return database;
+}
+
+const sqlitePath = (opts: DatabaseOptions) => path.join(opts.dataDir, opts.sqliteFile ?? 'imageboard.db');
+
+/** Which database the options name, for people: the SQLite file, or the PostgreSQL URL without its password. */
+export function databaseLabel(opts: DatabaseOptions): string {
+  if (!opts.url) return `SQLite ${sqlitePath(opts)}`;
+  try {
+    const u = new URL(opts.url);
+    u.password = '';
+    return `PostgreSQL ${u.toString()}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
+/** Where the options put the board, as a sentence names it ("Seeded SQLite at ...", without the PostgreSQL URL). */
+export function databasePlace(opts: DatabaseOptions): string {
+  return opts.url ? 'the PostgreSQL database' : `SQLite at ${sqlitePath(opts)}`;
+}
+
+/**
+ * Whether the database already holds a board (opening one that does not creates it, empty). SQLite:
+ * the file exists. PostgreSQL: the schema has the users table; a database that does not exist at
+ * all (3D000) is not one either.
+ */
+export async function databaseExists(opts: DatabaseOptions): Promise<boolean> {
+  if (!opts.url) return fs.existsSync(sqlitePath(opts));
+  const pg = await loadPg();
+  const client = new pg.Client({ connectionString: opts.url });
+  try {
+    await client.connect();
+  } catch (err) {
+    if ((err as { code?: string }).code === '3D000') return false;
+    throw err;
+  }
+  try {
+    const table = opts.schema ? `${opts.schema}.users` : 'users';
+    const { rows } = await client.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table]);
+    return rows[0].found;
+  } finally {
+    await client.end();
+  }
 }
 
 function openSqlite(opts: DatabaseOptions): Database {
@@ -47,7 +85,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   let target = file;
   if (file !== ':memory:') {
     fs.mkdirSync(opts.dataDir, { recursive: true });
-    target = path.join(opts.dataDir, file);
+    target = sqlitePath(opts);
   }
   const conn = new SQLite(target);
   conn.pragma('journal_mode = WAL');
@@ -56,14 +94,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.pragma('busy_timeout = 5000');
   conn.pragma('cache_size = -8192');
   conn.pragma('temp_store = MEMORY');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
-  return {
-    db,
-    dialect: 'sqlite',
-    async close() {
-      await db.destroy();
-    },
-  };
+  return new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
 }
 
 async function openPostgres(url: string, schema?: string): Promise<Database> {
@@ -83,14 +114,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<DB>({ dialect: new ScopedPostgresDialect({ pool }) });
-  return {
-    db,
-    dialect: 'postgres',
-    async close() {
-      await db.destroy();
-    },
-  };
+  return new Database({ dialect: new ScopedPostgresDialect({ pool }) }, 'postgres');
 }
 
 /** Drops a test schema and everything in it. */

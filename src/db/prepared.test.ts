@@ -4,8 +4,7 @@ import { sql } from 'kysely';
 import { databaseKinds, freshDatabase } from '../../test/helpers.ts';
 import { createPost, createUser } from '../../test/factories.ts';
 import type { Database } from './database.ts';
-import { listParam, oneOf } from './dialect.ts';
-import { prepared, preparedPerDialect } from './prepared.ts';
+import { prepared, preparedOnDatabase } from './prepared.ts';
 
 describe('prepared queries: built once per database, run with new values', () => {
   const dbs: { kind: string; database: Database; cleanup: () => Promise<void> }[] = [];
@@ -15,15 +14,23 @@ describe('prepared queries: built once per database, run with new values', () =>
     builds++;
     return db.selectFrom('posts').select('title').where('uploader_id', '=', p.uploader).orderBy('created_at', 'desc').limit(p.limit).offset(p.offset);
   });
-  const named = preparedPerDialect((db, p: { names: unknown }, dialect) =>
-    db.selectFrom('posts').select('title').where(oneOf(dialect, sql.ref('title'), p.names)).orderBy('title'));
+  const named = preparedOnDatabase((db, p: { names: unknown }) =>
+    db
+      .selectFrom('posts')
+      .select('title')
+      .where(db.oneOf(sql.ref('title'), p.names))
+      .orderBy('title'),
+  );
 
   before(async () => {
     for (const kind of databaseKinds()) {
       const fresh = await freshDatabase(kind);
       dbs.push({ kind, ...fresh });
-      const db = fresh.database.db;
-      for (const [name, count] of [['ann', 5], ['bob', 3]] as const) {
+      const db = fresh.database;
+      for (const [name, count] of [
+        ['ann', 5],
+        ['bob', 3],
+      ] as const) {
         const u = await createUser(db, { username: name });
         for (let i = 0; i < count; i++) await createPost(db, { uploaderId: u, title: `${name}-${i}`, createdAt: 1_700_000_000_000 + i });
       }
@@ -35,7 +42,7 @@ describe('prepared queries: built once per database, run with new values', () =>
 
   test('each call binds its own values; the query is built once per database', async () => {
     for (const { kind, database } of dbs) {
-      const titles = async (uploader: number, limit: number, offset: number) => (await page(database.db, { uploader, limit, offset })).map((r) => r.title);
+      const titles = async (uploader: number, limit: number, offset: number) => (await page(database, { uploader, limit, offset })).map((r) => r.title);
       assert.deepEqual(await titles(1, 2, 0), ['ann-4', 'ann-3'], kind);
       assert.deepEqual(await titles(1, 10, 3), ['ann-1', 'ann-0'], kind);
       assert.deepEqual(await titles(2, 10, 0), ['bob-2', 'bob-1', 'bob-0'], kind);
@@ -46,7 +53,7 @@ describe('prepared queries: built once per database, run with new values', () =>
 
   test('a list goes in as one value, of any length, on each engine', async () => {
     for (const { kind, database } of dbs) {
-      const titles = async (names: string[]) => (await named(database.db, database.dialect, { names: listParam(database.dialect, names) })).map((r) => r.title);
+      const titles = async (names: string[]) => (await named(database, { names: database.listParam(names) })).map((r) => r.title);
       assert.deepEqual(await titles(['bob-1', 'ann-0']), ['ann-0', 'bob-1'], kind);
       assert.deepEqual(await titles(['ann-4']), ['ann-4'], kind);
       assert.deepEqual(await titles(['nobody', 'it\'s "quoted"']), [], kind);

@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { DB } from './types.ts';
-import type { DialectName } from './dialect.ts';
+import type { Database } from './engine.ts';
 
 /** Stands for a named value in a query built once (see prepared): compiled as a parameter, bound per call. */
 class Slot {
@@ -24,20 +24,23 @@ export function prepared<P extends Record<string, unknown>, R>(build: (db: Kysel
   return (db: Kysely<DB>, values: P): Promise<R[]> => run(db, values);
 }
 
-/** prepared, for a query whose text differs between the engines: `build` gets the dialect. */
-export function preparedPerDialect<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P, dialect: DialectName) => Query<R>) {
-  const run = compiledOnce(build);
-  return (db: Kysely<DB>, dialect: DialectName, values: P): Promise<R[]> => run(db, values, dialect);
+/**
+ * prepared, for a query whose text differs between the engines: `build` gets the Database, whose
+ * methods write the engine's SQL. Run it on the Database, not inside a transaction.
+ */
+export function preparedOnDatabase<P extends Record<string, unknown>, R>(build: (db: Database, p: P) => Query<R>) {
+  const run = compiledOnce(build as (db: Kysely<DB>, p: P) => Query<R>);
+  return (db: Database, values: P): Promise<R[]> => run(db, values);
 }
 
-function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P, dialect: DialectName) => Query<R>) {
-  // Per database (the dialect comes with it): tests run SQLite and PostgreSQL in one process.
+function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, p: P) => Query<R>) {
+  // Per database (the engine comes with it): tests run SQLite and PostgreSQL in one process.
   const compiled = new WeakMap<Kysely<DB>, CompiledQuery<R>>();
-  return async (db: Kysely<DB>, values: P, dialect?: DialectName): Promise<R[]> => {
+  return async (db: Kysely<DB>, values: P): Promise<R[]> => {
     let query = compiled.get(db);
     if (!query) {
       // A query builder compiles itself; raw SQL (`sql`...``) compiles against the database.
-      query = build(db, slots as P, dialect!).compile(db);
+      query = build(db, slots as P).compile(db);
       compiled.set(db, query);
     }
     const parameters = query.parameters.map((v) => (v instanceof Slot ? values[v.name] : v));

@@ -17,8 +17,8 @@ if (databaseKinds().includes('postgres')) {
       await other.cleanup();
     });
 
-    test('tables are listed from the connection\'s schema only, so schemas dropped meanwhile cannot break a migration', async () => {
-      const tables = await mine.database.db.introspection.getTables({ withInternalKyselyTables: true });
+    test("tables are listed from the connection's schema only, so schemas dropped meanwhile cannot break a migration", async () => {
+      const tables = await mine.database.introspection.getTables({ withInternalKyselyTables: true });
       const schemas = new Set(tables.map((t) => t.schema));
       assert.equal(schemas.size, 1, `one schema, got ${[...schemas].join(', ')}`);
       const names = tables.map((t) => t.name);
@@ -26,7 +26,7 @@ if (databaseKinds().includes('postgres')) {
       // Dropping the other run's schema while this one looks: nothing of it is read.
       await other.cleanup();
       other = { database: other.database, cleanup: async () => {} };
-      assert.deepEqual((await mine.database.db.introspection.getTables()).map((t) => t.name).sort(), names.sort());
+      assert.deepEqual((await mine.database.introspection.getTables()).map((t) => t.name).sort(), names.sort());
     });
   });
 }

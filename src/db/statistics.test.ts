@@ -9,7 +9,7 @@ import { listRows } from '../modules/posts/posts.query.ts';
 test('SQLite keeps the row counts of ANALYZE and drops the value histograms that misled date ranges', async () => {
   const { database, cleanup } = await freshDatabase('sqlite');
   try {
-    const db = database.db;
+    const db = database;
     const u = await createUser(db, { username: 'stats' });
     for (let i = 0; i < 50; i++) await createPost(db, { uploaderId: u, createdAt: Date.parse('2026-01-01') + i * 3_600_000 });
     await sql`ANALYZE`.execute(db);
@@ -18,7 +18,11 @@ test('SQLite keeps the row counts of ANALYZE and drops the value histograms that
     await dropHistograms(db);
     assert.equal(await count('sqlite_stat4'), 0);
     assert.ok((await count('sqlite_stat1')) > 0, 'row counts stay');
-    const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT id FROM posts WHERE created_at >= 0 AND created_at <= ${Date.parse('2026-01-02')} ORDER BY created_at DESC, id DESC LIMIT 24`.execute(db);
+    const plan = await sql<{
+      detail: string;
+    }>`EXPLAIN QUERY PLAN SELECT id FROM posts WHERE created_at >= 0 AND created_at <= ${Date.parse('2026-01-02')} ORDER BY created_at DESC, id DESC LIMIT 24`.execute(
+      db,
+    );
     assert.match(plan.rows.map((r) => r.detail).join(' | '), /posts_created/);
   } finally {
     await cleanup();
@@ -28,19 +32,21 @@ test('SQLite keeps the row counts of ANALYZE and drops the value histograms that
 test('with statistics, a later page of one rating, newest first, walks the date index instead of sorting every post of the rating', async () => {
   const { database, cleanup } = await freshDatabase('sqlite');
   try {
-    const db = database.db;
+    const db = database;
     const u = await createUser(db, { username: 'rater' });
     const ratings = ['safe', 'safe', 'safe', 'safe', 'safe', 'safe', 'safe', 'sketchy', 'sketchy', 'unsafe'] as const;
     // Enough posts that sorting one rating's share looks costly or cheap for real.
     for (let at = 0; at < 5_000; at += 1000) {
-      const rows = Array.from({ length: 1000 }, (_, i) => postRow({ uploaderId: u, rating: ratings[(at + i) % 10], createdAt: Date.parse('2026-01-01') + (at + i) * 60_000 }));
+      const rows = Array.from({ length: 1000 }, (_, i) =>
+        postRow({ uploaderId: u, rating: ratings[(at + i) % 10], createdAt: Date.parse('2026-01-01') + (at + i) * 60_000 }),
+      );
       await db.insertInto('posts').values(rows).execute();
     }
     await sql`ANALYZE`.execute(db);
     await dropHistograms(db);
     // The statement the list runs, captured as it is compiled, then explained.
     const { spy, seen, plan } = capturingQueries(db);
-    await listRows(spy, 'sqlite', { tags: [], terms: [], rating: 'unsafe' }, 'newest', 48, 24);
+    await listRows(spy, { tags: [], terms: [], rating: 'unsafe' }, 'newest', 48, 24);
     const detail = await plan(seen.find((q) => q.sql.includes('order by'))!);
     assert.match(detail, /posts_created/);
     assert.doesNotMatch(detail, /TEMP B-TREE FOR ORDER BY/);
@@ -52,15 +58,16 @@ test('with statistics, a later page of one rating, newest first, walks the date 
 test('SQLite: the title index, grown a post at a time, is merged into one segment and finds the same posts', async () => {
   const { database, cleanup } = await freshDatabase('sqlite');
   try {
-    const db = database.db;
+    const db = database;
     const u = await createUser(db, { username: 'fts' });
     const words = ['storm', 'island', 'stormy night', 'lighthouse'];
     for (let i = 0; i < 60; i++) await createPost(db, { uploaderId: u, title: `${words[i % 4]} ${i}`, createdAt: Date.parse('2026-01-01') + i * 60_000 });
     const segments = async () => Number((await sql<{ n: number }>`SELECT count(DISTINCT segid) AS n FROM posts_fts_idx`.execute(db)).rows[0].n);
-    const found = async (word: string) => (await sql<{ id: number }>`SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${`"${word}"`} ORDER BY rowid`.execute(db)).rows.map((r) => r.id);
+    const found = async (word: string) =>
+      (await sql<{ id: number }>`SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${`"${word}"`} ORDER BY rowid`.execute(db)).rows.map((r) => r.id);
     const before = await Promise.all(['storm', 'isl', 'house'].map(found));
     assert.ok((await segments()) > 1, 'uploads one at a time leave several segments');
-    await compactSearchIndex(db, 'sqlite');
+    await compactSearchIndex(db);
     assert.equal(await segments(), 1);
     assert.deepEqual(await Promise.all(['storm', 'isl', 'house'].map(found)), before);
     assert.equal(before[0].length, 30);

@@ -1,3 +1,4 @@
+import type { Database } from './engine.ts';
 import { sql, type Kysely } from 'kysely';
 
 /**
@@ -17,8 +18,8 @@ export async function ensureStatistics(db: Kysely<any>): Promise<void> {
 /**
  * Keeps the per-index row counts (sqlite_stat1) and drops the value histograms (sqlite_stat4).
  * With histograms SQLite costs a date range by where its bounds fall, and for some ranges it
- * chose to skip-scan the comments index or walk every user, then sort (15-100 ms at a million
- * posts) instead of reading the date index in order (0.2 ms).
+ * chose to skip-scan the comments index or walk every user, then sort, instead of reading the
+ * date index in order, which is hundreds of times cheaper.
  */
 export async function dropHistograms(db: Kysely<any>): Promise<void> {
   const has = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE name = 'sqlite_stat4'`.execute(db);
@@ -29,10 +30,9 @@ export async function dropHistograms(db: Kysely<any>): Promise<void> {
 
 /**
  * Merges SQLite's title index (FTS5) into one segment. Rows added one at a time (uploads, the
- * seeder) leave it in many segments that every search walks: at a million posts a title search
- * took 0.39 ms merged from many segments and 0.12 ms from one; merging took 2.3 s. PostgreSQL's
- * trigram index needs nothing of the kind.
+ * seeder) leave it in many segments that every search walks, so a search costs several times what
+ * it costs over one segment. PostgreSQL's trigram index needs nothing of the kind.
  */
-export async function compactSearchIndex(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  if (dialect === 'sqlite') await sql`INSERT INTO posts_fts(posts_fts) VALUES ('optimize')`.execute(db);
+export async function compactSearchIndex(db: Database): Promise<void> {
+  if (db.engine === 'sqlite') await sql`INSERT INTO posts_fts(posts_fts) VALUES ('optimize')`.execute(db);
 }

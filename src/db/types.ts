@@ -63,7 +63,7 @@ export interface PostsTable {
   updated_at: number;
   /** The post's tag names, sorted and space-separated (modules/posts/tag-string.ts). */
   tag_string: ColumnType<string, string | undefined, string>;
-  /** The post's list item as JSON, before and after its counts; written by triggers (modules/posts/list-item.ts). */
+  /** The post's list item as JSON, before and after its counts; written by triggers (db/schema/list-item.ts). */
   item_head: ColumnType<string, never, never>;
   item_tail: ColumnType<string, never, never>;
 }

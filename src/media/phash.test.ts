@@ -6,21 +6,25 @@ import { HASH_SIZE, hammingDistance, hashFromGrey, lowFrequencyDct, perceptualHa
 /** Small deterministic generator so the fixtures are the same on every run. */
 function lcg(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** A scene of coloured shapes on a gradient, different for each seed. */
 function scene(seed: number, width = 480, height = 360): Buffer {
   const r = lcg(seed);
   const colour = () => `rgb(${Math.floor(r() * 256)},${Math.floor(r() * 256)},${Math.floor(r() * 256)})`;
-  let svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">`
-    + `<defs><linearGradient id="g" x2="1" y2="1"><stop offset="0" stop-color="${colour()}"/><stop offset="1" stop-color="${colour()}"/></linearGradient></defs>`
-    + '<rect width="100%" height="100%" fill="url(#g)"/>';
+  let svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<defs><linearGradient id="g" x2="1" y2="1"><stop offset="0" stop-color="${colour()}"/><stop offset="1" stop-color="${colour()}"/></linearGradient></defs>` +
+    '<rect width="100%" height="100%" fill="url(#g)"/>';
   for (let i = 0; i < 7; i++) {
-    const x = Math.floor(r() * width), y = Math.floor(r() * height), size = 30 + Math.floor(r() * width / 3);
-    svg += r() < 0.5
-      ? `<circle cx="${x}" cy="${y}" r="${size / 2}" fill="${colour()}"/>`
-      : `<rect x="${x - size / 2}" y="${y - size / 3}" width="${size}" height="${size / 1.5}" fill="${colour()}"/>`;
+    const x = Math.floor(r() * width),
+      y = Math.floor(r() * height),
+      size = 30 + Math.floor((r() * width) / 3);
+    svg +=
+      r() < 0.5
+        ? `<circle cx="${x}" cy="${y}" r="${size / 2}" fill="${colour()}"/>`
+        : `<rect x="${x - size / 2}" y="${y - size / 3}" width="${size}" height="${size / 1.5}" fill="${colour()}"/>`;
   }
   return Buffer.from(`${svg}</svg>`);
 }
@@ -52,7 +56,14 @@ describe('DCT hash of grey pixels', () => {
     const p = pixels(1);
     const dct = lowFrequencyDct(p);
     const N = HASH_SIZE;
-    for (const [u, v] of [[0, 0], [1, 0], [0, 3], [2, 5], [8, 8], [7, 1]]) {
+    for (const [u, v] of [
+      [0, 0],
+      [1, 0],
+      [0, 3],
+      [2, 5],
+      [8, 8],
+      [7, 1],
+    ]) {
       let sum = 0;
       for (let y = 0; y < N; y++) {
         for (let x = 0; x < N; x++) {
@@ -120,8 +131,11 @@ describe('perceptualHash', () => {
   });
 
   test('transparency is judged on white', async () => {
-    const svg = (bg: string) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">${bg}`
-      + '<circle cx="70" cy="80" r="50" fill="#224488"/><rect x="110" y="100" width="70" height="80" fill="#aa3311"/></svg>');
+    const svg = (bg: string) =>
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">${bg}` +
+          '<circle cx="70" cy="80" r="50" fill="#224488"/><rect x="110" y="100" width="70" height="80" fill="#aa3311"/></svg>',
+      );
     const transparent = await sharp(svg('')).png().toBuffer();
     const onWhite = await sharp(svg('<rect width="100%" height="100%" fill="#fff"/>')).png().toBuffer();
     assert.ok((await sharp(transparent).metadata()).hasAlpha);

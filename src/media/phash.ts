@@ -83,7 +83,7 @@ export function hashFromGrey(grey: ArrayLike<number>): string {
 function popcount32(n: number): number {
   n -= (n >>> 1) & 0x55555555;
   n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
-  return (Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  return Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** Number of differing bits between two 16-hex-digit hashes (0..64). */

@@ -6,8 +6,7 @@ let loaded: Promise<typeof sharpModule> | undefined;
  * sharp, loaded on first use: libvips adds ~20 MB to a process, and most server processes only
  * ever read (uploads and avatars are the only images it decodes). Each image is decoded once,
  * so libvips keeps no operation cache (by default up to 50 MB a process) and works each image on
- * one thread: a server runs one process a core already. Twenty uploads took two workers' peak
- * RSS from 363 MB to 405 MB with the defaults.
+ * one thread: a server runs one process a core already.
  */
 export function loadSharp(): Promise<typeof sharpModule> {
   loaded ??= import('sharp').then(({ default: sharp }) => {

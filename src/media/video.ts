@@ -23,7 +23,10 @@ export function ffmpegAvailable(tools: VideoTools): Promise<boolean> {
   const key = `${tools.ffmpeg}\0${tools.ffprobe}`;
   let found = available.get(key);
   if (!found) {
-    found = Promise.all([run(tools.ffprobe, ['-version'], 5000), run(tools.ffmpeg, ['-version'], 5000)]).then(() => true, () => false);
+    found = Promise.all([run(tools.ffprobe, ['-version'], 5000), run(tools.ffmpeg, ['-version'], 5000)]).then(
+      () => true,
+      () => false,
+    );
     available.set(key, found);
   }
   return found;
@@ -53,7 +56,7 @@ export async function probeVideo(tools: VideoTools, file: string): Promise<Video
   const video = info.streams?.find((s) => s.codec_type === 'video');
   const audio = info.streams?.find((s) => s.codec_type === 'audio');
   const duration = Number(info.format?.duration ?? video?.duration ?? NaN);
-  if (!video || !video.width || !video.height || !Number.isFinite(duration)) {
+  if (!video?.width || !video.height || !Number.isFinite(duration)) {
     throw new AppError(415, 'The file has no readable video stream');
   }
   return {
@@ -70,7 +73,12 @@ export async function probeVideo(tools: VideoTools, file: string): Promise<Video
 export async function posterFrame(tools: VideoTools, file: string, duration: number): Promise<Buffer> {
   const at = Math.min(1, duration / 2).toFixed(3);
   try {
-    return await run(tools.ffmpeg, ['-v', 'error', '-ss', at, '-i', file, '-frames:v', '1', '-f', 'image2', '-c:v', 'png', 'pipe:1'], FRAME_TIMEOUT_MS, 256 * 1024 * 1024);
+    return await run(
+      tools.ffmpeg,
+      ['-v', 'error', '-ss', at, '-i', file, '-frames:v', '1', '-f', 'image2', '-c:v', 'png', 'pipe:1'],
+      FRAME_TIMEOUT_MS,
+      256 * 1024 * 1024,
+    );
   } catch {
     throw new AppError(415, 'No frame could be read from the video');
   }

@@ -9,7 +9,10 @@ import type { Random } from './random.ts';
 export class DistinctUsers {
   private readonly scratch: Int32Array;
 
-  constructor(private readonly n: number, private readonly rng: Random) {
+  constructor(
+    private readonly n: number,
+    private readonly rng: Random,
+  ) {
     this.scratch = Int32Array.from({ length: n }, (_, i) => i);
   }
 
@@ -54,16 +57,17 @@ export interface PoolPlan {
  * a stretch of neighbouring posts like a series, one in ten private. Sorted by creation, so pool
  * ids follow created_at.
  */
-export function planPools(
-  postCreated: Float64Array, userCreated: Float64Array, until: number, pickUser: () => number, rng: Random,
-): PoolPlan[] {
+export function planPools(postCreated: Float64Array, userCreated: Float64Array, until: number, pickUser: () => number, rng: Random): PoolPlan[] {
   const posts = postCreated.length;
   const count = posts >= 10 ? Math.max(1, Math.round(posts / 100)) : 0;
   const pools = Array.from({ length: count }, () => {
     const size = Math.min(posts, rng.between(5, 30));
     const window = Math.min(posts, size * 3);
     const first = rng.int(posts - window + 1);
-    const members = rng.shuffle(Array.from({ length: window }, (_, j) => first + j)).slice(0, size).sort((a, b) => a - b);
+    const members = rng
+      .shuffle(Array.from({ length: window }, (_, j) => first + j))
+      .slice(0, size)
+      .sort((a, b) => a - b);
     let creator = pickUser();
     if (userCreated[creator] > postCreated[members[0]]) creator = rng.int(countUpTo(userCreated, postCreated[members[0]]));
     const createdAt = Math.min(until, Math.max(postCreated[members[0]], userCreated[creator]) + rng.int(2 * DAY));

@@ -1,35 +1,18 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/types.ts';
-import type { DialectName } from '../db/dialect.ts';
+import type { Database } from '../db/engine.ts';
+import { followInsertedIds, postsPerTransaction } from '../db/queries/seeding.ts';
 import { planPools } from './activity.ts';
 import { renderBaseImages, virtualBaseImages, type BaseImage } from './images.ts';
 import { MediaWriter } from './media-writer.ts';
-import { WINDOW_MS, planComments, planTagging, reactionCounts, spreadTimes, type CommentPlan, type Tagging } from './plan.ts';
+import { WINDOW_MS, planComments, planTagging, reactionCounts, spreadTimes } from './plan.ts';
 import { Random, Zipf, permutation } from './random.ts';
 import { insertComments, insertPools, insertPosts, insertReactions, insertTags, insertUsers, type Phase } from './tables.ts';
 import { seedPasswordHash, userJoinTimes } from './users.ts';
+import type { Plan, ProgressFn, Resolved, SeedOptions } from './options.ts';
+
+export type { SeedOptions } from './options.ts';
 import { compactSearchIndex } from '../db/statistics.ts';
-
-export interface SeedOptions {
-  posts: number;
-  /** Default max(10, posts / 50). */
-  users?: number;
-  /** Default posts / 20, kept within 50..50,000. */
-  tags?: number;
-  /** Average tags a post; default 10. */
-  tagsPerPost?: number;
-  /** Default 1. The same seed and `until` give the same rows. */
-  seed?: number;
-  /** Epoch ms; posts are spread over the two years before it. No default: callers choose "now". */
-  until: number;
-  /** Where media files go (DATA_DIR/media); null writes none (--no-media), paths are still filled. */
-  mediaDir: string | null;
-}
-
-export interface Resolved extends Required<Omit<SeedOptions, 'mediaDir'>> {
-  mediaDir: string | null;
-  start: number;
-}
 
 export interface SeedSummary {
   users: number;
@@ -45,8 +28,6 @@ export interface SeedSummary {
   mediaFiles: number;
   mediaBytes: number;
 }
-
-export type ProgressFn = (phase: string, done: number, total: number) => void;
 
 /** Thrown when the target database already holds data; the command turns it into exit code 1. */
 export class SeedRefused extends Error {}
@@ -81,7 +62,14 @@ export function resolveOptions(o: SeedOptions): Resolved {
 /** What the database already holds that seeding would collide with. */
 export async function existingRows(db: Kysely<DB>): Promise<{ posts: number; users: number; tags: number }> {
   const count = async (table: 'posts' | 'users' | 'tags') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return { posts: await count('posts'), users: await count('users'), tags: await count('tags') };
 }
 
@@ -92,16 +80,6 @@ async function assertEmpty(db: Kysely<DB>): Promise<void> {
     `The database already has ${found.posts} posts, ${found.users} users and ${found.tags} tags; seed only fills an empty ` +
       'database (rows it makes would clash with those). Point DATA_DIR or DATABASE_URL at an empty one, or empty this one first.',
   );
-}
-
-export interface Plan {
-  userCreated: Float64Array;
-  postCreated: Float64Array;
-  tagging: Tagging;
-  likes: Int32Array;
-  favorites: Int32Array;
-  comments: CommentPlan;
-  commentsPerPost: Int32Array;
 }
 
 /** Everything counted before anything is written, so each stored counter is known exactly. */
@@ -138,17 +116,19 @@ export function makePlan(o: Resolved, onProgress: ProgressFn = () => {}): Plan {
  * says so. Images are rendered before any transaction starts; their files are written by a worker
  * thread while rows are inserted.
  */
-export async function seedDatabase(
-  db: Kysely<DB>, dialect: DialectName, options: SeedOptions, onProgress: ProgressFn = () => {},
-): Promise<SeedSummary> {
+export async function seedDatabase(db: Database, options: SeedOptions, onProgress: ProgressFn = () => {}): Promise<SeedSummary> {
   const o = resolveOptions(options);
   await assertEmpty(db);
   const plan = makePlan(o, onProgress);
   const bases = await baseImages(o, onProgress);
   const writer = o.mediaDir
-    ? new MediaWriter(o.mediaDir, bases.map((b) => ({ png: b.png!, thumb: b.thumb! })), (n) => onProgress('media files', n, o.posts))
+    ? new MediaWriter(
+        o.mediaDir,
+        bases.map((b) => ({ png: b.png!, thumb: b.thumb! })),
+        (n) => onProgress('media files', n, o.posts),
+      )
     : null;
-  const phase: Phase = { o, plan, bases, writer, onProgress, dialect };
+  const phase: Phase = { o, plan, bases, writer, onProgress, postsPerTransaction: postsPerTransaction(db) };
   let started = false;
   try {
     const people = await db.transaction().execute(async (trx) => {
@@ -159,12 +139,12 @@ export async function seedDatabase(
     const posts = await insertPosts(db, phase);
     const activity = await db.transaction().execute(async (trx) => {
       const rest = await insertActivity(trx, phase);
-      if (dialect === 'postgres') await resetIdentities(trx);
+      await followInsertedIds(db, trx, ['users', 'posts', 'tags', 'comments', 'pools']);
       return rest;
     });
     await writer?.close();
     // The title index grew a post at a time: one merge now makes every search cheaper.
-    await compactSearchIndex(db, dialect);
+    await compactSearchIndex(db);
     return { ...people, ...posts, ...activity, mediaFiles: writer?.files ?? 0, mediaBytes: writer?.bytes ?? 0 };
   } catch (err) {
     await writer?.abort();
@@ -197,14 +177,3 @@ function seededPicker(o: Resolved): () => number {
   const zipf = new Zipf(o.users, 1);
   return () => order[zipf.sample(rng)];
 }
-
-/**
- * Rows were inserted with explicit ids. SQLite's AUTOINCREMENT follows them by itself;
- * PostgreSQL identity sequences do not, so the next id the app takes would collide.
- */
-async function resetIdentities(trx: Transaction<DB>): Promise<void> {
-  for (const table of ['users', 'posts', 'tags', 'comments', 'pools'] as const) {
-    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), max(id)) from ${sql.table(table)} having count(*) > 0`.execute(trx);
-  }
-}
-

@@ -20,7 +20,14 @@ export interface BaseImage {
 }
 
 export const THUMB_SIZE = 300;
-const SIZES: readonly (readonly [number, number])[] = [[400, 300], [300, 400], [400, 400], [480, 270], [360, 270], [320, 400]];
+const SIZES: readonly (readonly [number, number])[] = [
+  [400, 300],
+  [300, 400],
+  [400, 400],
+  [480, 270],
+  [360, 270],
+  [320, 400],
+];
 
 const colour = (rng: Random) => `hsl(${rng.int(360)},${35 + rng.int(55)}%,${25 + rng.int(55)}%)`;
 
@@ -41,7 +48,9 @@ export function baseSvg(rng: Random, width: number, height: number): string {
     const kind = rng.int(3);
     if (kind === 0) parts.push(`<circle cx="${x}" cy="${y}" r="${size / 2}" ${fill}/>`);
     else if (kind === 1) {
-      parts.push(`<rect x="${x - size / 2}" y="${y - size / 3}" width="${size}" height="${Math.round(size * 0.66)}" ${fill} transform="rotate(${rng.int(90)} ${x} ${y})"/>`);
+      parts.push(
+        `<rect x="${x - size / 2}" y="${y - size / 3}" width="${size}" height="${Math.round(size * 0.66)}" ${fill} transform="rotate(${rng.int(90)} ${x} ${y})"/>`,
+      );
     } else parts.push(`<polygon points="${x},${y - size / 2} ${x + size / 2},${y + size / 2} ${x - size / 2},${y + size / 2}" ${fill}/>`);
   }
   parts.push('</svg>');

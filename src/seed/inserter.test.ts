@@ -5,7 +5,7 @@ import { Inserter } from './inserter.ts';
 
 eachDatabase('seed inserter', (ctx) => {
   test('rows of one shape go in as written, in full batches and a last short one; rows that leave a column out get its default', async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const tags = new Inserter(db, 'tags');
     // 4 columns a row: 8,000 rows a statement, so 8,005 rows are one full batch and one of 5.
     for (let i = 0; i < 8_005; i++) if (tags.add({ name: `ins_${i}`, post_count: i % 7, created_at: 1_000 + i })) await tags.flush();

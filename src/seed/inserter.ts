@@ -15,7 +15,10 @@ export class Inserter<T extends keyof DB & string> {
   private numbered: boolean | undefined;
   written = 0;
 
-  constructor(private readonly db: Kysely<DB>, private readonly table: T) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly table: T,
+  ) {}
 
   /** Queues a row; true when the batch is full and should be flushed. */
   add(row: Insertable<DB[T]>): boolean {
@@ -33,7 +36,11 @@ export class Inserter<T extends keyof DB & string> {
       const direct = this.statement(batch as Record<string, unknown>[]);
       // Kysely cannot relate Insertable<DB[T]> to its insert type for a generic T; the rows are typed at add().
       if (direct) await this.db.executeQuery(direct);
-      else await this.db.insertInto(this.table).values(batch as any).execute();
+      else
+        await this.db
+          .insertInto(this.table)
+          .values(batch as any)
+          .execute();
       this.written += batch.length;
     }
   }

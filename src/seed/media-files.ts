@@ -28,7 +28,10 @@ export class MediaFiles {
   private readonly thumbSource: (string | undefined)[] = [];
   private readonly pngs: Buffer[];
 
-  constructor(private readonly mediaDir: string, private readonly bases: BaseBytes[]) {
+  constructor(
+    private readonly mediaDir: string,
+    private readonly bases: BaseBytes[],
+  ) {
     // Buffers reach a worker as plain Uint8Arrays; view them as Buffers again, without copying.
     this.pngs = bases.map((b) => Buffer.from(b.png.buffer, b.png.byteOffset, b.png.byteLength));
   }
@@ -53,7 +56,10 @@ export class MediaFiles {
 
   private placeThumb(base: number, file: string): void {
     const source = this.thumbSource[base];
-    if (source === undefined) return this.writeThumb(base, file);
+    if (source === undefined) {
+      this.writeThumb(base, file);
+      return;
+    }
     try {
       fs.linkSync(source, file);
     } catch (err) {

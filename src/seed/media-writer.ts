@@ -12,7 +12,10 @@ interface Pending {
 function pending(): Pending {
   let resolve!: () => void;
   let reject!: (err: Error) => void;
-  const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   done.catch(() => {}); // reported by close() or the next write(), not as an unhandled rejection
   return { done, resolve, reject };
 }
@@ -36,7 +39,11 @@ export class MediaWriter {
   files = 0;
   bytes = 0;
 
-  constructor(mediaDir: string, bases: BaseBytes[], private readonly onWritten: (files: number) => void = () => {}) {
+  constructor(
+    mediaDir: string,
+    bases: BaseBytes[],
+    private readonly onWritten: (files: number) => void = () => {},
+  ) {
     const tsx = import.meta.resolve('tsx/esm/api');
     const entry = new URL('./media-writer.worker.ts', import.meta.url).href;
     const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
@@ -73,7 +80,10 @@ export class MediaWriter {
   private settle(reply: Reply): void {
     const entry = this.pending.get(reply.id);
     this.pending.delete(reply.id);
-    if ('error' in reply) return this.fail(new Error(`writing media failed: ${reply.error}`), entry);
+    if ('error' in reply) {
+      this.fail(new Error(`writing media failed: ${reply.error}`), entry);
+      return;
+    }
     this.files += reply.files;
     this.bytes += reply.bytes;
     this.onWritten(this.files);

@@ -1,7 +1,5 @@
 import type { Random } from './random.ts';
-import {
-  ADJECTIVES, BIO_LINES, COLOURS, COMMENT_LINES, CREATURES, DESCRIPTION_LINES, SETTINGS, STYLES, SUBJECTS, TIMES,
-} from './words.ts';
+import { ADJECTIVES, BIO_LINES, COLOURS, COMMENT_LINES, CREATURES, DESCRIPTION_LINES, SETTINGS, STYLES, SUBJECTS, TIMES } from './words.ts';
 
 /**
  * `count` distinct tag names, most general first: plain words (`cat`, `landscape`, `pixel_art`),
@@ -41,12 +39,14 @@ export function username(rng: Random, taken: Set<string>): string {
     const adjective = rng.pick(ADJECTIVES);
     const creature = rng.pick(CREATURES);
     const number = attempt > 2 || rng.chance(0.4) ? String(rng.between(1, attempt > 5 ? 99_999 : 999)) : '';
-    const name = rng.weighted<string>([
-      [`${adjective}_${creature}${number}`, 4],
-      [`${capital(adjective)}${capital(creature)}${number}`, 3],
-      [`${creature}.${adjective}${number}`, 1],
-      [`${creature}${number || rng.between(10, 99)}`, 2],
-    ]).slice(0, 32);
+    const name = rng
+      .weighted<string>([
+        [`${adjective}_${creature}${number}`, 4],
+        [`${capital(adjective)}${capital(creature)}${number}`, 3],
+        [`${creature}.${adjective}${number}`, 1],
+        [`${creature}${number || rng.between(10, 99)}`, 2],
+      ])
+      .slice(0, 32);
     if (!taken.has(name.toLowerCase())) {
       taken.add(name.toLowerCase());
       return name;
@@ -57,12 +57,18 @@ export function username(rng: Random, taken: Set<string>): string {
 export function postTitle(rng: Random): string {
   const subject = words(rng.pick(SUBJECTS));
   switch (rng.int(6)) {
-    case 0: return `${capital(rng.pick(ADJECTIVES))} ${subject}`;
-    case 1: return `${capital(subject)} ${rng.pick(TIMES)}`;
-    case 2: return `${capital(rng.pick(COLOURS))} ${subject} ${rng.pick(TIMES)}`;
-    case 3: return `Study of a ${rng.pick(ADJECTIVES)} ${subject}`;
-    case 4: return `${capital(subject)} in ${words(rng.pick(STYLES))}`;
-    default: return `The ${rng.pick(ADJECTIVES)} ${subject} #${rng.between(1, 99)}`;
+    case 0:
+      return `${capital(rng.pick(ADJECTIVES))} ${subject}`;
+    case 1:
+      return `${capital(subject)} ${rng.pick(TIMES)}`;
+    case 2:
+      return `${capital(rng.pick(COLOURS))} ${subject} ${rng.pick(TIMES)}`;
+    case 3:
+      return `Study of a ${rng.pick(ADJECTIVES)} ${subject}`;
+    case 4:
+      return `${capital(subject)} in ${words(rng.pick(STYLES))}`;
+    default:
+      return `The ${rng.pick(ADJECTIVES)} ${subject} #${rng.between(1, 99)}`;
   }
 }
 
@@ -87,15 +93,28 @@ export function commentText(rng: Random, isReply: boolean): string {
 export function poolName(rng: Random): string {
   const subject = words(rng.pick(SUBJECTS));
   switch (rng.int(5)) {
-    case 0: return `Best of ${subject}`;
-    case 1: return `${capital(rng.pick(COLOURS))} ${subject} collection`;
-    case 2: return `${capital(words(rng.pick(STYLES)))} favourites`;
-    case 3: return `${capital(rng.pick(ADJECTIVES))} ${subject} series`;
-    default: return `${capital(words(rng.pick(SETTINGS)))} inspiration`;
+    case 0:
+      return `Best of ${subject}`;
+    case 1:
+      return `${capital(rng.pick(COLOURS))} ${subject} collection`;
+    case 2:
+      return `${capital(words(rng.pick(STYLES)))} favourites`;
+    case 3:
+      return `${capital(rng.pick(ADJECTIVES))} ${subject} series`;
+    default:
+      return `${capital(words(rng.pick(SETTINGS)))} inspiration`;
   }
 }
 
 export function poolDescription(rng: Random): string {
-  return rng.chance(0.5) ? '' : rng.pick(['A personal selection.', 'Updated every week.', 'My favourites, in order.',
-    'Reference images.', 'Things that made me smile.', 'Work in progress.']);
+  return rng.chance(0.5)
+    ? ''
+    : rng.pick([
+        'A personal selection.',
+        'Updated every week.',
+        'My favourites, in order.',
+        'Reference images.',
+        'Things that made me smile.',
+        'Work in progress.',
+      ]);
 }

@@ -1,5 +1,5 @@
 import { tagNames } from './names.ts';
-import { Random, Zipf } from './random.ts';
+import { type Random, Zipf } from './random.ts';
 
 /**
  * The parts of the synthetic board that later rows depend on, worked out before anything is
@@ -22,7 +22,7 @@ export function spreadTimes(n: number, from: number, to: number, rng: Random, sk
   let previous = from - 1;
   for (let i = 0; i < n; i++) {
     const x = (i + rng.next()) / n;
-    const t = Math.max(previous + 1, from + Math.floor(span * Math.pow(x, skew)));
+    const t = Math.max(previous + 1, from + Math.floor(span * x ** skew));
     out[i] = t;
     previous = t;
   }
@@ -92,7 +92,10 @@ export function planTagging(postCreated: Float64Array, tagCount: number, perPost
     for (let j = offsets[i]; j < offsets[i + 1]; j++) {
       const rank = ranks[j];
       uses[rank]++;
-      if (!seen[rank]) (seen[rank] = 1), (firstUse[rank] = postCreated[i]);
+      if (!seen[rank]) {
+        seen[rank] = 1;
+        firstUse[rank] = postCreated[i];
+      }
     }
   }
   const byCreation = Array.from({ length: tagCount }, (_, r) => r).sort((a, b) => firstUse[a] - firstUse[b] || a - b);
@@ -149,8 +152,12 @@ export interface CommentPlan {
  * often to make up. Ids are then given in created_at order, so a reply's id is above its parent's.
  */
 export function planComments(
-  perPost: Int32Array, postCreated: Float64Array, userCreated: Float64Array, until: number,
-  pickUser: () => number, rng: Random,
+  perPost: Int32Array,
+  postCreated: Float64Array,
+  userCreated: Float64Array,
+  until: number,
+  pickUser: () => number,
+  rng: Random,
 ): CommentPlan {
   const total = perPost.reduce((a, b) => a + b, 0);
   const firsts = perPost.reduce((a, b) => a + (b > 0 ? 1 : 0), 0);

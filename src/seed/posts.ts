@@ -9,7 +9,11 @@ import { countUpTo } from './plan.ts';
 import { postMark, textChunkSize, withTextChunkParts } from './png-text.ts';
 import { permutation, type Random, Zipf } from './random.ts';
 
-const RATINGS = [['safe', 70], ['sketchy', 20], ['unsafe', 10]] as const;
+const RATINGS = [
+  ['safe', 70],
+  ['sketchy', 20],
+  ['unsafe', 10],
+] as const;
 
 /** What a post row needs from the plan. */
 export interface PostInputs {
@@ -30,7 +34,10 @@ export class PostRows {
   private readonly uploaderRank: Zipf;
   private readonly uploaderOrder: Int32Array;
 
-  constructor(private readonly inputs: PostInputs, private readonly rng: Random) {
+  constructor(
+    private readonly inputs: PostInputs,
+    private readonly rng: Random,
+  ) {
     this.uploaderRank = new Zipf(inputs.userCreated.length, 1);
     this.uploaderOrder = permutation(inputs.userCreated.length, rng);
   }

@@ -5,7 +5,10 @@
 
 /** cyrb128: spreads a text seed over four 32-bit words (sfc32's state). */
 function cyrb128(text: string): [number, number, number, number] {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < text.length; i++) {
     const k = text.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -114,12 +117,15 @@ export function permutation(n: number, rng: Random): Int32Array {
 export class Zipf {
   private readonly cdf: Float64Array;
 
-  constructor(readonly n: number, readonly exponent = 1) {
+  constructor(
+    readonly n: number,
+    readonly exponent = 1,
+  ) {
     if (!(n >= 1)) throw new RangeError('Zipf needs at least one rank');
     this.cdf = new Float64Array(n);
     let sum = 0;
     for (let k = 0; k < n; k++) {
-      sum += 1 / Math.pow(k + 1, exponent);
+      sum += 1 / (k + 1) ** exponent;
       this.cdf[k] = sum;
     }
     for (let k = 0; k < n; k++) this.cdf[k] /= sum;

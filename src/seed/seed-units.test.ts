@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
-import { normalizeTagName } from '../modules/tags/tag-names.ts';
+import { normalizeTagName } from '../modules/tags/tag-name-rules.ts';
 import { DistinctUsers, planPools } from './activity.ts';
 import { tagNames, username } from './names.ts';
 import { DAY, planComments, planTagging, reactionCounts, spreadTimes } from './plan.ts';
@@ -11,7 +11,14 @@ import { Random, Zipf, permutation } from './random.ts';
 
 describe('Random', () => {
   test('the same seed and label give the same stream; another seed or label a different one', () => {
-    const draw = (seed: number, label: string) => Array.from({ length: 8 }, ((r) => () => r.uint32())(new Random(seed, label)));
+    const draw = (seed: number, label: string) =>
+      Array.from(
+        { length: 8 },
+        (
+          (r) => () =>
+            r.uint32()
+        )(new Random(seed, label)),
+      );
     assert.deepEqual(draw(1, 'a'), draw(1, 'a'));
     assert.notDeepEqual(draw(1, 'a'), draw(2, 'a'));
     assert.notDeepEqual(draw(1, 'a'), draw(1, 'b'));
@@ -25,13 +32,22 @@ describe('Random', () => {
       assert.ok(Number.isInteger(v) && v >= -2 && v <= 2);
       seen.add(v);
     }
-    assert.deepEqual([...seen].sort((a, b) => a - b), [-2, -1, 0, 1, 2]);
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      [-2, -1, 0, 1, 2],
+    );
   });
 
   test('permutation holds every index once', () => {
     const p = permutation(1000, new Random(5));
-    assert.deepEqual([...p].sort((a, b) => a - b), Array.from({ length: 1000 }, (_, i) => i));
-    assert.notDeepEqual([...p], Array.from({ length: 1000 }, (_, i) => i));
+    assert.deepEqual(
+      [...p].sort((a, b) => a - b),
+      Array.from({ length: 1000 }, (_, i) => i),
+    );
+    assert.notDeepEqual(
+      [...p],
+      Array.from({ length: 1000 }, (_, i) => i),
+    );
   });
 });
 
@@ -66,12 +82,20 @@ describe('PNG text chunk', () => {
   };
 
   test('is inserted before IEND with a correct CRC, and the pixels do not change', async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366aa' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366aa' } })
+      .png()
+      .toBuffer();
     const marked = withTextChunk(png, 'Comment', 'seed post 42');
     assert.equal(marked.length, png.length + textChunkSize('Comment', 'seed post 42'));
     const list = chunks(marked);
-    assert.deepEqual(list.slice(-2).map((c) => c.type), ['tEXt', 'IEND']);
-    assert.ok(list.every((c) => c.crcOk), JSON.stringify(list));
+    assert.deepEqual(
+      list.slice(-2).map((c) => c.type),
+      ['tEXt', 'IEND'],
+    );
+    assert.ok(
+      list.every((c) => c.crcOk),
+      JSON.stringify(list),
+    );
     assert.ok(marked.includes(Buffer.from('Comment\0seed post 42', 'latin1')));
     assert.deepEqual(await sharp(marked).raw().toBuffer(), await sharp(png).raw().toBuffer());
     assert.notDeepEqual(withTextChunk(png, 'Comment', 'seed post 43'), marked);
@@ -88,7 +112,10 @@ describe('names', () => {
     assert.equal(names.length, 30_000);
     assert.equal(new Set(names).size, names.length);
     for (const name of names) assert.deepEqual(normalizeTagName(name), { ok: true, name });
-    assert.ok(names.slice(0, 50).every((n) => !/_\d+$/.test(n)), 'the most popular tags are plain words');
+    assert.ok(
+      names.slice(0, 50).every((n) => !/_\d+$/.test(n)),
+      'the most popular tags are plain words',
+    );
   });
 
   test('usernames are distinct without regard to case and follow the username rules', () => {
@@ -119,8 +146,14 @@ describe('plan', () => {
     for (let i = 0; i < 2000; i++) {
       const ids = [...tg.tagIds.subarray(tg.offsets[i], tg.offsets[i + 1])];
       assert.equal(new Set(ids).size, ids.length);
-      assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
-      for (const id of ids) (counted[id - 1]++, (first[id - 1] = Math.min(first[id - 1], created[i])));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+      );
+      for (const id of ids) {
+        counted[id - 1]++;
+        first[id - 1] = Math.min(first[id - 1], created[i]);
+      }
     }
     assert.deepEqual([...tg.postCount], [...counted]);
     for (let t = 0; t < 300; t++) if (counted[t] > 0) assert.equal(tg.createdAt[t], first[t]);
@@ -133,7 +166,10 @@ describe('plan', () => {
   test('reaction counts respect the cap and the total', () => {
     const rng = new Random(4);
     const counts = reactionCounts(100, 500, 10, () => 0, rng);
-    assert.equal(counts.reduce((a, b) => a + b, 0), 500);
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      500,
+    );
     assert.ok(counts.every((c) => c <= 10));
     assert.equal(counts[0], 10);
   });
@@ -156,7 +192,10 @@ describe('plan', () => {
       }
     }
     assert.ok(Math.abs(replies / c.post.length - 0.3) < 0.05, `reply share ${replies / c.post.length}`);
-    assert.equal(c.replies.reduce((a, b) => a + b, 0), replies);
+    assert.equal(
+      c.replies.reduce((a, b) => a + b, 0),
+      replies,
+    );
   });
 
   test('pools take 5-30 distinct posts, in order, added after each post existed', () => {

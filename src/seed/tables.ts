@@ -1,8 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/types.ts';
-import type { DialectName } from '../db/dialect.ts';
 import { DistinctUsers, momentAfter, type PoolPlan } from './activity.ts';
-import type { ProgressFn, Plan, Resolved } from './generate.ts';
+import type { ProgressFn, Plan, Resolved } from './options.ts';
 import type { BaseImage } from './images.ts';
 import { Inserter } from './inserter.ts';
 import type { MediaJob } from './media-files.ts';
@@ -20,19 +19,11 @@ export interface Phase {
   bases: BaseImage[];
   writer: MediaWriter | null;
   onProgress: ProgressFn;
-  dialect: DialectName;
+  /** How many posts go into one transaction (see postsPerTransaction in db/queries/seeding.ts). */
+  postsPerTransaction: number;
 }
 
 type Trx = Transaction<DB>;
-
-/**
- * How many posts go into one transaction. Per-row triggers on posts update one shared row (the
- * counters table) for every post; PostgreSQL keeps each version of that row until the transaction
- * ends and walks them all on the next update, so one transaction over 100,000 posts turns
- * quadratic (minutes): a few thousand a transaction keeps that negligible. SQLite updates in
- * place, and each commit there costs a WAL checkpoint with fsync, so it takes them all at once.
- */
-export const postsPerTransaction = (dialect: DialectName): number => (dialect === 'postgres' ? 2_000 : Number.POSITIVE_INFINITY);
 
 export async function insertUsers(trx: Trx, { o, plan, onProgress }: Phase, passwordHash: string): Promise<number> {
   const users = new Inserter(trx, 'users');
@@ -44,7 +35,7 @@ export async function insertUsers(trx: Trx, { o, plan, onProgress }: Phase, pass
   return users.written;
 }
 
-export async function insertTags(trx: Trx, { o, plan, onProgress }: Phase): Promise<number> {
+export async function insertTags(trx: Trx, { plan, onProgress }: Phase): Promise<number> {
   const { names, postCount, createdAt } = plan.tagging;
   const tags = new Inserter(trx, 'tags');
   for (let i = 0; i < names.length; i++) {
@@ -55,16 +46,24 @@ export async function insertTags(trx: Trx, { o, plan, onProgress }: Phase): Prom
   return tags.written;
 }
 
-/** Posts with their tag links, in transactions of postsPerTransaction(). */
+/** Posts with their tag links, in transactions of phase.postsPerTransaction posts. */
 export async function insertPosts(db: Kysely<DB>, phase: Phase): Promise<{ posts: number; postTags: number }> {
   const { o, plan } = phase;
-  const rows = new PostRows({
-    seed: o.seed, postCreated: plan.postCreated, userCreated: plan.userCreated, likes: plan.likes,
-    favorites: plan.favorites, comments: plan.commentsPerPost, bases: phase.bases,
-  }, new Random(o.seed, 'posts'));
+  const rows = new PostRows(
+    {
+      seed: o.seed,
+      postCreated: plan.postCreated,
+      userCreated: plan.userCreated,
+      likes: plan.likes,
+      favorites: plan.favorites,
+      comments: plan.commentsPerPost,
+      bases: phase.bases,
+    },
+    new Random(o.seed, 'posts'),
+  );
   const total = { posts: 0, postTags: 0 };
-  for (let from = 0; from < o.posts; from += postsPerTransaction(phase.dialect)) {
-    const to = Math.min(o.posts, from + postsPerTransaction(phase.dialect));
+  for (let from = 0; from < o.posts; from += phase.postsPerTransaction) {
+    const to = Math.min(o.posts, from + phase.postsPerTransaction);
     const done = await db.transaction().execute((trx) => insertPostRange(trx, phase, rows, from, to));
     total.posts += done.posts;
     total.postTags += done.postTags;
@@ -125,8 +124,13 @@ export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): 
   const out = new Inserter(trx, 'comments');
   for (let i = 0; i < post.length; i++) {
     const row = {
-      id: i + 1, post_id: post[i] + 1, user_id: user[i] + 1, parent_id: parent[i] || null,
-      content: commentText(rng, parent[i] > 0), reply_count: replies[i], created_at: time[i],
+      id: i + 1,
+      post_id: post[i] + 1,
+      user_id: user[i] + 1,
+      parent_id: parent[i] || null,
+      content: commentText(rng, parent[i] > 0),
+      reply_count: replies[i],
+      created_at: time[i],
     };
     if (out.add(row)) {
       await out.flush();
@@ -141,10 +145,18 @@ export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): 
 export async function insertPools(trx: Trx, { onProgress }: Phase, pools: PoolPlan[]): Promise<number> {
   const rows = new Inserter(trx, 'pools');
   const members = new Inserter(trx, 'pool_posts');
-  pools.forEach((p, i) => rows.add({
-    id: i + 1, creator_id: p.creator + 1, name: p.name, description: p.description, is_public: p.isPublic ? 1 : 0,
-    post_count: p.posts.length, created_at: p.createdAt, updated_at: p.updatedAt,
-  }));
+  pools.forEach((p, i) =>
+    rows.add({
+      id: i + 1,
+      creator_id: p.creator + 1,
+      name: p.name,
+      description: p.description,
+      is_public: p.isPublic ? 1 : 0,
+      post_count: p.posts.length,
+      created_at: p.createdAt,
+      updated_at: p.updatedAt,
+    }),
+  );
   await rows.flush();
   pools.forEach((p, i) => p.posts.forEach((post, j) => members.add({ pool_id: i + 1, post_id: post + 1, position: j + 1, added_at: p.addedAt[j] })));
   await members.flush();

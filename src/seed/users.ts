@@ -26,7 +26,12 @@ export function userJoinTimes(count: number, start: number, until: number, rng: 
   return spreadTimes(count, start - 90 * DAY, until - 3_600_000, rng);
 }
 
-const TIERS = [['free', 70], ['basic', 15], ['pro', 10], ['enterprise', 5]] as const;
+const TIERS = [
+  ['free', 70],
+  ['basic', 15],
+  ['pro', 10],
+  ['enterprise', 5],
+] as const;
 
 /**
  * User rows, ids 1..n in joining order. The first is `admin` (role admin); the next few are
@@ -38,9 +43,7 @@ export function userRows(joined: Float64Array, until: number, passwordHash: stri
   return Array.from(joined, (created, i) => {
     const name = i === 0 ? 'admin' : username(rng, taken);
     const recent = i === 0 || rng.chance(0.15);
-    const lastSeen = recent
-      ? Math.max(created, until - rng.int(DAY))
-      : created + Math.floor((until - DAY - created) * Math.sqrt(rng.next()));
+    const lastSeen = recent ? Math.max(created, until - rng.int(DAY)) : created + Math.floor((until - DAY - created) * Math.sqrt(rng.next()));
     return {
       id: i + 1,
       username: name,

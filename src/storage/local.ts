@@ -1,15 +1,23 @@
+import { mkdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { MEDIA_PREFIX } from '../core/media-paths.ts';
-import type { MediaStore } from './media-store.ts';
+import type { MediaStore, StoredFile } from './media-store.ts';
+import { ownedName } from './owner.ts';
 
-/** Media on local disk under DATA_DIR/media. Writes go to a temporary name and are renamed into place. */
+/**
+ * Media on local disk under DATA_DIR/media. Writes go to a temporary file in DATA_DIR/tmp (named
+ * for this process, so a restart can clear what a killed one left) and are renamed into place.
+ */
 export class LocalMediaStore implements MediaStore {
   readonly root: string;
+  readonly tmpDir: string;
 
-  constructor(root: string) {
+  constructor(root: string, tmpDir = path.join(root, '..', 'tmp')) {
     this.root = path.resolve(root);
+    this.tmpDir = path.resolve(tmpDir);
+    // Once here rather than before every write: each upload writes three files through put().
+    mkdirSync(this.tmpDir, { recursive: true });
   }
 
   /** Absolute path of a stored relative path; refuses anything that would leave the media folder. */
@@ -26,7 +34,7 @@ export class LocalMediaStore implements MediaStore {
   async put(rel: string, data: Buffer): Promise<void> {
     const abs = this.localPath(rel);
     await fs.mkdir(path.dirname(abs), { recursive: true });
-    const tmp = `${abs}.${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = path.join(this.tmpDir, ownedName('tmp'));
     try {
       await fs.writeFile(tmp, data);
       await fs.rename(tmp, abs);
@@ -56,10 +64,13 @@ export class LocalMediaStore implements MediaStore {
   }
 
   async exists(rel: string): Promise<boolean> {
-    return fs.access(this.localPath(rel)).then(() => true, () => false);
+    return fs.access(this.localPath(rel)).then(
+      () => true,
+      () => false,
+    );
   }
 
-  async *list(): AsyncIterable<string> {
+  async *list(): AsyncIterable<StoredFile> {
     let entries: string[];
     try {
       entries = (await fs.readdir(this.root, { recursive: true })) as string[];
@@ -68,7 +79,7 @@ export class LocalMediaStore implements MediaStore {
     }
     for (const e of entries) {
       const stat = await fs.stat(path.join(this.root, e)).catch(() => null);
-      if (stat?.isFile()) yield e.split(path.sep).join('/');
+      if (stat?.isFile()) yield { rel: e.split(path.sep).join('/'), modifiedAt: stat.mtimeMs };
     }
   }
 }

@@ -1,11 +1,11 @@
 // How the board looks and behaves for different people: at phone width, in dark mode, by
 // keyboard with labelled controls, and when the server says "too many requests" (429).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { newPage, PHONE, screenshot, startBoard, type Board } from './harness.ts';
+import { browserSuite, newPage, PHONE, screenshot, startBoard, type Board } from './harness.ts';
 
-describe('browser: phone, dark mode, keyboard, rate limits', { timeout: 240_000 }, () => {
+browserSuite('browser: phone, dark mode, keyboard, rate limits', { timeout: 240_000 }, () => {
   let board: Board;
   let page: Page;
   let errors: string[];
@@ -17,6 +17,41 @@ describe('browser: phone, dark mode, keyboard, rate limits', { timeout: 240_000 
     await board?.close();
   });
 
+  it('steps through 40 posts with the arrow keys on a few requests: no 429, nothing asked twice', async (t) => {
+    const { page: viewer, context } = await newPage(board);
+    await viewer.goto('/?rating=all');
+    await viewer.locator('.tile a').first().click();
+    await viewer.locator('.post-title').waitFor();
+    const asked: string[] = [];
+    const statuses: number[] = [];
+    viewer.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search);
+    });
+    viewer.on('response', (r) => statuses.push(r.status()));
+    const STEPS = 40;
+    const seen = new Set<string>();
+    for (let step = 0; step < STEPS; step++) {
+      const before = viewer.url();
+      seen.add(before);
+      // The page offers the next post before the key goes (a key with nowhere to go does nothing).
+      await viewer.locator('a[rel="next"]').waitFor();
+      await viewer.keyboard.press('ArrowRight');
+      await viewer.waitForURL((u) => u.href !== before);
+      await viewer.locator('.post-title').waitFor();
+      await viewer.waitForTimeout(100);
+    }
+    assert.equal(seen.size, STEPS, 'each step showed another post');
+    assert.ok(!statuses.includes(429), `no 429: ${statuses.join(',')}`);
+    const route = (u: string) => u.split('?')[0].replace(/\/\d+(?=\/|$)/g, '/:id');
+    const perRoute = new Map<string, number>();
+    for (const u of asked) perRoute.set(route(u), (perRoute.get(route(u)) ?? 0) + 1);
+    for (const [r, n] of perRoute) assert.ok(n <= STEPS / 3, `${r}: ${n} requests for ${STEPS} steps (${asked.join(' ')})`);
+    assert.equal(new Set(asked).size, asked.length, `nothing asked twice: ${asked.join(' ')}`);
+    t.diagnostic(`${STEPS} steps: ${[...perRoute].map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    await context.close();
+  });
+
   it('fits a phone: browse and post pages, no sideways scrolling', async () => {
     const { page: phone, context } = await newPage(board, { viewport: PHONE });
     await phone.goto('/?rating=all');
@@ -24,11 +59,14 @@ describe('browser: phone, dark mode, keyboard, rate limits', { timeout: 240_000 
     const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= PHONE.width, `page is ${wide}px wide`);
     const tiles = await phone.locator('.tile').evaluateAll((ts) => ts.slice(0, 6).map((t) => t.getBoundingClientRect().right));
-    assert.ok(tiles.every((r) => r <= PHONE.width), 'tiles stay on screen');
+    assert.ok(
+      tiles.every((r) => r <= PHONE.width),
+      'tiles stay on screen',
+    );
     await screenshot(phone, 'browse-phone');
     await phone.locator('.tile a').first().click();
     await phone.locator('.post-title').waitFor();
-    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth) <= PHONE.width);
+    assert.ok((await phone.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width);
     await screenshot(phone, 'post-phone');
     await context.close();
   });
@@ -66,12 +104,15 @@ describe('browser: phone, dark mode, keyboard, rate limits', { timeout: 240_000 
     assert.equal(outline, 'solid');
     await page.keyboard.press('Enter');
     await page.locator('.post-title').waitFor();
-    const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button, img')]
-      .filter((el) => {
-        if (el instanceof HTMLImageElement) return !el.alt;
-        const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length;
-        return !named && !(el instanceof HTMLButtonElement && (el.textContent ?? '').trim());
-      }).map((el) => el.outerHTML.slice(0, 80)));
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll('input, select, textarea, button, img')]
+        .filter((el) => {
+          if (el instanceof HTMLImageElement) return !el.alt;
+          const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length;
+          return !named && !(el instanceof HTMLButtonElement && (el.textContent ?? '').trim());
+        })
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
     assert.deepEqual(unlabelled, []);
   });
 

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp, type App } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
@@ -17,6 +18,23 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1366, height: 900 };
 
+/** Why the browser tests cannot run here, or null. */
+export function chromiumMissing(): string | null {
+  try {
+    fs.accessSync(CHROMIUM, fs.constants.X_OK);
+    return null;
+  } catch {
+    return `Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+  }
+}
+
+/** A browser suite, or one skipped test saying why when there is no Chromium. */
+export function browserSuite(name: string, options: { timeout: number }, body: () => void): void {
+  const missing = chromiumMissing();
+  if (missing) test(name, { skip: missing }, () => {});
+  else describe(name, options, body);
+}
+
 /** Builds web/ when web/dist is missing or older than its sources (a lock keeps two files from racing). */
 export function buildWeb(): void {
   execFileSync(process.execPath, [path.join(ROOT, 'web', 'scripts', 'build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
@@ -26,7 +44,10 @@ export function buildWeb(): void {
 /** Fills a data directory with `imageboard seed` (users' password: password123). */
 export function seed(dataDir: string, posts: number, seedValue = 7): void {
   execFileSync(process.execPath, [path.join(ROOT, 'bin', 'imageboard.js'), 'seed', '--posts', String(posts), '--seed', String(seedValue)], {
-    cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000,
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 180_000,
   });
 }
 
@@ -46,10 +67,19 @@ export async function startBoard(opts: { seedPosts?: number } = {}): Promise<Boa
   const app = await buildApp(testConfig({ dataDir, databaseUrl: '' }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      timeout: 60_000,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  } catch (err) {
+    // A listening server would keep the test process alive after the failure.
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     app,
     url: `http://127.0.0.1:${port}`,
@@ -64,7 +94,10 @@ export async function startBoard(opts: { seedPosts?: number } = {}): Promise<Boa
 }
 
 /** A fresh browser profile (its own cookies) whose page fails the test on any script error. */
-export async function newPage(board: Board, opts: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function newPage(
+  board: Board,
+  opts: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await board.browser.newContext({ baseURL: board.url, viewport: opts.viewport ?? DESKTOP, colorScheme: opts.colorScheme ?? 'light' });
   context.setDefaultTimeout(20_000); // generous: CI runs two test files at once on two cores
   const page = await context.newPage();
@@ -78,7 +111,11 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   // A sticky header would be painted mid-page in a full-page picture of a scrolled page.
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   // Let lazy thumbnails that are on screen finish, so the picture shows the page as a person sees it.
-  await page.waitForFunction(() => [...document.images].filter((i) => i.getBoundingClientRect().top < innerHeight).every((i) => i.complete), undefined, { timeout: 5_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => [...document.images].filter((i) => i.getBoundingClientRect().top < innerHeight).every((i) => i.complete), undefined, {
+      timeout: 5_000,
+    })
+    .catch(() => undefined);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 

@@ -2,12 +2,12 @@
 // drag and drop, find one by tag search, open it, like it, comment and reply, make an API key
 // (after the free tier's cap message), see it listed, revoke it, sign out.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { png, textFile } from '../media-fixtures.ts';
-import { dropFiles, newPage, screenshot, startBoard, type Board } from './harness.ts';
+import { browserSuite, dropFiles, newPage, screenshot, startBoard, type Board } from './harness.ts';
 
-describe('browser: a member’s journey', { timeout: 240_000 }, () => {
+browserSuite('browser: a member’s journey', { timeout: 240_000 }, () => {
   let board: Board;
   let page: Page;
   let errors: string[];
@@ -104,7 +104,7 @@ describe('browser: a member’s journey', { timeout: 240_000 }, () => {
     const img = page.locator('.media img');
     assert.match((await img.getAttribute('alt')) ?? '', /Red harbour at dusk/);
     assert.equal(await page.locator('.uploader-name').innerText(), 'alice');
-    assert.equal(await page.locator('.uploader .avatar').getAttribute('alt'), 'alice\'s avatar');
+    assert.equal(await page.locator('.uploader .avatar').getAttribute('alt'), "alice's avatar");
     assert.equal(await page.locator('.description').innerText(), 'Boats coming home, shot from the pier.');
     await page.locator('.post-side time').first().waitFor();
     const tags = page.getByTestId('post-tags');
@@ -175,7 +175,10 @@ describe('browser: a member’s journey', { timeout: 240_000 }, () => {
     const row = page.locator('tr', { hasText: 'my-script' });
     await row.filter({ hasText: 'Active' }).waitFor();
     assert.match(await row.innerText(), /never/);
-    await page.getByTestId('key-cap').filter({ hasText: /limit of 1 active key/ }).waitFor();
+    await page
+      .getByTestId('key-cap')
+      .filter({ hasText: /limit of 1 active key/ })
+      .waitFor();
     await screenshot(page, 'settings', true);
 
     // Use the key once from outside; the list shows the use after a reload.

@@ -3,16 +3,16 @@
 // keeps its place on Back, the post page (image, similar images, video), tags, pools, statistics.
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { video } from '../media-fixtures.ts';
 import { multipart } from '../multipart.ts';
-import { newPage, screenshot, startBoard, type Board } from './harness.ts';
+import { browserSuite, newPage, screenshot, startBoard, type Board } from './harness.ts';
 
 const json = async (board: Board, path: string) => (await fetch(board.url + path)).json() as Promise<any>;
 const total = async (page: Page) => Number((await page.getByTestId('total').innerText()).replace(/\D/g, ''));
 
-describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
+browserSuite('browser: pages over seeded data', { timeout: 300_000 }, () => {
   let board: Board;
   let page: Page;
   let errors: string[];
@@ -25,8 +25,21 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
     const login = await board.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: uploader, password: 'password123' } });
     assert.equal(login.statusCode, 200, login.body);
     const cookie = login.headers['set-cookie'] as string | string[];
-    const body = multipart({ title: 'Test card clip', tags: 'test_clip', contentRating: 'safe' }, [{ filename: 'clip.mp4', contentType: 'video/mp4', data: video('mp4') }]);
-    const up = await board.app.inject({ method: 'POST', url: '/api/upload', payload: body.payload, headers: { ...body.headers, cookie: ([] as string[]).concat(cookie).map((c) => c.split(';')[0]).join('; ') } });
+    const body = multipart({ title: 'Test card clip', tags: 'test_clip', contentRating: 'safe' }, [
+      { filename: 'clip.mp4', contentType: 'video/mp4', data: video('mp4') },
+    ]);
+    const up = await board.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload: body.payload,
+      headers: {
+        ...body.headers,
+        cookie: ([] as string[])
+          .concat(cookie)
+          .map((c) => c.split(';')[0])
+          .join('; '),
+      },
+    });
     assert.equal(up.statusCode, 201, up.body);
     videoId = up.json().post.id;
   });
@@ -61,7 +74,9 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
   it('loads the browse page with little JavaScript (under 25 KB gzipped, no other page’s code)', async () => {
     const scripts: string[] = [];
     const { page: fresh, context } = await newPage(board);
-    fresh.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
+    fresh.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
     await fresh.goto('/');
     await fresh.locator('.tile img').first().waitFor();
     let raw = 0;
@@ -71,7 +86,10 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
       raw += body.length;
       gz += gzipSync(body, { level: 9 }).length;
     }
-    assert.ok(scripts.every((s) => !/\/(post|upload|settings|tags|pools?|user|auth)-/.test(s)), scripts.join(', '));
+    assert.ok(
+      scripts.every((s) => !/\/(post|upload|settings|tags|pools?|user|auth)-/.test(s)),
+      scripts.join(', '),
+    );
     assert.ok(gz < 25 * 1024, `browse JS is ${gz} bytes gzipped`);
     console.log(`browse page JS: ${scripts.length} files, ${raw} bytes, ${gz} gzipped`);
     await context.close();
@@ -88,23 +106,43 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
     assert.ok(await page.getByRole('checkbox', { name: 'Safe only' }).isChecked());
     await page.getByLabel('Rating').selectOption('all');
     await page.waitForURL(/rating=all/);
-    await page.getByTestId('total').filter({ hasText: String(allTotal) }).waitFor();
+    await page
+      .getByTestId('total')
+      .filter({ hasText: String(allTotal) })
+      .waitFor();
     await page.getByRole('checkbox', { name: 'Safe only' }).uncheck();
     await page.goto('/');
-    await page.getByTestId('total').filter({ hasText: String(allTotal) }).waitFor();
+    await page
+      .getByTestId('total')
+      .filter({ hasText: String(allTotal) })
+      .waitFor();
     await page.getByRole('checkbox', { name: 'Safe only' }).check();
-    await page.getByTestId('total').filter({ hasText: String(safeTotal) }).waitFor();
+    await page
+      .getByTestId('total')
+      .filter({ hasText: String(safeTotal) })
+      .waitFor();
   });
 
   it('lazy-loads thumbnails whose size is known before they arrive (within 300 px)', async () => {
     await page.goto('/?rating=all');
     await page.locator('.tile img').first().waitFor();
     const list = (await json(board, '/api/posts?limit=48')).posts as { id: string; width: number; height: number; mediaType: string }[];
-    const imgs = await page.locator('.tile').evaluateAll((tiles) => tiles.map((t) => {
-      const img = t.querySelector('img')!;
-      const box = t.getBoundingClientRect();
-      return { id: t.getAttribute('data-post-id'), loading: img.loading, w: Number(img.getAttribute('width')), h: Number(img.getAttribute('height')), alt: img.alt, boxW: box.width, boxH: box.height, video: !!t.querySelector('.badge-video') };
-    }));
+    const imgs = await page.locator('.tile').evaluateAll((tiles) =>
+      tiles.map((t) => {
+        const img = t.querySelector('img')!;
+        const box = t.getBoundingClientRect();
+        return {
+          id: t.getAttribute('data-post-id'),
+          loading: img.loading,
+          w: Number(img.getAttribute('width')),
+          h: Number(img.getAttribute('height')),
+          alt: img.alt,
+          boxW: box.width,
+          boxH: box.height,
+          video: !!t.querySelector('.badge-video'),
+        };
+      }),
+    );
     assert.equal(imgs.length, list.length);
     for (const [i, img] of imgs.entries()) {
       const post = list[i];
@@ -116,7 +154,10 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
       assert.ok(img.boxH > 40 && Math.abs(img.boxW / img.boxH - img.w / img.h) < 0.05, 'the tile reserves the space');
       assert.equal(img.video, post.mediaType === 'video');
     }
-    assert.ok(imgs.some((i) => i.video), 'the video shows its badge');
+    assert.ok(
+      imgs.some((i) => i.video),
+      'the video shows its badge',
+    );
     await screenshot(page, 'browse');
   });
 
@@ -184,7 +225,10 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
     const shown = page.getByRole('list', { name: 'Similar images' }).locator('.tile');
     await shown.first().waitFor();
     const ids = await shown.evaluateAll((ts) => ts.map((t) => t.getAttribute('data-post-id')));
-    assert.deepEqual(ids.filter((id) => similar.includes(id!)), similar);
+    assert.deepEqual(
+      ids.filter((id) => similar.includes(id!)),
+      similar,
+    );
     const toggle = page.getByRole('button', { name: /Show the image at full size/ });
     await toggle.click();
     await page.getByRole('button', { name: 'Fit the image to the screen' }).waitFor();
@@ -224,14 +268,20 @@ describe('browser: pages over seeded data', { timeout: 300_000 }, () => {
     const name = await first.innerText();
     await first.click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
-    const pool = (await json(board, new URL(page.url()).pathname.replace('/pools', '/api/pools')));
+    const pool = await json(board, new URL(page.url()).pathname.replace('/pools', '/api/pools'));
     const tileIds = () => page.locator('.tile').evaluateAll((ts) => ts.map((t) => t.getAttribute('data-post-id')));
     // A visitor in safe mode sees the safe ones, in order, and can show the rest.
-    assert.deepEqual(await tileIds(), pool.posts.filter((p: any) => p.contentRating === 'safe').map((p: any) => p.id));
+    assert.deepEqual(
+      await tileIds(),
+      pool.posts.filter((p: any) => p.contentRating === 'safe').map((p: any) => p.id),
+    );
     await screenshot(page, 'pool');
     if (pool.posts.some((p: any) => p.contentRating !== 'safe')) await page.getByRole('button', { name: /^Show (it|them)$/ }).click();
     await page.waitForFunction((n) => document.querySelectorAll('.tile').length === n, pool.posts.length);
-    assert.deepEqual(await tileIds(), pool.posts.map((p: any) => p.id));
+    assert.deepEqual(
+      await tileIds(),
+      pool.posts.map((p: any) => p.id),
+    );
   });
 
   it('shows the board statistics from /api/public/status', async () => {

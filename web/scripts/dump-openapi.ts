@@ -12,7 +12,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-openapi-'));
 try {
   const app = await buildApp(testConfig({ dataDir }));
   await app.ready();
-  fs.writeFileSync(out, JSON.stringify(app.swagger(), null, 2) + '\n');
+  fs.writeFileSync(out, `${JSON.stringify(app.swagger(), null, 2)}\n`);
   await app.close();
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -13,7 +13,14 @@ export function lazyPage(load: () => Promise<{ default: Page }>): Page {
     const [, setReady] = useState(0);
     const [error, setError] = useState<Error | null>(null);
     useEffect(() => {
-      if (!loaded) get().then(() => setReady(1), (err) => { pending = null; setError(err); });
+      if (!loaded)
+        get().then(
+          () => setReady(1),
+          (err) => {
+            pending = null;
+            setError(err);
+          },
+        );
     }, []);
     if (loaded) {
       const C = loaded;

@@ -45,8 +45,18 @@ export class RedisStore implements LimitStore {
   private down = false;
   private lastWarn = 0;
 
-  constructor(url: string, private readonly prefix: string, private readonly log: FastifyBaseLogger) {
-    this.redis = new Redis(url, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: (n) => Math.min(n * 200, 2000) });
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.redis = new Redis(url, {
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 2000,
+      retryStrategy: (n) => Math.min(n * 200, 2000),
+    });
     this.redis.on('error', () => {}); // reported through hit() failures instead
     this.redis.defineCommand('rlhit', { lua: SCRIPT });
   }
@@ -70,7 +80,9 @@ export class RedisStore implements LimitStore {
       const args: (string | number)[] = [now];
       for (const w of windows) args.push(w.limit, w.ms);
       const keys = windows.map((w) => this.prefix + w.key);
-      const out = (await (this.redis as unknown as { rlhit(n: number, ...a: (string | number)[]): Promise<number[]> }).rlhit(keys.length, ...keys, ...args)).map(Number);
+      const out = (
+        await (this.redis as unknown as { rlhit(n: number, ...a: (string | number)[]): Promise<number[]> }).rlhit(keys.length, ...keys, ...args)
+      ).map(Number);
       if (this.down) {
         this.down = false;
         this.log.info('rate limiter: Redis is back; counting there again');

@@ -43,7 +43,11 @@ export class MemoryStore implements LimitStore {
 
   async hit(windows: WindowSpec[], now: number): Promise<Decision> {
     if (now >= this.nextSweep) this.sweep(now);
-    const d = decide(windows, windows.map((w) => this.map.get(w.key)), now);
+    const d = decide(
+      windows,
+      windows.map((w) => this.map.get(w.key)),
+      now,
+    );
     for (const w of d.windows) this.map.set(w.key, { count: w.count, resetAt: w.resetAt });
     return d;
   }

@@ -1,30 +1,30 @@
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
-import { errors, StringEnum } from '../../core/schemas.ts';
+import { errors, StringEnum, UsernameParams } from '../../core/schemas.ts';
 import { ROLES, TIERS } from '../../core/tiers.ts';
 import { User } from '../auth/auth.schemas.ts';
-import { UsernameParams } from '../users/users.schemas.ts';
-import { changeAccount, type AccountChange } from './admin.service.ts';
+import { changeAccount } from './admin.service.ts';
 
-const ChangeBody = Type.Object(
-  { tier: Type.Optional(StringEnum(TIERS)), role: Type.Optional(StringEnum(ROLES)) },
-  { additionalProperties: false },
-);
+const ChangeBody = Type.Object({ tier: Type.Optional(StringEnum(TIERS)), role: Type.Optional(StringEnum(ROLES)) }, { additionalProperties: false });
 const Changed = Type.Object({
   user: User,
   revokedKeys: Type.Integer({ description: 'Keys revoked because the new tier allows fewer (newest first)' }),
 });
 
-export function adminRoutes(app: FastifyInstance, deps: Deps): void {
-  app.put('/api/admin/users/:username', {
-    schema: {
-      summary: "Set a user's tier and/or role (admins only)",
-      tags: ['admin'],
-      params: UsernameParams,
-      body: ChangeBody,
-      response: { 200: Changed, ...errors(400, 401, 403, 404, 429) },
+export function adminRoutes(app: TypedApp, deps: Deps): void {
+  app.put(
+    '/api/admin/users/:username',
+    {
+      schema: {
+        summary: "Set a user's tier and/or role (admins only)",
+        tags: ['admin'],
+        params: UsernameParams,
+        body: ChangeBody,
+        response: { 200: Changed, ...errors(400, 401, 403, 404, 429) },
+      },
+      config: { auth: 'admin' },
     },
-    config: { auth: 'admin' },
-  }, async (req) => changeAccount(deps, (req.params as { username: string }).username, req.body as AccountChange));
+    async (req) => changeAccount(deps, req.params.username, req.body),
+  );
 }

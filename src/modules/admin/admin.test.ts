@@ -8,9 +8,19 @@ import { buildApp, type App } from '../../app.ts';
 import { testConfig } from '../../config.ts';
 import { eachDatabase, TestClock, type Ctx } from '../../../test/helpers.ts';
 import {
-  assertBadField, assertError, createKey, createKeyOk, listKeys, login, loginOk, me, register, setAccount, type Account,
+  assertBadField,
+  assertError,
+  createKey,
+  createKeyOk,
+  listKeys,
+  login,
+  loginOk,
+  me,
+  register,
+  setAccount,
+  type Account,
 } from '../../../test/auth-helpers.ts';
-import { userCommand } from './user.command.ts';
+import { userCommand } from '../../cli/user.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const put = (app: App, username: string, headers: Record<string, string>, payload?: unknown) =>
@@ -27,7 +37,10 @@ async function threeKeys(app: App, clock: TestClock, headers: Record<string, str
 }
 
 const activeNames = async (app: App, headers: Record<string, string>) =>
-  (await listKeys(app, headers)).filter((k) => k.isActive).map((k) => k.name).sort();
+  (await listKeys(app, headers))
+    .filter((k) => k.isActive)
+    .map((k) => k.name)
+    .sort();
 
 eachDatabase('admin: PUT /api/admin/users/<username>', (ctx: Ctx) => {
   let admin: Account;
@@ -38,8 +51,8 @@ eachDatabase('admin: PUT /api/admin/users/<username>', (ctx: Ctx) => {
     admin = await register(ctx.app, 'root');
     mod = await register(ctx.app, 'mod');
     carol = await register(ctx.app, 'carol');
-    await setAccount(ctx.database.db, 'root', { role: 'admin' });
-    await setAccount(ctx.database.db, 'mod', { role: 'moderator' });
+    await setAccount(ctx.database, 'root', { role: 'admin' });
+    await setAccount(ctx.database, 'mod', { role: 'moderator' });
   });
 
   test('anonymous is 401; a user or a moderator is 403; nothing changes', async () => {
@@ -109,8 +122,12 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
   const stdout = process.stdout.write;
   const stderr = process.stderr.write;
   // Strings are the command's; the test runner's own reports (Buffers) pass through untouched.
-  const grab = (sink: string[], stream: NodeJS.WriteStream, original: typeof stdout) => ((chunk: unknown, ...rest: any[]) =>
-    typeof chunk === 'string' ? (sink.push(chunk), true) : original.call(stream, chunk as any, ...rest)) as typeof stdout;
+  const grab = (sink: string[], stream: NodeJS.WriteStream, original: typeof stdout) =>
+    ((chunk: unknown, ...rest: any[]) => {
+      if (typeof chunk !== 'string') return original.call(stream, chunk as any, ...rest);
+      sink.push(chunk);
+      return true;
+    }) as typeof stdout;
   process.stdout.write = grab(out, process.stdout, stdout);
   process.stderr.write = grab(err, process.stderr, stderr);
   try {

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import type { Deps, Viewer } from '../../core/deps.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Clock, Deps, Viewer } from '../../core/deps.ts';
+import type { DB } from '../../db/types.ts';
 import { badRequest, forbidden, notFound } from '../../core/errors.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import { KEY_CAP, type Tier } from '../../core/tiers.ts';
@@ -9,6 +10,17 @@ import { toId } from '../../core/ids.ts';
 
 export const KEY_PREFIX = 'ib_';
 
+/** The 403 past the cap, saying how to get room: revoke a key, or have an admin raise the tier (there is no self-service). */
+function capMessage(tier: Tier, cap: number, active: number, username: string): string {
+  const tiers = Object.entries(KEY_CAP)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ');
+  return (
+    `The ${tier} tier allows ${cap} active API key${cap === 1 ? '' : 's'}${active > 0 ? '; revoke one to make room, or' : ';'} ask an admin for a higher tier (${tiers}): ` +
+    `an admin sets it with PUT /api/admin/users/${username} {"tier":"basic"} or \`npx imageboard user set-tier ${username} basic\``
+  );
+}
+
 export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
   const name = body.name.trim();
   if (name === '') badRequest("field 'name' must not be empty", [{ field: 'name', message: 'must not be empty' }]);
@@ -16,9 +28,8 @@ export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
   const now = deps.clock.now();
   const row = await deps.db.transaction().execute(async (trx) => {
     // Lock the user row so two concurrent creates cannot both pass the cap (SQLite serialises writes anyway).
-    let user = trx.selectFrom('users').select('tier').where('id', '=', viewer.id);
-    if (deps.dialect === 'postgres') user = user.forUpdate();
-    const { tier } = await user.executeTakeFirstOrThrow();
+    const user = trx.selectFrom('users').select('tier').where('id', '=', viewer.id);
+    const { tier } = await deps.db.lockRows(user).executeTakeFirstOrThrow();
     const cap = KEY_CAP[tier as Tier] ?? 0;
     const active = await trx
       .selectFrom('api_keys')
@@ -26,12 +37,19 @@ export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
       .where('user_id', '=', viewer.id)
       .where('is_active', '=', 1)
       .executeTakeFirstOrThrow();
-    if (Number(active.n) >= cap) {
-      forbidden(`The ${tier} tier allows ${cap} active API key${cap === 1 ? '' : 's'}; revoke one or upgrade your tier`);
-    }
+    if (Number(active.n) >= cap) forbidden(capMessage(tier as Tier, cap, Number(active.n), viewer.username));
     return trx
       .insertInto('api_keys')
-      .values({ user_id: viewer.id, name, key_hash: sha256Hex(secret), key_prefix: secret.slice(0, 8), is_active: 1, created_at: now, last_used: null, revoked_at: null })
+      .values({
+        user_id: viewer.id,
+        name,
+        key_hash: sha256Hex(secret),
+        key_prefix: secret.slice(0, 8),
+        is_active: 1,
+        created_at: now,
+        last_used: null,
+        revoked_at: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   });
@@ -66,7 +84,7 @@ export async function revokeKey(deps: Deps, viewer: Viewer, body: RevokeKeyBody)
 }
 
 /** After a tier goes down: revoke the newest active keys beyond the new cap. */
-export async function enforceKeyCap(deps: Deps, userId: number, tier: Tier): Promise<number> {
+export async function enforceKeyCap(deps: { db: Kysely<DB>; clock: Clock }, userId: number, tier: Tier): Promise<number> {
   const active = await deps.db
     .selectFrom('api_keys')
     .select('id')

@@ -2,7 +2,17 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import {
-  ISO_MS, assertBadField, assertError, createKey, createKeyOk, listKeys, register, revokeKey, setAccount, sha256Hex, type Account,
+  ISO_MS,
+  assertBadField,
+  assertError,
+  createKey,
+  createKeyOk,
+  listKeys,
+  register,
+  revokeKey,
+  setAccount,
+  sha256Hex,
+  type Account,
 } from '../../../test/auth-helpers.ts';
 
 const KEY_SHAPE = /^ib_[A-Za-z0-9_-]{43}$/;
@@ -19,9 +29,9 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
     basic = await register(ctx.app, 'basicbob');
     pro = await register(ctx.app, 'propat');
     other = await register(ctx.app, 'otto');
-    await setAccount(ctx.database.db, 'basicbob', { tier: 'basic' });
-    await setAccount(ctx.database.db, 'propat', { tier: 'pro' });
-    await setAccount(ctx.database.db, 'otto', { tier: 'enterprise' });
+    await setAccount(ctx.database, 'basicbob', { tier: 'basic' });
+    await setAccount(ctx.database, 'propat', { tier: 'pro' });
+    await setAccount(ctx.database, 'otto', { tier: 'enterprise' });
     otherKey = await createKeyOk(ctx.app, other.headers, 'otto key');
   });
 
@@ -33,10 +43,10 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
     assert.match(body.key, KEY_SHAPE);
     assert.equal(body.name, 'laptop', 'surrounding spaces are trimmed');
     assert.equal(body.createdAt, new Date(ctx.clock.now()).toISOString());
-    const dump = JSON.stringify(await ctx.database.db.selectFrom('api_keys').selectAll().execute());
+    const dump = JSON.stringify(await ctx.database.selectFrom('api_keys').selectAll().execute());
     assert.ok(!dump.includes(body.key), 'the secret is nowhere in the api_keys table');
     assert.ok(!dump.includes(body.key.slice(3)), 'not even without its prefix');
-    const row = await ctx.database.db.selectFrom('api_keys').select('key_hash').where('id', '=', Number(body.id)).executeTakeFirstOrThrow();
+    const row = await ctx.database.selectFrom('api_keys').select('key_hash').where('id', '=', Number(body.id)).executeTakeFirstOrThrow();
     assert.equal(row.key_hash, sha256Hex(body.key));
   });
 
@@ -44,10 +54,7 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/user/api-keys', headers: basic.headers });
     assert.equal(res.statusCode, 200);
     const [laptop] = res.json().keys;
-    assert.deepEqual(
-      { name: laptop.name, isActive: laptop.isActive, lastUsed: laptop.lastUsed },
-      { name: 'laptop', isActive: true, lastUsed: null },
-    );
+    assert.deepEqual({ name: laptop.name, isActive: laptop.isActive, lastUsed: laptop.lastUsed }, { name: 'laptop', isActive: true, lastUsed: null });
     assert.match(laptop.createdAt, ISO_MS);
     assert.equal(typeof laptop.id, 'string');
     assert.ok(!('key' in laptop));
@@ -92,7 +99,14 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
     assert.equal((await revokeKey(ctx.app, pro.headers, k.id)).statusCode, 200, 'revoking your own revoked key again');
     assert.equal((await listKeys(ctx.app, pro.headers)).find((x) => x.id === k.id)?.isActive, false);
 
-    for (const [method, url] of [['GET', '/api/posts'], ['GET', '/api'], ['GET', '/api/no-such-route'], ['GET', '/api/user/api-keys'], ['POST', '/api/auth/logout'], ['GET', '/nothing-here']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/posts'],
+      ['GET', '/api'],
+      ['GET', '/api/no-such-route'],
+      ['GET', '/api/user/api-keys'],
+      ['POST', '/api/auth/logout'],
+      ['GET', '/nothing-here'],
+    ] as const) {
       const r = await ctx.app.inject({ method, url, headers: keyHeader(k.key) });
       assertError(r, 401);
       assert.deepEqual(Object.keys(r.json()).sort(), ['error', 'status'], `${method} ${url}`);
@@ -100,7 +114,7 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
   });
 
   test('an unknown key is 401 on any endpoint, public ones included; no key at all is anonymous access', async () => {
-    for (const key of ['ib_' + 'A'.repeat(43), 'nonsense', '', 'x'.repeat(500)]) {
+    for (const key of [`ib_${'A'.repeat(43)}`, 'nonsense', '', 'x'.repeat(500)]) {
       for (const url of ['/api/posts', '/api', '/api/definitely-unknown']) {
         assertError(await ctx.app.inject({ method: 'GET', url, headers: keyHeader(key) }), 401);
       }
@@ -134,7 +148,7 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
   test('active keys are capped by tier (free 0, basic 1, pro 3, enterprise 5): one more is 403 naming the tier and cap', async () => {
     const capped = await register(ctx.app, 'capper');
     for (const [tier, cap] of Object.entries(CAPS)) {
-      await setAccount(ctx.database.db, 'capper', { tier });
+      await setAccount(ctx.database, 'capper', { tier });
       for (const k of await listKeys(ctx.app, capped.headers)) if (k.isActive) await revokeKey(ctx.app, capped.headers, k.id);
       for (let i = 0; i < cap; i++) await createKeyOk(ctx.app, capped.headers, `${tier} ${i}`);
       const over = await createKey(ctx.app, capped.headers, `${tier} one too many`);
@@ -146,6 +160,17 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
     }
   });
 
+  test("the free tier's 403 says how a tier is obtained: an admin sets it, by the API or the CLI", async () => {
+    const free = await register(ctx.app, 'freefran');
+    const over = await createKey(ctx.app, free.headers, 'first');
+    assertError(over, 403);
+    const { error } = over.json();
+    assert.match(error, /free tier allows 0 active API keys/);
+    assert.doesNotMatch(error, /revoke one/, 'a free user has nothing to revoke');
+    assert.match(error, /PUT \/api\/admin\/users\/freefran/);
+    assert.match(error, /imageboard user set-tier freefran basic/);
+  });
+
   test('the second key on basic is 403; revoking the first frees the slot', async () => {
     const over = await createKey(ctx.app, basic.headers, 'second');
     assertError(over, 403);
@@ -155,6 +180,9 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
     const again = await createKeyOk(ctx.app, basic.headers, 'second');
     assert.match(again.key, KEY_SHAPE);
     const keys = await listKeys(ctx.app, basic.headers);
-    assert.deepEqual(keys.map((k) => [k.name, k.isActive]).sort(), [['laptop', false], ['second', true]]);
+    assert.deepEqual(keys.map((k) => [k.name, k.isActive]).sort(), [
+      ['laptop', false],
+      ['second', true],
+    ]);
   });
 });

@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { SESSION_COOKIE, viewerOf } from '../../core/auth.ts';
-import { errors } from '../../core/schemas.ts';
-import { LoginBody, Message, PasswordChangeBody, RegisterBody, UserEnvelope } from './auth.schemas.ts';
+import { errors, Message } from '../../core/schemas.ts';
+import { LoginBody, PasswordChangeBody, RegisterBody, UserEnvelope } from './auth.schemas.ts';
 import { SESSION_TTL_MS } from './sessions.repo.ts';
 import * as auth from './auth.service.ts';
 
@@ -16,53 +17,73 @@ function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: strin
   });
 }
 
-export function authRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post('/api/auth/register', {
-    schema: {
-      summary: 'Create an account and sign in (sets the session cookie)',
-      tags: ['auth'],
-      body: RegisterBody,
-      response: { 201: UserEnvelope, ...errors(400, 409, 429) },
+export function authRoutes(app: TypedApp, deps: Deps): void {
+  app.post(
+    '/api/auth/register',
+    {
+      schema: {
+        summary: 'Create an account and sign in (sets the session cookie)',
+        tags: ['auth'],
+        body: RegisterBody,
+        response: { 201: UserEnvelope, ...errors(400, 409, 429) },
+      },
+      config: { limit: 'auth' },
     },
-    config: { limit: 'auth' },
-  }, async (req, reply) => {
-    const { user, token } = await auth.register(deps, req.body as RegisterBody);
-    setSessionCookie(req, reply, token);
-    return reply.code(201).send({ user });
-  });
-
-  app.post('/api/auth/login', {
-    schema: {
-      summary: 'Sign in (sets the session cookie); repeated failures for one account are slowed down',
-      tags: ['auth'],
-      body: LoginBody,
-      response: { 200: UserEnvelope, ...errors(400, 401, 429) },
+    async (req, reply) => {
+      const { user, token } = await auth.register(deps, req.body);
+      setSessionCookie(req, reply, token);
+      return reply.code(201).send({ user });
     },
-    config: { limit: 'auth' },
-  }, async (req, reply) => {
-    const { user, token } = await auth.login(deps, req.body as LoginBody);
-    setSessionCookie(req, reply, token);
-    return { user };
-  });
+  );
 
-  app.post('/api/auth/logout', {
-    schema: { summary: 'Sign out: the session ends on the server at once', tags: ['auth'], response: { 200: Message, ...errors(403, 429) } },
-  }, async (req, reply) => {
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return auth.logout(deps, req.sessionId);
-  });
-
-  app.get('/api/auth/me', {
-    schema: { summary: 'The signed-in user', tags: ['auth'], response: { 200: UserEnvelope, ...errors(401, 429) } },
-  }, async (req) => auth.me(deps, req.viewer));
-
-  app.put('/api/users/me/password', {
-    schema: {
-      summary: 'Change your password (current password required); your other sessions end',
-      tags: ['users'],
-      body: PasswordChangeBody,
-      response: { 200: Message, ...errors(400, 401, 403, 429) },
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        summary: 'Sign in (sets the session cookie); repeated failures for one account are slowed down',
+        tags: ['auth'],
+        body: LoginBody,
+        response: { 200: UserEnvelope, ...errors(400, 401, 429) },
+      },
+      config: { limit: 'auth' },
     },
-    config: { auth: 'user' },
-  }, async (req) => auth.changePassword(deps, viewerOf(req), req.sessionId, req.body as PasswordChangeBody));
+    async (req, reply) => {
+      const { user, token } = await auth.login(deps, req.body);
+      setSessionCookie(req, reply, token);
+      return { user };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      schema: { summary: 'Sign out: the session ends on the server at once', tags: ['auth'], response: { 200: Message, ...errors(403, 429) } },
+    },
+    async (req, reply) => {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return auth.logout(deps, req.sessionId);
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      schema: { summary: 'The signed-in user', tags: ['auth'], response: { 200: UserEnvelope, ...errors(401, 429) } },
+    },
+    async (req) => auth.me(deps, req.viewer),
+  );
+
+  app.put(
+    '/api/users/me/password',
+    {
+      schema: {
+        summary: 'Change your password (current password required); your other sessions end',
+        tags: ['users'],
+        body: PasswordChangeBody,
+        response: { 200: Message, ...errors(400, 401, 403, 429) },
+      },
+      config: { auth: 'user' },
+    },
+    async (req) => auth.changePassword(deps, viewerOf(req), req.sessionId, req.body),
+  );
 }

@@ -37,4 +37,3 @@ export const User = Type.Object({
   createdAt: Timestamp,
 });
 export const UserEnvelope = Type.Object({ user: User });
-export const Message = Type.Object({ message: Type.String() });

@@ -44,7 +44,11 @@ export async function changePassword(deps: Deps, viewer: Viewer, sessionId: numb
   if (body.currentPassword === body.newPassword) {
     throw new AppError(400, 'The new password is the same as the current one', { details: [{ field: 'newPassword', message: 'unchanged' }] });
   }
-  await deps.db.updateTable('users').set({ password_hash: await hashPassword(body.newPassword) }).where('id', '=', viewer.id).execute();
+  await deps.db
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(body.newPassword) })
+    .where('id', '=', viewer.id)
+    .execute();
   await sessions.deleteOtherSessions(deps.db, viewer.id, sessionId);
   return { message: 'Password changed; other sessions were signed out' };
 }

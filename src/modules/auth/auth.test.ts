@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { buildApp } from '../../app.ts';
 import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import {
-  ISO_MS, PASSWORD, SESSION, assertBadField, assertError, cookieHeader, login, loginOk, me, register, sessionToken, sha256Hex, type Account,
+  ISO_MS,
+  PASSWORD,
+  SESSION,
+  assertBadField,
+  assertError,
+  cookieHeader,
+  login,
+  loginOk,
+  me,
+  register,
+  sessionToken,
+  sha256Hex,
+  type Account,
 } from '../../../test/auth-helpers.ts';
 
 type Cookie = { name: string; value: string; httpOnly?: boolean; secure?: boolean; sameSite?: string; path?: string };
@@ -26,7 +38,10 @@ eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
     assert.deepEqual(Object.keys(user).sort(), ['createdAt', 'id', 'role', 'tier', 'username']);
     assert.equal(typeof user.id, 'string');
     assert.match(user.id, /^\d+$/);
-    assert.deepEqual({ ...user, id: undefined }, { id: undefined, username: 'Newbie', role: 'user', tier: 'free', createdAt: new Date(ctx.clock.now()).toISOString() });
+    assert.deepEqual(
+      { ...user, id: undefined },
+      { id: undefined, username: 'Newbie', role: 'user', tier: 'free', createdAt: new Date(ctx.clock.now()).toISOString() },
+    );
     assert.match(user.createdAt, ISO_MS);
     const mine = await me(ctx.app, cookieHeader(sessionToken(res)!));
     assert.equal(mine.statusCode, 200);
@@ -46,10 +61,13 @@ eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
   });
 
   test('only the sha256 of a session token is stored', async () => {
-    const rows = await ctx.database.db.selectFrom('sessions').selectAll().where('user_id', '=', Number(ann.id)).execute();
+    const rows = await ctx.database.selectFrom('sessions').selectAll().where('user_id', '=', Number(ann.id)).execute();
     assert.ok(rows.length >= 1);
-    assert.ok(rows.some((r) => r.token_hash === sha256Hex(ann.token)), 'the stored hash is sha256(token)');
-    const dump = JSON.stringify(await ctx.database.db.selectFrom('sessions').selectAll().execute());
+    assert.ok(
+      rows.some((r) => r.token_hash === sha256Hex(ann.token)),
+      'the stored hash is sha256(token)',
+    );
+    const dump = JSON.stringify(await ctx.database.selectFrom('sessions').selectAll().execute());
     assert.ok(!dump.includes(ann.token), 'the raw token is nowhere in the sessions table');
   });
 
@@ -85,7 +103,7 @@ eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
     assert.equal(typeof res.json().message, 'string');
     assertError(await me(ctx.app, a), 401);
     const token = a.cookie.split('=')[1];
-    const row = await ctx.database.db.selectFrom('sessions').select('id').where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+    const row = await ctx.database.selectFrom('sessions').select('id').where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
     assert.equal(row, undefined, 'the session row is gone');
     assert.equal((await me(ctx.app, b)).statusCode, 200);
   });
@@ -135,7 +153,7 @@ eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
     assertBadField(await registerRaw(ctx, { username: 'longpw', password: 'x'.repeat(257) }), 'password');
     assertBadField(await registerRaw(ctx, { password: PASSWORD }), 'username');
     assertBadField(await registerRaw(ctx, { username: 'nopw' }), 'password');
-    const rows = await ctx.database.db.selectFrom('users').select('username').where('username', 'in', ['ab', 'shortpw', 'longpw', 'nopw']).execute();
+    const rows = await ctx.database.selectFrom('users').select('username').where('username', 'in', ['ab', 'shortpw', 'longpw', 'nopw']).execute();
     assert.deepEqual(rows, [], 'nothing was created');
     // The limits themselves are accepted.
     assert.equal((await registerRaw(ctx, { username: 'a.b', password: 'x'.repeat(8) })).statusCode, 201);
@@ -192,26 +210,40 @@ eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
   });
 });
 
-eachDatabase('auth: behind a trusted HTTPS proxy (TRUST_PROXY=true)', (ctx: Ctx) => {
-  test('the session cookie is Secure when the request came over HTTPS, and not when it did not', async () => {
-    const res = await registerRaw(ctx, { username: 'secure', password: PASSWORD }, { 'x-forwarded-proto': 'https' });
-    assert.equal(res.statusCode, 201);
-    const cookie = sessionCookieOf(res)!;
-    assert.equal(cookie.secure, true);
-    assert.equal(cookie.httpOnly, true);
-    assert.equal(cookie.sameSite, 'Lax');
-    assert.match(String(res.headers['set-cookie']), /;\s*Secure/i);
-    const plain = await login(ctx.app, 'secure', PASSWORD, { 'x-forwarded-proto': 'http' });
-    assert.equal(plain.statusCode, 200);
-    assert.ok(!sessionCookieOf(plain)!.secure);
-  });
+eachDatabase(
+  'auth: behind a trusted HTTPS proxy (TRUST_PROXY=true)',
+  (ctx: Ctx) => {
+    test('the session cookie is Secure when the request came over HTTPS, and not when it did not', async () => {
+      const res = await registerRaw(ctx, { username: 'secure', password: PASSWORD }, { 'x-forwarded-proto': 'https' });
+      assert.equal(res.statusCode, 201);
+      const cookie = sessionCookieOf(res)!;
+      assert.equal(cookie.secure, true);
+      assert.equal(cookie.httpOnly, true);
+      assert.equal(cookie.sameSite, 'Lax');
+      assert.match(String(res.headers['set-cookie']), /;\s*Secure/i);
+      const plain = await login(ctx.app, 'secure', PASSWORD, { 'x-forwarded-proto': 'http' });
+      assert.equal(plain.statusCode, 200);
+      assert.ok(!sessionCookieOf(plain)!.secure);
+    });
 
-  test('the Origin check compares against the public host the proxy forwarded', async () => {
-    const s = await loginOk(ctx.app, 'secure');
-    const headers = { ...s, host: '127.0.0.1:3000', 'x-forwarded-host': 'board.example', 'x-forwarded-proto': 'https' };
-    const ok = await ctx.app.inject({ method: 'PATCH', url: '/api/users/me', headers: { ...headers, origin: 'https://board.example' }, payload: { bio: 'hi' } });
-    assert.equal(ok.statusCode, 200, ok.body);
-    const evil = await ctx.app.inject({ method: 'PATCH', url: '/api/users/me', headers: { ...headers, origin: 'https://evil.example' }, payload: { bio: 'x' } });
-    assertError(evil, 403);
-  });
-}, { trustProxy: 'true' });
+    test('the Origin check compares against the public host the proxy forwarded', async () => {
+      const s = await loginOk(ctx.app, 'secure');
+      const headers = { ...s, host: '127.0.0.1:3000', 'x-forwarded-host': 'board.example', 'x-forwarded-proto': 'https' };
+      const ok = await ctx.app.inject({
+        method: 'PATCH',
+        url: '/api/users/me',
+        headers: { ...headers, origin: 'https://board.example' },
+        payload: { bio: 'hi' },
+      });
+      assert.equal(ok.statusCode, 200, ok.body);
+      const evil = await ctx.app.inject({
+        method: 'PATCH',
+        url: '/api/users/me',
+        headers: { ...headers, origin: 'https://evil.example' },
+        payload: { bio: 'x' },
+      });
+      assertError(evil, 403);
+    });
+  },
+  { trustProxy: 'true' },
+);

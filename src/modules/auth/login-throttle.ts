@@ -25,9 +25,8 @@ export async function countAttempt(deps: Deps, usernameLower: string): Promise<v
       .values({ username_lower: usernameLower, failures: 0, last_failed_at: 0, blocked_until: 0 })
       .onConflict((oc) => oc.column('username_lower').doNothing())
       .execute();
-    let select = trx.selectFrom('login_failures').selectAll().where('username_lower', '=', usernameLower);
-    if (deps.dialect === 'postgres') select = select.forUpdate();
-    const row = await select.executeTakeFirstOrThrow();
+    const select = trx.selectFrom('login_failures').selectAll().where('username_lower', '=', usernameLower);
+    const row = await deps.db.lockRows(select).executeTakeFirstOrThrow();
     const wait = row.blocked_until - now;
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);

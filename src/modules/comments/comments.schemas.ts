@@ -7,9 +7,11 @@ export const NewComment = Type.Object(
   {
     postId: Type.String({ minLength: 1, maxLength: 32 }),
     content: Type.String({ minLength: 1, maxLength: MAX_COMMENT, description: `1-${MAX_COMMENT} characters (not only spaces)` }),
-    parentId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Null()], {
-      description: 'A comment of the same post to reply to; null or missing for a top-level comment',
-    })),
+    parentId: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Null()], {
+        description: 'A comment of the same post to reply to; null or missing for a top-level comment',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { moveCount } from '../../db/counters.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { avatarUrl } from '../../core/media-paths.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
-import { parseId } from '../posts/posts.service.ts';
+import { parseId } from '../../core/ids.ts';
 import { toId } from '../../core/ids.ts';
 import type { NewComment } from './comments.schemas.ts';
 
@@ -13,7 +14,16 @@ function commentQuery(db: Kysely<DB>) {
   return db
     .selectFrom('comments')
     .innerJoin('users', 'users.id', 'comments.user_id')
-    .select(['comments.id', 'comments.post_id', 'comments.parent_id', 'comments.content', 'comments.created_at', 'comments.reply_count', 'users.username', 'users.avatar_path']);
+    .select([
+      'comments.id',
+      'comments.post_id',
+      'comments.parent_id',
+      'comments.content',
+      'comments.created_at',
+      'comments.reply_count',
+      'users.username',
+      'users.avatar_path',
+    ]);
 }
 type Row = Awaited<ReturnType<ReturnType<typeof commentQuery>['execute']>>[number];
 
@@ -37,18 +47,19 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
   const row = await deps.db.transaction().execute(async (trx) => {
     // Counting the comment first locks the post's row, so comment writes on one post take turns
     // (see deleteComment): a reply cannot land under a thread that is being deleted.
-    const post = await trx.updateTable('posts').set((eb) => ({ comment_count: eb('comment_count', '+', 1) })).where('id', '=', postId).returning('id').executeTakeFirst();
+    const post = await moveCount(trx, 'posts', 'comment_count', postId, 1).returning('id').executeTakeFirst();
     if (!post) notFound('Post', body.postId);
     let parentId: number | null = null;
     if (parentRaw !== null) {
       const parentNumber = toId(parentRaw);
-      const parent = parentNumber === null ? undefined : await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', parentNumber).executeTakeFirst();
+      const parent =
+        parentNumber === null ? undefined : await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', parentNumber).executeTakeFirst();
       if (!parent) notFound('Parent comment', parentRaw);
       if (parent!.post_id !== postId) {
         badRequest(`field 'parentId': comment ${parentRaw} belongs to another post`, [{ field: 'parentId', message: 'must be a comment of the same post' }]);
       }
       parentId = parent!.id;
-      await trx.updateTable('comments').set((eb) => ({ reply_count: eb('reply_count', '+', 1) })).where('id', '=', parentId).execute();
+      await moveCount(trx, 'comments', 'reply_count', parentId, 1).execute();
     }
     const row = await trx
       .insertInto('comments')
@@ -65,7 +76,13 @@ export async function listComments(deps: Deps, rawPostId: string, page: number, 
   const post = await deps.db.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst();
   if (!post) notFound('Post', rawPostId);
   const [rows, total] = await Promise.all([
-    commentQuery(deps.db).where('comments.post_id', '=', postId).orderBy('comments.created_at').orderBy('comments.id').limit(limit).offset((page - 1) * limit).execute(),
+    commentQuery(deps.db)
+      .where('comments.post_id', '=', postId)
+      .orderBy('comments.created_at')
+      .orderBy('comments.id')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
     deps.db.selectFrom('comments').select(sql<number>`count(*)`.as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow(),
   ]);
   const n = Number(total.n);
@@ -80,21 +97,29 @@ export async function deleteComment(deps: Deps, viewer: Viewer, rawId: string) {
     if (!found) notFound('Comment', rawId);
     // Lock the post's row as createComment does, then read again: no reply can join the thread
     // between counting it and deleting it (PostgreSQL; SQLite runs one transaction at a time).
-    await trx.updateTable('posts').set((eb) => ({ comment_count: eb.ref('comment_count') })).where('id', '=', found!.post_id).execute();
+    await trx
+      .updateTable('posts')
+      .set((eb) => ({ comment_count: eb.ref('comment_count') }))
+      .where('id', '=', found!.post_id)
+      .execute();
     const c = await trx.selectFrom('comments').select(['id', 'post_id', 'user_id', 'parent_id']).where('id', '=', id).executeTakeFirst();
     if (!c) notFound('Comment', rawId);
     assertOwnerOrModerator(viewer, c!.user_id, 'comment');
     const thread = await trx
       .withRecursive('thread(id)', (db) =>
-        db.selectFrom('comments').select('id').where('id', '=', id).unionAll(db.selectFrom('comments').innerJoin('thread', 'thread.id', 'comments.parent_id').select('comments.id')),
+        db
+          .selectFrom('comments')
+          .select('id')
+          .where('id', '=', id)
+          .unionAll(db.selectFrom('comments').innerJoin('thread', 'thread.id', 'comments.parent_id').select('comments.id')),
       )
       .selectFrom('thread')
       .select(sql<number>`count(*)`.as('n'))
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('comments').where('id', '=', id).execute();
-    await trx.updateTable('posts').set((eb) => ({ comment_count: eb('comment_count', '-', Number(thread.n)) })).where('id', '=', c!.post_id).execute();
+    await moveCount(trx, 'posts', 'comment_count', c!.post_id, -Number(thread.n)).execute();
     if (c!.parent_id !== null) {
-      await trx.updateTable('comments').set((eb) => ({ reply_count: eb('reply_count', '-', 1) })).where('id', '=', c!.parent_id).execute();
+      await moveCount(trx, 'comments', 'reply_count', c!.parent_id, -1).execute();
     }
   });
   return { message: `Comment ${rawId} deleted` };

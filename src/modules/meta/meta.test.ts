@@ -8,8 +8,15 @@ import { createPost, createUser } from '../../../test/factories.ts';
 const PACKAGE_VERSION = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8')).version;
 const POST_QUERY_PARAMS = ['offset', 'limit', 'search', 'uploader', 'tag', 'sortBy', 'contentRating', 'minLikes', 'dateFrom', 'dateTo'];
 const REFERENCE_READS = [
-  'GET /api', 'GET /api/methods', 'GET /api/posts', 'GET /api/posts/<id>', 'GET /api/tags', 'GET /api/pools',
-  'GET /api/stats', 'GET /api/public/status', 'GET /api/users/<username>',
+  'GET /api',
+  'GET /api/methods',
+  'GET /api/posts',
+  'GET /api/posts/<id>',
+  'GET /api/tags',
+  'GET /api/pools',
+  'GET /api/stats',
+  'GET /api/public/status',
+  'GET /api/users/<username>',
 ];
 
 /**
@@ -37,8 +44,8 @@ eachDatabase('meta: GET /api, /api/methods, errors, OpenAPI and docs', (ctx: Ctx
   const sample: Record<string, string> = {};
 
   before(async () => {
-    const uid = await createUser(ctx.database.db, { username: 'alice' });
-    sample.id = String(await createPost(ctx.database.db, { uploaderId: uid, createdAt: ctx.clock.now() - 1000 }));
+    const uid = await createUser(ctx.database, { username: 'alice' });
+    sample.id = String(await createPost(ctx.database, { uploaderId: uid, createdAt: ctx.clock.now() - 1000 }));
     sample.username = 'alice';
   });
   const concrete = (label: string) => label.split(' ')[1].replace(/<(\w+)>/g, (_, k) => sample[k]);
@@ -101,7 +108,12 @@ eachDatabase('meta: GET /api, /api/methods, errors, OpenAPI and docs', (ctx: Ctx
   });
 
   test('a known path with the wrong method is 405 with an Allow header', async () => {
-    for (const [method, url] of [['POST', '/api/posts'], ['DELETE', '/api/posts'], ['PUT', `/api/posts/${sample.id}`], ['PATCH', '/api/tags']] as const) {
+    for (const [method, url] of [
+      ['POST', '/api/posts'],
+      ['DELETE', '/api/posts'],
+      ['PUT', `/api/posts/${sample.id}`],
+      ['PATCH', '/api/tags'],
+    ] as const) {
       const res = await ctx.app.inject({ method, url });
       assert.equal(res.statusCode, 405, `${method} ${url}`);
       const allow = String(res.headers.allow).split(/,\s*/);
@@ -131,6 +143,31 @@ eachDatabase('meta: GET /api, /api/methods, errors, OpenAPI and docs', (ctx: Ctx
     assert.equal(idParam.in, 'path');
   });
 
+  test('the OpenAPI document gives the multipart endpoints their form fields, files as binary, so Try it out offers a file picker', async () => {
+    const { paths } = (await getJson(ctx.app, '/api/openapi.json')).body;
+    const form = (p: string, method: string) => paths[p][method].requestBody?.content?.['multipart/form-data']?.schema;
+    const upload = form('/api/upload', 'post');
+    assert.deepEqual(upload?.properties?.file, { type: 'string', format: 'binary', description: upload?.properties?.file?.description });
+    for (const field of ['title', 'tags', 'contentRating', 'isNSFW', 'description']) assert.ok(upload.properties[field], `upload documents '${field}'`);
+    assert.deepEqual(upload.required, ['file']);
+    assert.equal(form('/api/search/similar', 'post')?.properties?.file?.format, 'binary');
+    const me = paths['/api/users/me'].patch.requestBody.content;
+    assert.equal(me['multipart/form-data']?.schema?.properties?.avatar?.format, 'binary');
+    assert.ok(me['multipart/form-data'].schema.properties.bio);
+    assert.ok(me['application/json']?.schema?.properties?.bio, 'the JSON form stays documented');
+  });
+
+  test('a multipart upload with the documented fields is not refused by body validation', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/search/similar',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--x--\r\n',
+    });
+    assert.notEqual(res.statusCode, 500);
+    assert.doesNotMatch(res.body, /body must/);
+  });
+
   test('GET /api/docs is an HTML page whose assets are all local and served', async () => {
     let url = '/api/docs';
     let res = await ctx.app.inject({ method: 'GET', url });
@@ -150,5 +187,22 @@ eachDatabase('meta: GET /api, /api/methods, errors, OpenAPI and docs', (ctx: Ctx
       assert.equal(asset.statusCode, 200, src);
       assert.ok(asset.body.length > 0);
     }
+  });
+
+  test('the docs and the web pages work over plain HTTP on any host name: no upgrade-insecure-requests', async () => {
+    let url = '/api/docs';
+    let res = await ctx.app.inject({ method: 'GET', url, headers: { host: 'board.lan:3000' } });
+    for (let hops = 0; res.statusCode >= 300 && res.statusCode < 400 && hops < 5; hops++) {
+      assert.doesNotMatch(String(res.headers.location), /^https:/, 'no redirect to HTTPS');
+      url = new URL(String(res.headers.location), `http://board.lan:3000${url}`).pathname;
+      res = await ctx.app.inject({ method: 'GET', url, headers: { host: 'board.lan:3000' } });
+    }
+    assert.equal(res.statusCode, 200);
+    const csp = String(res.headers['content-security-policy'] ?? '');
+    assert.match(csp, /default-src 'self'/, 'the docs page keeps a policy');
+    assert.doesNotMatch(csp, /upgrade-insecure-requests/);
+    const page = await ctx.app.inject({ method: 'GET', url: '/posts/1', headers: { host: '192.168.1.20:3000', accept: 'text/html' } });
+    assert.doesNotMatch(String(page.headers['content-security-policy'] ?? ''), /upgrade-insecure-requests/);
+    assert.doesNotMatch(page.body, /https?:\/\/(127\.0\.0\.1|localhost)/, 'no loopback address written into the page');
   });
 });

@@ -18,7 +18,11 @@ export async function listPools(db: Kysely<DB>, viewerId: number | null, offset:
       .limit(limit)
       .offset(offset)
       .execute(),
-    db.selectFrom('pools').select((eb) => eb.fn.countAll<number>().as('n')).where(visibleTo(viewerId)).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('pools')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(visibleTo(viewerId))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
 }

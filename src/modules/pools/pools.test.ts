@@ -5,7 +5,15 @@ import { createPool, createPost, createUser } from '../../../test/factories.ts';
 
 const HOUR = 3_600_000;
 
-interface PoolSpec { key: string; name: string; by: 'alice' | 'bob'; isPublic: boolean; updatedAgo: number; posts: number; description: string }
+interface PoolSpec {
+  key: string;
+  name: string;
+  by: 'alice' | 'bob';
+  isPublic: boolean;
+  updatedAgo: number;
+  posts: number;
+  description: string;
+}
 
 /** 23 public and 3 private pools, each updated at a distinct time. */
 function poolSpecs(): PoolSpec[] {
@@ -31,7 +39,7 @@ eachDatabase('GET /api/pools', (ctx: Ctx) => {
   let edited: PoolSpec;
 
   before(async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const now = ctx.clock.now();
     const users = { alice: await createUser(db, { username: 'alice' }), bob: await createUser(db, { username: 'Bob' }) };
     const postIds: number[] = [];
@@ -39,14 +47,22 @@ eachDatabase('GET /api/pools', (ctx: Ctx) => {
     for (const p of specs) {
       // Created in an order unrelated to the update order, so the two cannot be confused.
       const id = await createPool(db, {
-        creatorId: users[p.by], name: p.name, description: p.description, isPublic: p.isPublic,
-        postIds: postIds.slice(0, p.posts), at: now - p.updatedAgo,
+        creatorId: users[p.by],
+        name: p.name,
+        description: p.description,
+        isPublic: p.isPublic,
+        postIds: postIds.slice(0, p.posts),
+        at: now - p.updatedAgo,
       });
       poolId[p.key] = String(id);
     }
     // The oldest public pool was just edited: it moves to the top.
     edited = specs.filter((p) => p.isPublic).sort((a, b) => b.updatedAgo - a.updatedAgo)[0];
-    await db.updateTable('pools').set({ updated_at: now - 1000 }).where('id', '=', Number(poolId[edited.key])).execute();
+    await db
+      .updateTable('pools')
+      .set({ updated_at: now - 1000 })
+      .where('id', '=', Number(poolId[edited.key]))
+      .execute();
     edited.updatedAgo = 1000;
   });
 
@@ -61,7 +77,10 @@ eachDatabase('GET /api/pools', (ctx: Ctx) => {
     const body = await list('');
     const want = visible();
     assert.equal(want.length, 23);
-    assert.deepEqual(body.pools.map((p) => p._id), want.slice(0, 20).map((p) => poolId[p.key]));
+    assert.deepEqual(
+      body.pools.map((p) => p._id),
+      want.slice(0, 20).map((p) => poolId[p.key]),
+    );
     assert.equal(body.pools[0]._id, poolId[edited.key], 'the pool edited last comes first');
     assert.equal(body.totalPools, 23, 'private pools are not counted');
     assert.equal(body.page, 1);
@@ -79,9 +98,21 @@ eachDatabase('GET /api/pools', (ctx: Ctx) => {
 
   test('page and limit pick the right slice; totalPages = ceil(totalPools / limit)', async () => {
     const order = visible().map((p) => poolId[p.key]);
-    for (const [page, limit] of [[2, 20], [3, 5], [5, 5], [6, 5], [1, 100], [1, 1], [23, 1]]) {
+    for (const [page, limit] of [
+      [2, 20],
+      [3, 5],
+      [5, 5],
+      [6, 5],
+      [1, 100],
+      [1, 1],
+      [23, 1],
+    ]) {
       const body = await list(`?page=${page}&limit=${limit}`);
-      assert.deepEqual(body.pools.map((p) => p._id), order.slice((page - 1) * limit, page * limit), `page=${page} limit=${limit}`);
+      assert.deepEqual(
+        body.pools.map((p) => p._id),
+        order.slice((page - 1) * limit, page * limit),
+        `page=${page} limit=${limit}`,
+      );
       assert.equal(body.page, page);
       assert.equal(body.totalPools, 23);
       assert.equal(body.totalPages, Math.ceil(23 / limit));
@@ -102,7 +133,14 @@ eachDatabase('GET /api/pools', (ctx: Ctx) => {
   });
 
   test('bad page, limit or an unknown parameter are 400 naming the parameter', async () => {
-    for (const [q, param] of [['limit=101', 'limit'], ['limit=0', 'limit'], ['limit=x', 'limit'], ['page=0', 'page'], ['page=-2', 'page'], ['offset=5', 'offset']]) {
+    for (const [q, param] of [
+      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['limit=x', 'limit'],
+      ['page=0', 'page'],
+      ['page=-2', 'page'],
+      ['offset=5', 'offset'],
+    ]) {
       const res = await getJson(ctx.app, `/api/pools?${q}`);
       assert.equal(res.status, 400, q);
       assert.equal(res.body.status, 400);

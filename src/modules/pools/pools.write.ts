@@ -4,7 +4,7 @@ import type { DB } from '../../db/types.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
 import { listItems } from '../posts/posts.repo.ts';
-import { parseId } from '../posts/posts.service.ts';
+import { parseId } from '../../core/ids.ts';
 import { poolJson } from './pools.service.ts';
 import type { NewPool, PoolPatch } from './pools.schemas.ts';
 import { toId } from '../../core/ids.ts';
@@ -12,7 +12,13 @@ import { toId } from '../../core/ids.ts';
 export const MAX_POOL_POSTS = 1000;
 
 async function poolRow(db: Kysely<DB>, id: number) {
-  return db.selectFrom('pools').innerJoin('users', 'users.id', 'pools.creator_id').selectAll('pools').select('users.username').where('pools.id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('pools')
+    .innerJoin('users', 'users.id', 'pools.creator_id')
+    .selectAll('pools')
+    .select('users.username')
+    .where('pools.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A pool the viewer may see: public, or private and theirs. Anything else is not found. */
@@ -38,7 +44,10 @@ async function writeOrder(trx: Transaction<DB>, poolId: number, postIds: number[
   await trx.deleteFrom('pool_posts').where('pool_id', '=', poolId).execute();
   for (let i = 0; i < postIds.length; i += 500) {
     const chunk = postIds.slice(i, i + 500);
-    await trx.insertInto('pool_posts').values(chunk.map((post_id, j) => ({ pool_id: poolId, post_id, position: i + j + 1, added_at: now }))).execute();
+    await trx
+      .insertInto('pool_posts')
+      .values(chunk.map((post_id, j) => ({ pool_id: poolId, post_id, position: i + j + 1, added_at: now })))
+      .execute();
   }
   await trx.updateTable('pools').set({ post_count: postIds.length, updated_at: now }).where('id', '=', poolId).execute();
 }
@@ -49,7 +58,11 @@ async function writeOrder(trx: Transaction<DB>, poolId: number, postIds: number[
  * SQLite runs one writer at a time). A pool deleted meanwhile is not found.
  */
 async function lockPool(trx: Transaction<DB>, poolId: number, rawId: string): Promise<void> {
-  const locked = await trx.updateTable('pools').set((eb) => ({ post_count: eb.ref('post_count') })).where('id', '=', poolId).executeTakeFirst();
+  const locked = await trx
+    .updateTable('pools')
+    .set((eb) => ({ post_count: eb.ref('post_count') }))
+    .where('id', '=', poolId)
+    .executeTakeFirst();
   if (locked.numUpdatedRows === 0n) notFound('Pool', rawId);
 }
 
@@ -67,7 +80,7 @@ function postIdList(raw: string[], field: string): number[] {
 
 export async function getPool(deps: Deps, viewer: Viewer | null, rawId: string) {
   const row = await visiblePool(deps, viewer, rawId);
-  const posts = await listItems(deps.db, deps.dialect, await orderedPostIds(deps.db, row.id));
+  const posts = await listItems(deps.db, await orderedPostIds(deps.db, row.id));
   return { pool: poolJson(row), posts };
 }
 
@@ -80,7 +93,15 @@ export async function createPool(deps: Deps, viewer: Viewer, body: NewPool) {
   const id = await deps.db.transaction().execute(async (trx) => {
     const { id } = await trx
       .insertInto('pools')
-      .values({ creator_id: viewer.id, name: body.name.trim(), description: body.description ?? '', is_public: body.isPublic === false ? 0 : 1, post_count: 0, created_at: now, updated_at: now })
+      .values({
+        creator_id: viewer.id,
+        name: body.name.trim(),
+        description: body.description ?? '',
+        is_public: body.isPublic === false ? 0 : 1,
+        post_count: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await writeOrder(trx, id, postIds, now);
@@ -134,7 +155,12 @@ export async function removePost(deps: Deps, viewer: Viewer, rawId: string, rawP
     await lockPool(trx, row.id, rawId);
     const order = await orderedPostIds(trx, row.id);
     if (!order.includes(postId)) notFound('Post in this pool', rawPostId);
-    await writeOrder(trx, row.id, order.filter((id) => id !== postId), deps.clock.now());
+    await writeOrder(
+      trx,
+      row.id,
+      order.filter((id) => id !== postId),
+      deps.clock.now(),
+    );
   });
   return getPool(deps, viewer, rawId);
 }

@@ -34,7 +34,10 @@ test('many lists share chunks without reading into each other, and one larger th
     made.push(Array.from({ length: size }, (_, i) => 1_000_000 - n * 1000 - i * (1 + (n % 200))));
   }
   const numbers = made.map((ids) => lists.add(ids));
-  assert.deepEqual(numbers, made.map((_, i) => i));
+  assert.deepEqual(
+    numbers,
+    made.map((_, i) => i),
+  );
   assert.equal(lists.count, 300);
   for (const [k, ids] of made.entries()) {
     assert.deepEqual(all(lists, k), ids);

@@ -86,7 +86,11 @@ export class IdLists {
 export class IdReader {
   private last = -1;
 
-  constructor(private readonly bytes: Uint8Array, private at: number, private readonly end: number) {}
+  constructor(
+    private readonly bytes: Uint8Array,
+    private at: number,
+    private readonly end: number,
+  ) {}
 
   next(): number {
     const bytes = this.bytes;

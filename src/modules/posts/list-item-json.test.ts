@@ -6,12 +6,12 @@ import { eachDatabase, getJson } from '../../../test/helpers.ts';
 import { addComment, createPost, createUser } from '../../../test/factories.ts';
 import { register } from '../../../test/auth-helpers.ts';
 import { PostList } from './posts.schemas.ts';
-import { fillItems } from './list-item.ts';
+import { fillItems } from '../../db/schema/list-item.ts';
 import { followsList, itemsByIds } from './posts.repo.ts';
 import { counter } from '../../db/counters.ts';
 
 /**
- * List items are JSON the database writes (list-item.ts: stored on each row by triggers, around
+ * List items are JSON the database writes (db/schema/list-item.ts: stored on each row by triggers, around
  * counts read at request time). What it writes must be what
  * JSON.stringify would write from the stored row: the same keys, values and escapes, on both
  * engines, for titles, tags and names that need escaping and for every millisecond.
@@ -20,15 +20,21 @@ import { counter } from '../../db/counters.ts';
 const TITLES = ['Plain', 'Quote " and backslash \\ here', 'Tab\tnew\nline\u0001 and \u007f', 'Émoji 🦊 漢字', '</script><b>x</b>', "O'Brien's"];
 const TAGS = ['with"quote', 'back\\slash', 'ünïcode', 'c++', 'a/b', "it's", '🦊'];
 const TIMES = [
-  Date.parse('2026-11-22T10:15:30.000Z'), Date.parse('2026-11-22T10:15:30.001Z'), Date.parse('2026-11-22T10:15:30.010Z'),
-  Date.parse('2026-11-22T10:15:30.100Z'), Date.parse('2026-11-22T23:59:59.999Z'), Date.parse('2000-02-29T00:00:00.005Z'),
-  Date.parse('1999-12-31T23:59:59.999Z'), Date.parse('2038-01-19T03:14:08.123Z'), Date.parse('2099-12-31T12:00:00.999Z'),
+  Date.parse('2026-11-22T10:15:30.000Z'),
+  Date.parse('2026-11-22T10:15:30.001Z'),
+  Date.parse('2026-11-22T10:15:30.010Z'),
+  Date.parse('2026-11-22T10:15:30.100Z'),
+  Date.parse('2026-11-22T23:59:59.999Z'),
+  Date.parse('2000-02-29T00:00:00.005Z'),
+  Date.parse('1999-12-31T23:59:59.999Z'),
+  Date.parse('2038-01-19T03:14:08.123Z'),
+  Date.parse('2099-12-31T12:00:00.999Z'),
 ];
 
 eachDatabase('list items written as JSON by the database', (ctx) => {
   const expected = new Map<string, object>();
   before(async () => {
-    const u = await createUser(ctx.database.db, { username: 'Name.With-Odd_Chars' });
+    const u = await createUser(ctx.database, { username: 'Name.With-Odd_Chars' });
     // Random milliseconds too: every one must come out as toISOString writes it.
     let seed = 12345;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
@@ -36,8 +42,16 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
     for (const [i, createdAt] of times.entries()) {
       const title = TITLES[i % TITLES.length];
       const tags = i % 4 === 3 ? [] : [TAGS[i % TAGS.length], TAGS[(i + 3) % TAGS.length], 'common'];
-      const id = await createPost(ctx.database.db, { uploaderId: u, title, tags, createdAt, rating: i % 2 ? 'unsafe' : 'safe', width: 100 + i, height: 200 + i });
-      const row = await ctx.database.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const id = await createPost(ctx.database, {
+        uploaderId: u,
+        title,
+        tags,
+        createdAt,
+        rating: i % 2 ? 'unsafe' : 'safe',
+        width: 100 + i,
+        height: 200 + i,
+      });
+      const row = await ctx.database.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       expected.set(String(id), {
         id: String(id),
         title,
@@ -72,11 +86,23 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
   });
 
   test('the response follows the PostList schema exactly, with no key it does not list', async () => {
-    const closed = (schema: any): any => (schema && typeof schema === 'object'
-      ? Object.fromEntries(Object.entries({ ...schema, ...(schema.type === 'object' ? { additionalProperties: false } : {}) }).map(([k, v]) => [k, Array.isArray(v) ? v.map(closed) : closed(v)]))
-      : schema);
+    const closed = (schema: any): any =>
+      schema && typeof schema === 'object'
+        ? Object.fromEntries(
+            Object.entries({ ...schema, ...(schema.type === 'object' ? { additionalProperties: false } : {}) }).map(([k, v]) => [
+              k,
+              Array.isArray(v) ? v.map(closed) : closed(v),
+            ]),
+          )
+        : schema;
     const validate = new Ajv({ strict: false }).compile(closed(PostList));
-    for (const url of ['/api/posts', '/api/posts?tag=common&limit=5', '/api/posts?search=quote', '/api/posts?offset=3&limit=2', '/api/posts?tag=nothing-like-it']) {
+    for (const url of [
+      '/api/posts',
+      '/api/posts?tag=common&limit=5',
+      '/api/posts?search=quote',
+      '/api/posts?offset=3&limit=2',
+      '/api/posts?tag=nothing-like-it',
+    ]) {
       const res = await getJson(ctx.app, url);
       assert.equal(res.status, 200, url);
       assert.ok(validate(res.body), `${url}: ${JSON.stringify(validate.errors)}`);
@@ -98,7 +124,7 @@ eachDatabase('stored list items follow every change', (ctx) => {
 
   test('an edit of title, rating or tags shows in the list at once, and so do likes, favorites and comments', async () => {
     const alice = await register(ctx.app, 'item_editor');
-    const id = String(await createPost(ctx.database.db, { uploaderId: Number(alice.id), title: 'Before', tags: ['old_tag'], createdAt: ctx.clock.now() }));
+    const id = String(await createPost(ctx.database, { uploaderId: Number(alice.id), title: 'Before', tags: ['old_tag'], createdAt: ctx.clock.now() }));
     assert.equal((await item(id)).title, 'Before');
     // One field an edit: each must rewrite the stored item by itself.
     for (const payload of [{ title: 'After "quoted"' }, { contentRating: 'sketchy' }, { tags: ['new_b', 'new_a'] }]) {
@@ -110,7 +136,7 @@ eachDatabase('stored list items follow every change', (ctx) => {
     for (const verb of ['like', 'favorite'] as const) {
       assert.equal((await ctx.app.inject({ method: 'PUT', url: `/api/posts/${id}/${verb}`, headers: alice.headers })).statusCode, 200);
     }
-    await addComment(ctx.database.db, { postId: Number(id), userId: Number(alice.id), content: 'hi', createdAt: ctx.clock.now() });
+    await addComment(ctx.database, { postId: Number(id), userId: Number(alice.id), content: 'hi', createdAt: ctx.clock.now() });
     const after = await item(id);
     assert.equal(after.title, 'After "quoted"');
     assert.equal(after.contentRating, 'sketchy');
@@ -119,13 +145,13 @@ eachDatabase('stored list items follow every change', (ctx) => {
   });
 
   test('the migration fills the items of posts made before they were stored', async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const u = await createUser(db, { username: 'Older_Poster' });
     const id = String(await createPost(db, { uploaderId: u, title: 'From before', tags: ['legacy'], createdAt: Date.parse('2020-05-06T07:08:09.010Z') }));
     const want = await item(id);
     // As a database made before the columns existed: empty until filled.
     await sql`UPDATE posts SET item_head = '', item_tail = ''`.execute(db);
-    await fillItems(db, ctx.database.dialect);
+    await fillItems(db, db.engine);
     assert.deepEqual(await item(id), want);
     assert.equal(want.createdAt, '2020-05-06T07:08:09.010Z');
     assert.deepEqual(want.author, { username: 'Older_Poster' });
@@ -141,33 +167,42 @@ test('a list read back by the database is checked against the order asked for', 
 
 eachDatabase('items of a list of posts', (ctx) => {
   test('come in the order asked for, with missing posts left out', async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const u = await createUser(db, { username: 'orderly' });
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) ids.push(await createPost(db, { uploaderId: u, title: `n${i}`, tags: [], createdAt: ctx.clock.now() + i }));
     const asked = [ids[3], ids[0], 999_999, ids[5], ids[1], ids[4]];
-    const items = await itemsByIds(db, ctx.database.dialect, asked);
+    const items = await itemsByIds(db, asked);
     const want = asked.filter((id) => id !== 999_999);
     assert.deepEqual(items.ids, want);
-    assert.deepEqual(JSON.parse(items.json).map((p: { id: string }) => Number(p.id)), want);
+    assert.deepEqual(
+      JSON.parse(items.json).map((p: { id: string }) => Number(p.id)),
+      want,
+    );
     // The data version comes with the items, as of the same statement.
     assert.equal(items.version, await counter(db, 'version'));
-    const none = await itemsByIds(db, ctx.database.dialect, [999_998]);
+    const none = await itemsByIds(db, [999_998]);
     assert.deepEqual([none.ids, none.json], [[], '[]']);
     // A run of consecutive ids (a newest page) is read as one range: the same items, highest
     // first, a deleted one in it left out, with the version and NewestOrder's state.
     const run = [ids[5], ids[4], ids[3], ids[2], ids[1]];
-    assert.ok(run.every((id, i) => id === run[0] - i), 'the fixture posts have consecutive ids');
-    const one = (id: number) => itemsByIds(db, ctx.database.dialect, [id]);
+    assert.ok(
+      run.every((id, i) => id === run[0] - i),
+      'the fixture posts have consecutive ids',
+    );
+    const one = (id: number) => itemsByIds(db, [id]);
     const each = await Promise.all(run.map(one));
-    const whole = await itemsByIds(db, ctx.database.dialect, run, { state: true });
+    const whole = await itemsByIds(db, run, { state: true });
     assert.deepEqual(whole.ids, run);
     assert.equal(whole.json, `[${each.map((x) => x.json.slice(1, -1)).join(',')}]`);
     assert.equal(whole.version, await counter(db, 'version'));
     assert.deepEqual(whole.state, { total: await counter(db, 'posts'), maxId: Math.max(...ids) });
     await db.deleteFrom('posts').where('id', '=', ids[3]).execute();
-    const gap = await itemsByIds(db, ctx.database.dialect, run);
+    const gap = await itemsByIds(db, run);
     assert.deepEqual(gap.ids, [ids[5], ids[4], ids[2], ids[1]]);
-    assert.deepEqual(JSON.parse(gap.json).map((p: { id: string }) => Number(p.id)), gap.ids);
+    assert.deepEqual(
+      JSON.parse(gap.json).map((p: { id: string }) => Number(p.id)),
+      gap.ids,
+    );
   });
 });

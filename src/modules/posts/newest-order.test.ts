@@ -10,15 +10,22 @@ const HOUR = 3_600_000;
 eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
   let u: number;
   before(async () => {
-    u = await createUser(ctx.database.db, { username: 'deep' });
+    u = await createUser(ctx.database, { username: 'deep' });
     for (let i = 0; i < 40; i++) {
       // Dates out of id order on purpose: the order is by date, then id.
-      await createPost(ctx.database.db, { uploaderId: u, title: `p${i}`, createdAt: ctx.clock.now() - ((i * 7) % 40) * HOUR });
+      await createPost(ctx.database, { uploaderId: u, title: `p${i}`, createdAt: ctx.clock.now() - ((i * 7) % 40) * HOUR });
     }
   });
 
   const same = async (order: NewestOrder, what: string) => {
-    for (const [offset, limit] of [[3, 5], [10, 7], [35, 10], [39, 3], [40, 5], [100, 5]]) {
+    for (const [offset, limit] of [
+      [3, 5],
+      [10, 7],
+      [35, 10],
+      [39, 3],
+      [40, 5],
+      [100, 5],
+    ]) {
       const viaOrder = await listPage(ctx.app.deps, { offset, limit }, { order });
       const viaSql = await listPage(ctx.app.deps, { offset, limit });
       assert.deepEqual(viaOrder, viaSql, `${what}: offset ${offset}`);
@@ -28,20 +35,20 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
   test('every page equals the SQL offset page, through uploads, old-dated posts and deletes', async () => {
     const order = new NewestOrder();
     await same(order, 'first load');
-    await createPost(ctx.database.db, { uploaderId: u, title: 'fresh', createdAt: ctx.clock.now() + HOUR });
+    await createPost(ctx.database, { uploaderId: u, title: 'fresh', createdAt: ctx.clock.now() + HOUR });
     await same(order, 'after a new post (prepended)');
-    await createPost(ctx.database.db, { uploaderId: u, title: 'backdated', createdAt: ctx.clock.now() - 100 * HOUR });
+    await createPost(ctx.database, { uploaderId: u, title: 'backdated', createdAt: ctx.clock.now() - 100 * HOUR });
     await same(order, 'after a back-dated post (reloaded)');
     const victim = (await listPage(ctx.app.deps, { offset: 12, limit: 1 })).posts[0].id;
-    await deletePostRows(ctx.database.db, Number(victim));
+    await deletePostRows(ctx.database, Number(victim));
     await same(order, 'after a delete (reloaded)');
   });
   test('requests catching up at the same time take the new posts alone, once, without reading every post again', async () => {
     const order = new NewestOrder();
-    await order.refresh(ctx.database.db);
-    for (let i = 0; i < 3; i++) await createPost(ctx.database.db, { uploaderId: u, title: `together ${i}`, createdAt: ctx.clock.now() + (10 + i) * HOUR });
+    await order.refresh(ctx.database);
+    for (let i = 0; i < 3; i++) await createPost(ctx.database, { uploaderId: u, title: `together ${i}`, createdAt: ctx.clock.now() + (10 + i) * HOUR });
     // Every answer a little late, as under load: each request reads the new state before any has caught up.
-    const { spy, seen } = capturingQueries(ctx.database.db);
+    const { spy, seen } = capturingQueries(ctx.database);
     const slow = spy.withPlugin({
       transformQuery: (args) => args.node,
       transformResult: async (args) => {
@@ -51,7 +58,10 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     });
     await Promise.all([order.refresh(slow), order.refresh(slow), order.refresh(slow)]);
     // Each catches up with the new posts alone: none reads every post again (a second at a million posts).
-    assert.deepEqual(seen.filter((q) => /\blimit\b/i.test(q.sql)).map((q) => q.sql), []);
+    assert.deepEqual(
+      seen.filter((q) => /\blimit\b/i.test(q.sql)).map((q) => q.sql),
+      [],
+    );
     const total = (await listPage(ctx.app.deps, { limit: 1 })).totalPosts;
     assert.equal(order.size, total);
     await same(order, 'after concurrent catch-ups');
@@ -81,7 +91,7 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     // Newer posts (one in the same millisecond as another) are added to the kept dates, not read again.
     const start = await listPage(ctx.app.deps, { dateFrom: at(7) }, { order });
     ranges.push({ dateFrom: new Date(ctx.clock.now() + 1_000).toISOString() }, { dateTo: new Date(ctx.clock.now() + 2_000).toISOString() });
-    for (const ms of [1_000, 1_000, 1_500, 90_000]) await createPost(ctx.database.db, { uploaderId: u, title: `new${ms}`, createdAt: ctx.clock.now() + ms });
+    for (const ms of [1_000, 1_000, 1_500, 90_000]) await createPost(ctx.database, { uploaderId: u, title: `new${ms}`, createdAt: ctx.clock.now() + ms });
     await check('after uploads');
     assert.equal((await listPage(ctx.app.deps, { dateFrom: at(7) }, { order })).totalPosts, start.totalPosts + 4);
     assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPage(ctx.app.deps, r, { order })).totalPosts))).size >= 4, 'the ranges differ');
@@ -90,7 +100,7 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
 
 eachDatabase('newest order: refreshAt skips the state read while the data version holds', (ctx) => {
   test('the same version reads nothing; a newer one catches up', async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const u = await createUser(db, { username: 'versioned' });
     const version = async () => Number((await db.selectFrom('counters').select('value').where('name', '=', 'version').executeTakeFirstOrThrow()).value);
     await createPost(db, { uploaderId: u, title: 'v1', createdAt: ctx.clock.now() });

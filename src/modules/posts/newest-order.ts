@@ -69,9 +69,10 @@ export class NewestOrder {
     if (now.total === this.total && now.maxId === this.maxId) return this.idsFollowDates;
     const from = { total: this.total, maxId: this.maxId };
     const added = now.total - this.total;
-    const newer = this.total >= 0 && added > 0
-      ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
-      : null;
+    const newer =
+      this.total >= 0 && added > 0
+        ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+        : null;
     // Another request caught up while the new posts were read: start again from where it left the order.
     if (this.total !== from.total || this.maxId !== from.maxId) return this.refresh(db);
     const newestAt = this.times.last;

@@ -15,17 +15,31 @@ eachDatabase('rating and min likes: exact totals from posts_by_likes', (ctx) => 
   const fans: Viewer[] = [];
 
   before(async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const uploader = await createUser(db, { username: 'liked_up' });
-    for (let i = 0; i < 5; i++) fans.push({ id: await createUser(db, { username: `fan${i}`, role: i === 0 ? 'moderator' : 'user' }), username: `fan${i}`, role: i === 0 ? 'moderator' : 'user', tier: 'free' });
+    for (let i = 0; i < 5; i++)
+      fans.push({
+        id: await createUser(db, { username: `fan${i}`, role: i === 0 ? 'moderator' : 'user' }),
+        username: `fan${i}`,
+        role: i === 0 ? 'moderator' : 'user',
+        tier: 'free',
+      });
     for (let i = 0; i < 40; i++) {
-      posts.push(await createPost(db, { uploaderId: uploader, title: `l${i}`, rating: RATINGS[i % 3], likeCount: i % 4, createdAt: Date.parse('2026-03-01T00:00:00Z') + i * 1000 }));
+      posts.push(
+        await createPost(db, {
+          uploaderId: uploader,
+          title: `l${i}`,
+          rating: RATINGS[i % 3],
+          likeCount: i % 4,
+          createdAt: Date.parse('2026-03-01T00:00:00Z') + i * 1000,
+        }),
+      );
     }
   });
 
   /** Every (rating, minLikes) total through the API against a count of the posts table itself. */
   async function totalsMatch(label: string) {
-    const db = ctx.database.db;
+    const db = ctx.database;
     for (const rating of [undefined, ...RATINGS]) {
       for (const minLikes of [1, 2, 3, 4, 6]) {
         const page = await listPage(ctx.app.deps, { contentRating: rating, minLikes, sortBy: 'most_liked', limit: 5 });
@@ -34,7 +48,7 @@ eachDatabase('rating and min likes: exact totals from posts_by_likes', (ctx) => 
         const { n } = await q.executeTakeFirstOrThrow();
         assert.deepEqual([page.totalPosts, page.totalIsEstimate], [Number(n), false], `${label}: ${rating ?? 'any'} >= ${minLikes}`);
         // Past the cap of an exact count, too (with a cap of 2 the count of matching rows would be an estimate).
-        const capped = await countRows(db, ctx.database.dialect, { tags: [], terms: [], rating, minLikes }, 2);
+        const capped = await countRows(db, { tags: [], terms: [], rating, minLikes }, 2);
         assert.deepEqual(capped, { total: Number(n), estimated: false }, `${label}: ${rating ?? 'any'} >= ${minLikes}, capped`);
       }
     }
@@ -51,7 +65,7 @@ eachDatabase('rating and min likes: exact totals from posts_by_likes', (ctx) => 
     await totalsMatch('after a rating edit');
     await deletePost(ctx.app.deps, fans[0], String(posts[3]));
     await totalsMatch('after a delete');
-    await createPost(ctx.database.db, { uploaderId: fans[2].id, title: 'l40', rating: 'safe', likeCount: 5, createdAt: Date.parse('2026-03-02T00:00:00Z') });
+    await createPost(ctx.database, { uploaderId: fans[2].id, title: 'l40', rating: 'safe', likeCount: 5, createdAt: Date.parse('2026-03-02T00:00:00Z') });
     await totalsMatch('after an upload');
   });
 });

@@ -1,20 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import { movePostCounts } from '../../db/counters.ts';
 import type { DB } from '../../db/types.ts';
-
-/**
- * Moves the stored post counts of tags or pools one row at a time, in ascending id order: every
- * writer then locks shared rows in the same order, so two edits or deletes touching the same tags
- * cannot deadlock on PostgreSQL (one UPDATE ... WHERE id IN (...) locks in no fixed order).
- */
-export async function movePostCounts(trx: Transaction<DB>, table: 'tags' | 'pools', deltas: Map<number, number>): Promise<void> {
-  for (const [id, delta] of [...deltas].sort((a, b) => a[0] - b[0])) {
-    if (delta === 0) continue;
-    await (table === 'tags'
-      ? trx.updateTable('tags').set((eb) => ({ post_count: eb('post_count', '+', delta) })).where('id', '=', id)
-      : trx.updateTable('pools').set((eb) => ({ post_count: eb('post_count', '+', delta) })).where('id', '=', id)
-    ).execute();
-  }
-}
 
 /**
  * Deletes a post and everything hanging off it in one transaction, keeping every stored counter

@@ -1,9 +1,13 @@
+import { tmpDirOf } from '../../config.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
+import { withMediaJournal } from '../../storage/media-journal.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
-import { MAX_TAGS_PER_POST, normalizeTagName } from '../tags/tag-names.ts';
-import { deletePostRows, movePostCounts } from './posts.delete.ts';
-import { getPost, parseId } from './posts.service.ts';
+import { MAX_TAGS_PER_POST, normalizeTagName } from '../tags/tag-name-rules.ts';
+import { movePostCounts } from '../../db/counters.ts';
+import { deletePostRows } from './posts.delete.ts';
+import { parseId } from '../../core/ids.ts';
+import { getPost } from './posts.service.ts';
 import type { PostPatch } from './posts.schemas.ts';
 import { toTagString } from './tag-string.ts';
 
@@ -44,18 +48,34 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
     if (!post) notFound('Post', rawId);
     assertOwnerOrModerator(viewer, post!.uploader_id, 'post');
     if (wanted === undefined) return;
-    const current = await trx.selectFrom('post_tags').innerJoin('tags', 'tags.id', 'post_tags.tag_id').select(['tags.id', 'tags.name']).where('post_tags.post_id', '=', id).execute();
+    const current = await trx
+      .selectFrom('post_tags')
+      .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
+      .select(['tags.id', 'tags.name'])
+      .where('post_tags.post_id', '=', id)
+      .execute();
     const removed = current.filter((t) => !wanted.includes(t.name)).map((t) => t.id);
     const added = wanted.filter((n) => !current.some((t) => t.name === n)).sort();
     let addedIds: number[] = [];
     if (removed.length) await trx.deleteFrom('post_tags').where('post_id', '=', id).where('tag_id', 'in', removed).execute();
     if (added.length) {
-      await trx.insertInto('tags').values(added.map((name) => ({ name, post_count: 0, created_at: deps.clock.now() }))).onConflict((oc) => oc.column('name').doNothing()).execute();
+      await trx
+        .insertInto('tags')
+        .values(added.map((name) => ({ name, post_count: 0, created_at: deps.clock.now() })))
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
       addedIds = (await trx.selectFrom('tags').select('id').where('name', 'in', added).execute()).map((t) => t.id);
-      await trx.insertInto('post_tags').values(addedIds.map((tag_id) => ({ post_id: id, tag_id, created_at: post!.created_at }))).execute();
+      await trx
+        .insertInto('post_tags')
+        .values(addedIds.map((tag_id) => ({ post_id: id, tag_id, created_at: post!.created_at })))
+        .execute();
     }
     await movePostCounts(trx, 'tags', new Map([...removed.map((t) => [t, -1] as const), ...addedIds.map((t) => [t, 1] as const)]));
-    await trx.updateTable('posts').set({ tag_string: toTagString(wanted) }).where('id', '=', id).execute();
+    await trx
+      .updateTable('posts')
+      .set({ tag_string: toTagString(wanted) })
+      .where('id', '=', id)
+      .execute();
   });
   return getPost(deps, rawId, viewer);
 }
@@ -63,11 +83,14 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
 /** Deletes a post (its uploader or a moderator), then its media files. */
 export async function deletePost(deps: Deps, viewer: Viewer, rawId: string) {
   const id = parseId(rawId, 'Post');
-  const post = await deps.db.selectFrom('posts').select('uploader_id').where('id', '=', id).executeTakeFirst();
+  const post = await deps.db.selectFrom('posts').select(['uploader_id', 'file_path', 'thumb_path', 'preview_path']).where('id', '=', id).executeTakeFirst();
   if (!post) return notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
-  const files = await deletePostRows(deps.db, id);
-  if (files === null) return notFound('Post', rawId); // a concurrent delete got there first
-  await Promise.all(files.map((f) => deps.media.delete(f)));
-  return { message: `Post ${rawId} deleted` };
+  const paths = [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));
+  return withMediaJournal(tmpDirOf(deps.config), paths, async () => {
+    const files = await deletePostRows(deps.db, id);
+    if (files === null) return notFound('Post', rawId); // a concurrent delete got there first
+    await Promise.all(files.map((f) => deps.media.delete(f)));
+    return { message: `Post ${rawId} deleted` };
+  });
 }

@@ -11,30 +11,52 @@ const HOUR = 3_600_000;
 eachDatabase('post queries at scale: counters, search index, cursors, estimates', (ctx) => {
   const ids: number[] = [];
   before(async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const u = await createUser(db, { username: 'maker' });
     for (let i = 0; i < 30; i++) {
       const rating = (['safe', 'sketchy', 'unsafe'] as const)[i % 3];
-      ids.push(await createPost(db, { uploaderId: u, title: i % 2 ? `Dragon number ${i}` : `Quiet lake ${i}`, rating, tags: i % 5 ? ['common'] : ['common', 'fifth'], createdAt: ctx.clock.now() - (30 - i) * HOUR }));
+      ids.push(
+        await createPost(db, {
+          uploaderId: u,
+          title: i % 2 ? `Dragon number ${i}` : `Quiet lake ${i}`,
+          rating,
+          tags: i % 5 ? ['common'] : ['common', 'fifth'],
+          createdAt: ctx.clock.now() - (30 - i) * HOUR,
+        }),
+      );
     }
     await addLike(db, u, ids[3], ctx.clock.now());
   });
 
-  const counters = async () =>
-    Object.fromEntries((await ctx.database.db.selectFrom('counters').selectAll().execute()).map((r) => [r.name, Number(r.value)]));
+  const counters = async () => Object.fromEntries((await ctx.database.selectFrom('counters').selectAll().execute()).map((r) => [r.name, Number(r.value)]));
   const actual = async () => {
-    const rows = await ctx.database.db.selectFrom('posts').select(['content_rating', sql<number>`count(*)`.as('n')]).groupBy('content_rating').execute();
+    const rows = await ctx.database
+      .selectFrom('posts')
+      .select(['content_rating', sql<number>`count(*)`.as('n')])
+      .groupBy('content_rating')
+      .execute();
     const by = Object.fromEntries(rows.map((r) => [`posts:${r.content_rating}`, Number(r.n)]));
-    return { posts: Object.values(by).reduce((a, b) => a + b, 0), 'posts:safe': by['posts:safe'] ?? 0, 'posts:sketchy': by['posts:sketchy'] ?? 0, 'posts:unsafe': by['posts:unsafe'] ?? 0 };
+    return {
+      posts: Object.values(by).reduce((a, b) => a + b, 0),
+      'posts:safe': by['posts:safe'] ?? 0,
+      'posts:sketchy': by['posts:sketchy'] ?? 0,
+      'posts:unsafe': by['posts:unsafe'] ?? 0,
+    };
   };
 
   test('stored totals stay exact through inserts, rating edits and deletes, and answer unfiltered counts', async () => {
     const c0 = await counters();
-    assert.deepEqual({ posts: c0.posts, 'posts:safe': c0['posts:safe'], 'posts:sketchy': c0['posts:sketchy'], 'posts:unsafe': c0['posts:unsafe'] }, await actual());
-    await ctx.database.db.updateTable('posts').set({ content_rating: 'unsafe' }).where('id', '=', ids[0]).execute();
-    await deletePostRows(ctx.database.db, ids[1]);
+    assert.deepEqual(
+      { posts: c0.posts, 'posts:safe': c0['posts:safe'], 'posts:sketchy': c0['posts:sketchy'], 'posts:unsafe': c0['posts:unsafe'] },
+      await actual(),
+    );
+    await ctx.database.updateTable('posts').set({ content_rating: 'unsafe' }).where('id', '=', ids[0]).execute();
+    await deletePostRows(ctx.database, ids[1]);
     const c1 = await counters();
-    assert.deepEqual({ posts: c1.posts, 'posts:safe': c1['posts:safe'], 'posts:sketchy': c1['posts:sketchy'], 'posts:unsafe': c1['posts:unsafe'] }, await actual());
+    assert.deepEqual(
+      { posts: c1.posts, 'posts:safe': c1['posts:safe'], 'posts:sketchy': c1['posts:sketchy'], 'posts:unsafe': c1['posts:unsafe'] },
+      await actual(),
+    );
     assert.ok(c1.version > c0.version, 'every post change moves the data version');
     const all = (await ctx.app.inject({ url: '/api/posts' })).json();
     assert.equal(all.totalPosts, 29);
@@ -48,7 +70,7 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
     const before = await search('DRAGON');
     assert.equal(before.totalPosts, before.posts.length);
     assert.ok(before.posts.every((p: { title: string }) => /dragon/i.test(p.title)));
-    await ctx.database.db.updateTable('posts').set({ title: 'Sleeping wyvern' }).where('id', '=', ids[5]).execute();
+    await ctx.database.updateTable('posts').set({ title: 'Sleeping wyvern' }).where('id', '=', ids[5]).execute();
     const after = await search('dragon');
     assert.equal(after.totalPosts, before.totalPosts - 1);
     assert.equal((await search('wyvern')).posts[0].id, String(ids[5]));
@@ -59,7 +81,10 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
     const first = (await ctx.app.inject({ url: '/api/posts?limit=7' })).json();
     const second = (await ctx.app.inject({ url: `/api/posts?limit=7&before=${first.nextCursor}` })).json();
     const byOffset = (await ctx.app.inject({ url: '/api/posts?limit=7&offset=7' })).json();
-    assert.deepEqual(second.posts.map((p: { id: string }) => p.id), byOffset.posts.map((p: { id: string }) => p.id));
+    assert.deepEqual(
+      second.posts.map((p: { id: string }) => p.id),
+      byOffset.posts.map((p: { id: string }) => p.id),
+    );
     const tagged = (await ctx.app.inject({ url: `/api/posts?limit=3&tag=fifth&before=${first.posts[0].id}` })).json();
     assert.ok(tagged.posts.every((p: { tags: string[] }) => p.tags.includes('fifth')));
     for (const bad of ['abc', '999999']) {
@@ -72,29 +97,35 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
 
   test('past the cap a total is estimated from a sample and says so; under it, exact', async () => {
     const f = { tags: [], terms: [{ text: 'lake', tagId: null, tagCount: 0 }] };
-    const titles = await ctx.database.db.selectFrom('posts').select('title').execute();
+    const titles = await ctx.database.selectFrom('posts').select('title').execute();
     const truth = titles.filter((t) => t.title.toLowerCase().includes('lake')).length;
     assert.ok(truth > 5);
-    const exact = await countRows(ctx.database.db, ctx.database.dialect, f);
+    const exact = await countRows(ctx.database, f);
     assert.deepEqual(exact, { total: truth, estimated: false });
-    const est = await countRows(ctx.database.db, ctx.database.dialect, f, 5);
+    const est = await countRows(ctx.database, f, 5);
     assert.equal(est.estimated, true);
     assert.equal(est.total, truth, 'with every post in the sample the estimate is the true share');
   });
 
   test('through a tag with more posts than the cap, the total is scaled from its newest posts and flagged', async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const common = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'common').executeTakeFirstOrThrow();
     const fifth = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'fifth').executeTakeFirstOrThrow();
-    const f = { tags: [{ id: common.id, name: 'common', count: common.post_count }, { id: fifth.id, name: 'fifth', count: fifth.post_count }], terms: [] };
-    assert.deepEqual(await countRows(db, ctx.database.dialect, f), { total: fifth.post_count, estimated: false }, 'exact under the sample size');
-    const scaled = await countRows(db, ctx.database.dialect, f, 2);
+    const f = {
+      tags: [
+        { id: common.id, name: 'common', count: common.post_count },
+        { id: fifth.id, name: 'fifth', count: fifth.post_count },
+      ],
+      terms: [],
+    };
+    assert.deepEqual(await countRows(db, f), { total: fifth.post_count, estimated: false }, 'exact under the sample size');
+    const scaled = await countRows(db, f, 2);
     assert.equal(scaled.estimated, true);
     assert.ok(scaled.total >= 0 && scaled.total <= fifth.post_count);
   });
 
   test('statements that insert, re-rate and delete many posts at once move the totals by all of them', async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const u = await createUser(db, { username: 'bulk' });
     const totals = async () => {
       const c = await counters();
@@ -102,24 +133,59 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
     };
     const v0 = (await counters()).version;
     const ratings = ['safe', 'unsafe', 'unsafe', 'sketchy', 'safe', 'safe'] as const;
-    const added = await db.insertInto('posts').values(ratings.map((rating, i) => postRow({ uploaderId: u, rating, title: `bulk ${i}`, createdAt: ctx.clock.now() }))).returning('id').execute();
+    const added = await db
+      .insertInto('posts')
+      .values(ratings.map((rating, i) => postRow({ uploaderId: u, rating, title: `bulk ${i}`, createdAt: ctx.clock.now() })))
+      .returning('id')
+      .execute();
     assert.deepEqual(await totals(), await actual(), 'after one insert of six');
     const v1 = (await counters()).version;
     assert.ok(v1 > v0, 'the data version moved');
-    await db.updateTable('posts').set({ content_rating: 'sketchy' }).where('id', 'in', added.slice(0, 4).map((r) => r.id)).execute();
+    await db
+      .updateTable('posts')
+      .set({ content_rating: 'sketchy' })
+      .where(
+        'id',
+        'in',
+        added.slice(0, 4).map((r) => r.id),
+      )
+      .execute();
     assert.deepEqual(await totals(), await actual(), 'after re-rating four at once');
-    await db.updateTable('posts').set((eb) => ({ like_count: eb('like_count', '+', 1) })).where('id', 'in', added.map((r) => r.id)).execute();
+    await db
+      .updateTable('posts')
+      .set((eb) => ({ like_count: eb('like_count', '+', 1) }))
+      .where(
+        'id',
+        'in',
+        added.map((r) => r.id),
+      )
+      .execute();
     const v2 = (await counters()).version;
-    await db.updateTable('posts').set((eb) => ({ like_count: eb('like_count', '+', 1) })).where('id', 'in', added.map((r) => r.id)).execute();
+    await db
+      .updateTable('posts')
+      .set((eb) => ({ like_count: eb('like_count', '+', 1) }))
+      .where(
+        'id',
+        'in',
+        added.map((r) => r.id),
+      )
+      .execute();
     assert.equal((await counters()).version, v2, 'likes leave the data version alone');
-    await db.deleteFrom('posts').where('id', 'in', added.slice(2).map((r) => r.id)).execute();
+    await db
+      .deleteFrom('posts')
+      .where(
+        'id',
+        'in',
+        added.slice(2).map((r) => r.id),
+      )
+      .execute();
     assert.deepEqual(await totals(), await actual(), 'after deleting four at once');
   });
 });
 
 eachDatabase('one tag alone, page by page', (ctx) => {
   test('pages follow the date (then the id) both ways, at every offset, as the general query orders them', async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const u = await createUser(db, { username: 'pager' });
     const base = ctx.clock.now() - 1_000_000;
     // Ties on the date, and ids that do not follow dates.
@@ -131,10 +197,19 @@ eachDatabase('one tag alone, page by page', (ctx) => {
     for (const sort of ['newest', 'oldest'] as const) {
       const sign = sort === 'newest' ? -1 : 1;
       const want = [...ids].sort((a, b) => sign * (a.at - b.at || a.id - b.id)).map((x) => x.id);
-      for (const [offset, limit] of [[0, 4], [4, 4], [8, 4], [0, 10], [10, 3]]) {
-        const page = await listRows(db, ctx.database.dialect, filter, sort, offset, limit);
+      for (const [offset, limit] of [
+        [0, 4],
+        [4, 4],
+        [8, 4],
+        [0, 10],
+        [10, 3],
+      ]) {
+        const page = await listRows(db, filter, sort, offset, limit);
         assert.deepEqual(page.ids, want.slice(offset, offset + limit), `${sort} ${offset}+${limit}`);
-        assert.deepEqual(JSON.parse(page.json).map((p: { id: string }) => Number(p.id)), page.ids);
+        assert.deepEqual(
+          JSON.parse(page.json).map((p: { id: string }) => Number(p.id)),
+          page.ids,
+        );
       }
     }
   });

@@ -1,9 +1,10 @@
+import type { Rating } from '../../core/schemas.ts';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { joinedText, listsTag, notIndexed, termMatches, titleContains, type DialectName } from '../../db/dialect.ts';
-import type { Rating, Sort } from './posts.schemas.ts';
+import type { Database } from '../../db/engine.ts';
+import type { Sort } from './posts.schemas.ts';
 import { LIST_COLUMNS, idList, itemsByIds, itemsOf, type Items } from './posts.repo.ts';
-import { prepared, preparedPerDialect } from '../../db/prepared.ts';
+import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
@@ -44,11 +45,29 @@ const TAG_SAMPLE = 500;
 const SMALL_TAG = 5_000;
 
 const ORDER: Record<Sort, [string, 'asc' | 'desc'][]> = {
-  newest: [['created_at', 'desc'], ['id', 'desc']],
-  oldest: [['created_at', 'asc'], ['id', 'asc']],
-  most_liked: [['like_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
-  most_commented: [['comment_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
-  most_favorited: [['favorite_count', 'desc'], ['created_at', 'desc'], ['id', 'desc']],
+  newest: [
+    ['created_at', 'desc'],
+    ['id', 'desc'],
+  ],
+  oldest: [
+    ['created_at', 'asc'],
+    ['id', 'asc'],
+  ],
+  most_liked: [
+    ['like_count', 'desc'],
+    ['created_at', 'desc'],
+    ['id', 'desc'],
+  ],
+  most_commented: [
+    ['comment_count', 'desc'],
+    ['created_at', 'desc'],
+    ['id', 'desc'],
+  ],
+  most_favorited: [
+    ['favorite_count', 'desc'],
+    ['created_at', 'desc'],
+    ['id', 'desc'],
+  ],
 };
 
 type EB = ExpressionBuilder<DB, 'posts'>;
@@ -58,7 +77,7 @@ type EB = ExpressionBuilder<DB, 'posts'>;
  * (when the order is most liked, or to count rating + min likes); elsewhere it would have SQLite
  * collect and sort every post of a rating.
  */
-function where(dialect: DialectName, f: PostFilter, ratingIndex: boolean, skipTag?: number) {
+function where(db: Database, f: PostFilter, ratingIndex: boolean, skipTag?: number) {
   return (eb: EB) => {
     const parts: Expression<SqlBool>[] = [];
     // EXISTS probes the (post_id, tag_id) key per row; IN would first collect every post of the tag.
@@ -67,16 +86,16 @@ function where(dialect: DialectName, f: PostFilter, ratingIndex: boolean, skipTa
     if (f.uploaderId !== undefined) parts.push(eb('posts.uploader_id', '=', f.uploaderId));
     // A tag the rows are not drawn from is checked on the row's own tag string: the row is read
     // anyway, and a probe of post_tags would be one more random read per candidate.
-    for (const t of f.tags) if (t.id !== skipTag) parts.push(listsTag(dialect, eb.ref('posts.tag_string'), t.name));
+    for (const t of f.tags) if (t.id !== skipTag) parts.push(db.listsTag(eb.ref('posts.tag_string'), t.name));
     for (const term of f.terms) {
       parts.push(
         term.tagId === null
-          ? titleContains(dialect, eb.ref('posts.id'), eb.ref('posts.title'), term.text)
-          : termMatches(dialect, eb.ref('posts.id'), eb.ref('posts.title'), term.text, term.tagId, hasTag(term.tagId)),
+          ? db.titleContains(eb.ref('posts.id'), eb.ref('posts.title'), term.text)
+          : db.termMatches(eb.ref('posts.id'), eb.ref('posts.title'), term.text, term.tagId, hasTag(term.tagId)),
       );
     }
     if (f.rating) {
-      const rating = ratingIndex ? eb.ref('posts.content_rating') : notIndexed(dialect, eb.ref('posts.content_rating'));
+      const rating = ratingIndex ? eb.ref('posts.content_rating') : db.notIndexed(eb.ref('posts.content_rating'));
       parts.push(sql<SqlBool>`${rating} = ${f.rating}`);
     }
     if (f.minLikes !== undefined) parts.push(eb('posts.like_count', '>=', f.minLikes));
@@ -97,16 +116,15 @@ function drivingTag(f: PostFilter, sort: Sort) {
   return sort === 'newest' || sort === 'oldest' || rarest.count <= SMALL_TAG ? rarest : undefined;
 }
 
-
 /** Post ids in one of the rows' source: all posts, or the posts of the driving tag (its index is in date order). */
-function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, ratingIndex = sort === 'most_liked') {
+function source(db: Database, f: PostFilter, sort: Sort, ratingIndex = sort === 'most_liked') {
   const driver = drivingTag(f, sort);
-  if (!driver) return { q: db.selectFrom('posts').where(where(dialect, f, ratingIndex)), viaTag: false };
+  if (!driver) return { q: db.selectFrom('posts').where(where(db, f, ratingIndex)), viaTag: false };
   const q = db
     .selectFrom('post_tags as d')
     .innerJoin('posts', 'posts.id', 'd.post_id')
     .where('d.tag_id', '=', driver.id)
-    .where(where(dialect, f, ratingIndex, driver.id) as never);
+    .where(where(db, f, ratingIndex, driver.id) as never);
   return { q: q as unknown as ReturnType<typeof db.selectFrom<'posts'>>, viaTag: true };
 }
 
@@ -115,11 +133,11 @@ function source(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort,
  * (its links, in the index's order), several on SQLite, where the driving tag's links are read in
  * its index's order and the other tags looked up by link (hasOtherTags), so no post row is read
  * but the page's. PostgreSQL reads the rows of several tags and tests their tag string instead:
- * there each lookup cost ~16 us (against ~0.4 us in SQLite) and its planner merge-joined two big
- * tags' whole link lists, so two tags went from 339 to 79 requests/s at a million posts.
+ * there a lookup by link costs tens of times what it costs SQLite, and its planner merge-joins two
+ * big tags' whole link lists.
  */
-function tagsAlone(dialect: DialectName, f: PostFilter, sort: Sort): boolean {
-  const fromLinks = dialect === 'sqlite' ? f.tags.length >= 1 : f.tags.length === 1;
+function tagsAlone(db: Database, f: PostFilter, sort: Sort): boolean {
+  const fromLinks = db.linkLookupsAreCheap ? f.tags.length >= 1 : f.tags.length === 1;
   return fromLinks && usesOnly(f, 'tags') && (sort === 'newest' || sort === 'oldest');
 }
 
@@ -129,23 +147,24 @@ function tagsAlone(dialect: DialectName, f: PostFilter, sort: Sort): boolean {
  * the same days lie together and stay cached (a link carries its post's date), about four times
  * cheaper than a probe of post_tags' key at a million posts.
  */
-function hasOtherTags(dialect: DialectName, f: PostFilter, driverId: number, link: 'd' | 'w') {
+function hasOtherTags(db: Database, f: PostFilter, driverId: number, link: 'd' | 'w') {
   const created = sql.ref(`${link}.created_at`);
   const post = sql.ref(`${link}.post_id`);
   // Without statistics SQLite would rather use the key (post_id, tag_id), whose pages are scattered.
-  const linkPost = notIndexed(dialect, sql.ref('t.post_id'));
+  const linkPost = db.notIndexed(sql.ref('t.post_id'));
   return sql.join(
-    f.tags.filter((t) => t.id !== driverId)
+    f.tags
+      .filter((t) => t.id !== driverId)
       .map((t) => sql`EXISTS (SELECT 1 FROM post_tags t WHERE t.tag_id = ${t.id} AND t.created_at = ${created} AND ${linkPost} = ${post})`),
     sql` AND `,
   );
 }
 
-export async function listRows(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<Items> {
+export async function listRows(db: Database, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<Items> {
   // Past the first page, or through links alone, find the page's ids first: the skipped rows are
   // then stepped over in an index (and read only as far as the filter needs), not copied out.
-  if (offset > 0 || tagsAlone(dialect, f, sort)) return itemsByIds(db, dialect, await pageIds(db, dialect, f, sort, offset, limit));
-  const { q, viaTag } = source(db, dialect, f, sort);
+  if (offset > 0 || tagsAlone(db, f, sort)) return itemsByIds(db, await pageIds(db, f, sort, offset, limit));
+  const { q, viaTag } = source(db, f, sort);
   return itemsOf(await ordered(q.select(LIST_COLUMNS), sort, viaTag).limit(limit).execute());
 }
 
@@ -159,29 +178,38 @@ function ordered<Q extends { orderBy(ref: never, dir: 'asc' | 'desc'): Q }>(q: Q
 }
 
 /** A page of one tag's links in date order, as one text of post ids (joinedText). */
-const tagPage = (dir: 'asc' | 'desc') => preparedPerDialect((db, p: { tagId: number; limit: number; offset: number }, dialect) => {
-  const order = sql.raw(`created_at ${dir}, post_id ${dir}`);
-  const links = sql`SELECT post_id, created_at FROM post_tags WHERE tag_id = ${p.tagId} ORDER BY ${order} LIMIT ${p.limit} OFFSET ${p.offset}`;
-  return sql<{ ids: string | null }>`SELECT ${joinedText(dialect, sql.ref('post_id'), order)} AS ids FROM (${links}) l`;
-});
+const tagPage = (dir: 'asc' | 'desc') =>
+  preparedOnDatabase((db, p: { tagId: number; limit: number; offset: number }) => {
+    const order = sql.raw(`created_at ${dir}, post_id ${dir}`);
+    const links = sql`SELECT post_id, created_at FROM post_tags WHERE tag_id = ${p.tagId} ORDER BY ${order} LIMIT ${p.limit} OFFSET ${p.offset}`;
+    return sql<{ ids: string | null }>`SELECT ${db.joinedText(sql.ref('post_id'), order)} AS ids FROM (${links}) l`;
+  });
 const tagPageNewest = tagPage('desc');
 const tagPageOldest = tagPage('asc');
 
-async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<number[]> {
+async function pageIds(db: Database, f: PostFilter, sort: Sort, offset: number, limit: number): Promise<number[]> {
   const driver = drivingTag(f, sort);
-  if (driver && tagsAlone(dialect, f, sort) && f.tags.length === 1) {
+  if (driver && tagsAlone(db, f, sort) && f.tags.length === 1) {
     // One tag: its links alone, in the index's order.
-    const [row] = await (sort === 'newest' ? tagPageNewest : tagPageOldest)(db, dialect, { tagId: driver.id, limit, offset });
+    const [row] = await (sort === 'newest' ? tagPageNewest : tagPageOldest)(db, { tagId: driver.id, limit, offset });
     return idList(row);
   }
-  if (driver && tagsAlone(dialect, f, sort)) {
+  if (driver && tagsAlone(db, f, sort)) {
     // Several: the driving tag's links, each looked up among the others' (SQLite only: tagsAlone).
     const dir = sort === 'newest' ? 'desc' : 'asc';
-    const rows = await db.selectFrom('post_tags as d').select('d.post_id').where('d.tag_id', '=', driver.id).where(sql<SqlBool>`${hasOtherTags(dialect, f, driver.id, 'd')}`)
-      .orderBy('d.created_at', dir).orderBy('d.post_id', dir).limit(limit).offset(offset).execute();
+    const rows = await db
+      .selectFrom('post_tags as d')
+      .select('d.post_id')
+      .where('d.tag_id', '=', driver.id)
+      .where(sql<SqlBool>`${hasOtherTags(db, f, driver.id, 'd')}`)
+      .orderBy('d.created_at', dir)
+      .orderBy('d.post_id', dir)
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return rows.map((r) => r.post_id);
   }
-  const { q, viaTag } = source(db, dialect, f, sort);
+  const { q, viaTag } = source(db, f, sort);
   const rows = await ordered(q.select('posts.id'), sort, viaTag).limit(limit).offset(offset).execute();
   return rows.map((r) => r.id);
 }
@@ -191,24 +219,34 @@ async function pageIds(db: Kysely<DB>, dialect: DialectName, f: PostFilter, sort
  * estimated from their share (null when no tag drives the query or it has no more posts than
  * that). A newest-first page within the window is then a slice of it, read with the estimate.
  */
-export async function tagWindow(db: Kysely<DB>, dialect: DialectName, f: PostFilter, size = TAG_SAMPLE): Promise<{ ids: number[]; total: number } | null> {
+export async function tagWindow(db: Database, f: PostFilter, size = TAG_SAMPLE): Promise<{ ids: number[]; total: number } | null> {
   const driver = drivingTag(f, 'newest');
   // One tag alone has its stored count and its own index order: nothing to sample.
   const oneTagAlone = usesOnly(f, 'tags') && f.tags.length === 1;
   if (!driver || oneTagAlone || driver.count <= size || f.before) return null;
-  const newest = db.selectFrom('post_tags as d').select(['d.post_id', 'd.created_at']).where('d.tag_id', '=', driver.id)
-    .orderBy('d.created_at', 'desc').orderBy('d.post_id', 'desc').limit(size);
-  if (tagsAlone(dialect, f, 'newest')) {
+  const newest = db
+    .selectFrom('post_tags as d')
+    .select(['d.post_id', 'd.created_at'])
+    .where('d.tag_id', '=', driver.id)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.post_id', 'desc')
+    .limit(size);
+  if (tagsAlone(db, f, 'newest')) {
     // Tags alone: the sample's links only, no post row read.
-    const links = await db.selectFrom(newest.as('w')).select('w.post_id').where(sql<SqlBool>`${hasOtherTags(dialect, f, driver.id, 'w')}`)
-      .orderBy('w.created_at', 'desc').orderBy('w.post_id', 'desc').execute();
+    const links = await db
+      .selectFrom(newest.as('w'))
+      .select('w.post_id')
+      .where(sql<SqlBool>`${hasOtherTags(db, f, driver.id, 'w')}`)
+      .orderBy('w.created_at', 'desc')
+      .orderBy('w.post_id', 'desc')
+      .execute();
     return { ids: links.map((r) => r.post_id), total: Math.round((links.length / size) * driver.count) };
   }
   const rows = await db
     .selectFrom(newest.as('w'))
     .innerJoin('posts', 'posts.id', 'w.post_id')
     .select('posts.id')
-    .where(where(dialect, f, false, driver.id) as never)
+    .where(where(db, f, false, driver.id) as never)
     .orderBy('w.created_at', 'desc')
     .orderBy('w.post_id', 'desc')
     .execute();
@@ -220,14 +258,15 @@ export function hasStoredCount(f: PostFilter): boolean {
   return usesOnly(f, 'rating') || (usesOnly(f, 'tags') && f.tags.length === 1) || usesOnly(f, 'from', 'to') || usesOnly(f, 'rating', 'minLikes');
 }
 
-const likedQuery = (rated: boolean) => prepared((db, p: { likes: number; rating?: string }) => {
-  const q = db.selectFrom('posts_by_likes').select(sql<number>`coalesce(sum(posts), 0)`.as('n')).where('like_count', '>=', p.likes);
-  return rated ? q.where('content_rating', '=', p.rating!) : q;
-});
+const likedQuery = (rated: boolean) =>
+  prepared((db, p: { likes: number; rating?: string }) => {
+    const q = db.selectFrom('posts_by_likes').select(sql<number>`coalesce(sum(posts), 0)`.as('n')).where('like_count', '>=', p.likes);
+    return rated ? q.where('content_rating', '=', p.rating!) : q;
+  });
 const liked = likedQuery(false);
 const likedRated = likedQuery(true);
 
-/** Posts (of a rating) with at least `likes` likes, exact: a sum over posts_by_likes (migration 013). */
+/** Posts (of a rating) with at least `likes` likes, exact: a sum over posts_by_likes, kept by triggers. */
 async function likedAtLeast(db: Kysely<DB>, likes: number, rating?: Rating): Promise<number> {
   const [row] = rating ? await likedRated(db, { likes, rating }) : await liked(db, { likes });
   return Number(row?.n ?? 0);
@@ -243,20 +282,23 @@ export type DateCounter = (from?: number, to?: number) => Promise<number>;
  * Otherwise counted exactly up to COUNT_CAP, and past that estimated from the share of matches
  * among the newest SAMPLE posts of the date range (all posts when there is none). Estimates say so.
  */
-export async function countRows(
-  db: Kysely<DB>, dialect: DialectName, f: PostFilter, cap = COUNT_CAP, dates?: DateCounter,
-): Promise<{ total: number; estimated: boolean }> {
+export async function countRows(db: Database, f: PostFilter, cap = COUNT_CAP, dates?: DateCounter): Promise<{ total: number; estimated: boolean }> {
   if (usesOnly(f, 'rating')) return { total: await counter(db, f.rating ? `posts:${f.rating}` : 'posts'), estimated: false };
   if (usesOnly(f, 'tags') && f.tags.length === 1) return { total: f.tags[0].count, estimated: false };
   if (f.minLikes !== undefined && usesOnly(f, 'rating', 'minLikes')) return { total: await likedAtLeast(db, f.minLikes, f.rating), estimated: false };
   if (dates && usesOnly(f, 'from', 'to')) return { total: await dates(f.from, f.to), estimated: false };
 
   // Through a tag with more posts than the sample, test its newest TAG_SAMPLE posts only and scale up.
-  const window = await tagWindow(db, dialect, f, Math.min(TAG_SAMPLE, cap));
+  const window = await tagWindow(db, f, Math.min(TAG_SAMPLE, cap));
   if (window) return { total: window.total, estimated: true };
-  const { q } = source(db, dialect, f, 'newest', f.minLikes !== undefined);
+  const { q } = source(db, f, 'newest', f.minLikes !== undefined);
   const capped = await db
-    .selectFrom(q.select('posts.id').limit(cap + 1).as('m'))
+    .selectFrom(
+      q
+        .select('posts.id')
+        .limit(cap + 1)
+        .as('m'),
+    )
     .select(sql<number>`count(*)`.as('n'))
     .executeTakeFirstOrThrow();
   const n = Number(capped.n);
@@ -269,7 +311,7 @@ export async function countRows(
     .selectFrom('posts')
     .select(sql<number>`count(*)`.as('n'))
     .where('posts.id', 'in', newest)
-    .where(where(dialect, f, false))
+    .where(where(db, f, false))
     .executeTakeFirstOrThrow();
   const base = f.from === undefined && f.to === undefined ? await counter(db, 'posts') : dates ? await dates(f.from, f.to) : n;
   const estimate = Math.round((Number(sample.n) / Math.min(SAMPLE, Math.max(base, 1))) * base);

@@ -1,11 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { Id, RelativePath, StringEnum, Timestamp } from '../../core/schemas.ts';
+import { Id, RelativePath, StringEnum, Timestamp, MEDIA_TYPES, RATINGS } from '../../core/schemas.ts';
 
 export const SORTS = ['newest', 'oldest', 'most_liked', 'most_commented', 'most_favorited'] as const;
-export const RATINGS = ['safe', 'sketchy', 'unsafe'] as const;
-export const MEDIA_TYPES = ['image', 'video'] as const;
 export type Sort = (typeof SORTS)[number];
-export type Rating = (typeof RATINGS)[number];
 
 const DATE_TEXT = 'ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive';
 
@@ -16,7 +13,7 @@ export const PostListQuery = Type.Object(
     search: Type.Optional(
       Type.String({
         maxLength: 200,
-        description: 'Whitespace-separated terms; each must match the title (case-insensitive substring) or be one of the post\'s tags',
+        description: "Whitespace-separated terms; each must match the title (case-insensitive substring) or be one of the post's tags",
       }),
     ),
     uploader: Type.Optional(Type.String({ maxLength: 64, description: 'Uploader username (case-insensitive)' })),
@@ -28,17 +25,16 @@ export const PostListQuery = Type.Object(
     ),
     sortBy: Type.Optional(StringEnum(SORTS, { default: 'newest' })),
     contentRating: Type.Optional(StringEnum(RATINGS)),
-    minLikes: Type.Optional(Type.Integer({ minimum: 0, description: 'Only posts with at least this many likes' })),
+    minLikes: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Only posts with at least this many likes' })),
     dateFrom: Type.Optional(Type.String({ maxLength: 40, description: `Created at or after: ${DATE_TEXT}` })),
     before: Type.Optional(
       Type.String({
         maxLength: 32,
-        description: 'Keyset cursor for deep pages (sortBy=newest): only posts older than this post id. Pass the previous page\'s `nextCursor`; `offset` then counts from the cursor',
+        description:
+          "Keyset cursor for deep pages (sortBy=newest): only posts older than this post id. Pass the previous page's `nextCursor`; `offset` then counts from the cursor",
       }),
     ),
-    dateTo: Type.Optional(
-      Type.String({ maxLength: 40, description: `Created at or before: ${DATE_TEXT}; a bare date means the end of that UTC day` }),
-    ),
+    dateTo: Type.Optional(Type.String({ maxLength: 40, description: `Created at or before: ${DATE_TEXT}; a bare date means the end of that UTC day` })),
   },
   { additionalProperties: false },
 );
@@ -66,7 +62,8 @@ export const PostList = Type.Object({
   posts: Type.Array(PostListItem),
   totalPosts: Type.Integer({ description: 'Exact, unless totalIsEstimate is true' }),
   totalIsEstimate: Type.Boolean({
-    description: 'true when totalPosts is an estimate. All posts, one rating, one tag, minLikes with or without contentRating, and a date range alone are always exact. Filters without a stored count are counted exactly while that is cheap (up to 10,000 matches; several tags alone, when each is one of the tags a server keeps in memory (the most used and the least used: 803 and 28,210 of the 50,000 at a million posts), or when every link of the one that is not was read for the page; through a tag, when the rarest one has at most 500 posts; one search term, under 200 title matches, or when the term (3+ characters) is inside one word of the titles and no tag has its name); past that the total is scaled from the share of matches among the newest posts (of the date range, when there is one)',
+    description:
+      'true when totalPosts is an estimate. All posts, one rating, one tag, minLikes with or without contentRating, and a date range alone are always exact. Filters without a stored count are counted exactly while that is cheap (up to 10,000 matches; several tags alone, when each is one of the tags a server keeps in memory (the most used and the least used: 803 and 28,210 of the 50,000 at a million posts), or when every link of the one that is not was read for the page; through a tag, when the rarest one has at most 500 posts; one search term, under 200 title matches, or when the term (3+ characters) is inside one word of the titles and no tag has its name); past that the total is scaled from the share of matches among the newest posts (of the date range, when there is one)',
   }),
   currentPage: Type.Integer({ description: 'floor(offset / limit) + 1 (counted from the cursor when `before` is given)' }),
   totalPages: Type.Integer({ description: 'ceil(totalPosts / limit)' }),
@@ -97,7 +94,42 @@ export const PostDetail = Type.Object({
   favorited: Type.Boolean({ description: 'The signed-in viewer has this post in favorites (false when anonymous)' }),
 });
 
-export const PostIdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+const { offset: _offset, limit: _limit, before: _before, ...LIST_FILTERS } = PostListQuery.properties;
+
+/** GET /api/posts/<id>: nothing, or the list the post was opened from, to get its neighbours too. */
+export const PostDetailQuery = Type.Object({
+  neighbours: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 10,
+      description:
+        'Also give up to this many posts on each side of this one in the list the other parameters describe (the filters and sortBy of GET /api/posts), as `neighbours`: a viewer stepping through a list needs one request every few posts. Without it the answer is the post alone',
+    }),
+  ),
+  at: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 10_000_000,
+      description:
+        "The post's position (offset) in that list, as the client saw it. Without it, or when the list has moved and the post is no longer there, the neighbours are the posts uploaded just before and after it among the filter's posts",
+    }),
+  ),
+  ...LIST_FILTERS,
+});
+export type PostDetailQuery = Static<typeof PostDetailQuery>;
+
+export const PostDetailWithNeighbours = Type.Object({
+  ...PostDetail.properties,
+  neighbours: Type.Optional(
+    Type.Object(
+      {
+        before: Type.Array(PostDetail, { description: 'Posts before this one in the list, nearest first' }),
+        after: Type.Array(PostDetail, { description: 'Posts after this one in the list, nearest first' }),
+      },
+      { description: 'Only with `neighbours`' },
+    ),
+  ),
+});
 
 export const PostPatch = Type.Object(
   {

@@ -1,17 +1,17 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
-import { iso } from '../../core/schemas.ts';
+import { iso, type Rating } from '../../core/schemas.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
 import { countRows, listRows, tagWindow, usesOnly, type PostFilter } from './posts.query.ts';
 import type { NewestOrder } from './newest-order.ts';
 import { CountCache, type Count } from './count-cache.ts';
-import type { PostListQuery, Rating, Sort } from './posts.schemas.ts';
-import { toId } from '../../core/ids.ts';
+import type { PostListQuery, Sort } from './posts.schemas.ts';
+import { parseId, toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
 import { searchOneTerm, type TermWords } from './term-search.ts';
-import type { TagLookup, TagNames } from './tag-names.ts';
+import type { TagLookup, TagNames } from './tag-lookup-cache.ts';
 import { counter } from '../../db/counters.ts';
 import { tagsFromMemory, type TagSets } from './tag-sets.ts';
 import type { WordSets } from './title-word-sets.ts';
@@ -33,10 +33,6 @@ export function parseDateParam(name: string, value: string, endOfDay: boolean): 
 }
 
 /** Parses an opaque post id; anything that is not one of ours is simply not found. */
-export function parseId(raw: string, what: string): number {
-  return toId(raw) ?? notFound(what, raw);
-}
-
 async function resolveFilter(deps: Deps, q: PostListQuery, tagsNamed: TagLookup): Promise<PostFilter | null> {
   // Dates first: a bad date is a 400 even when another filter already means "no posts".
   const from = q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false);
@@ -82,31 +78,38 @@ async function pageAndCount(deps: Deps, filter: PostFilter, sort: Sort, offset: 
   const { order, counts } = memory;
   if (order && sort === 'newest' && usesOnly(filter)) {
     // Every post, newest first: the page is a slice of the order (read with the state that proves it current), and the order counts them.
-    const rows = await order.page(deps.db, offset, limit, (ids) => repo.itemsByIds(deps.db, deps.dialect, ids, { state: true }));
+    const rows = await order.page(deps.db, offset, limit, (ids) => repo.itemsByIds(deps.db, ids, { state: true }));
     return { rows, count: { total: order.size, estimated: false } };
   }
   const key = counts && CountCache.key(filter);
-  const { count: known, keep, version } = key ? await counts.lookup(deps.db, key, await dataVersion()) : { count: undefined, keep: () => {}, version: undefined };
+  const {
+    count: known,
+    keep,
+    version,
+  } = key ? await counts.lookup(deps.db, key, await dataVersion()) : { count: undefined, keep: () => {}, version: undefined };
   if (order && sort === 'newest') {
-    const oneTerm = await searchOneTerm(deps.db, deps.dialect, order, filter, offset, limit, known, version, memory);
+    const oneTerm = await searchOneTerm(deps.db, order, filter, offset, limit, known, version, memory);
     if (oneTerm) return kept(oneTerm, keep);
   }
   if (order && memory.tagSets && (sort === 'newest' || sort === 'oldest') && usesOnly(filter, 'tags') && filter.tags.length >= 1) {
     // Tags alone, when ids follow dates: the tags' sets kept in memory (tag-sets.ts).
     const at = await dataVersion();
-    const tagged = (await order.refreshAt(deps.db, at)) ? await tagsFromMemory(deps.db, deps.dialect, memory.tagSets, filter, sort, offset, limit, order.size, known, at) : null;
+    const tagged = (await order.refreshAt(deps.db, at))
+      ? await tagsFromMemory(deps.db, memory.tagSets, filter, sort, offset, limit, order.size, known, at)
+      : null;
     if (tagged) return kept(tagged, keep);
   }
   // Through a big tag, newest first: the sample that estimates the total often holds the page too.
-  const window = sort === 'newest' && !known ? await tagWindow(deps.db, deps.dialect, filter) : null;
+  const window = sort === 'newest' && !known ? await tagWindow(deps.db, filter) : null;
   if (window) {
-    const rows = window.ids.length >= offset + limit
-      ? await repo.itemsByIds(deps.db, deps.dialect, window.ids.slice(offset, offset + limit))
-      : await listRows(deps.db, deps.dialect, filter, sort, offset, limit);
+    const rows =
+      window.ids.length >= offset + limit
+        ? await repo.itemsByIds(deps.db, window.ids.slice(offset, offset + limit))
+        : await listRows(deps.db, filter, sort, offset, limit);
     return kept({ rows, count: { total: window.total, estimated: true } }, keep);
   }
   const dates = order && ((from?: number, to?: number) => order.countBetween(deps.db, from, to));
-  const [rows, count] = await Promise.all([listRows(deps.db, deps.dialect, filter, sort, offset, limit), known ?? countRows(deps.db, deps.dialect, filter, undefined, dates)]);
+  const [rows, count] = await Promise.all([listRows(deps.db, filter, sort, offset, limit), known ?? countRows(deps.db, filter, undefined, dates)]);
   return kept({ rows, count }, keep);
 }
 
@@ -128,12 +131,14 @@ export interface ListMemory {
 }
 
 /**
- * A PostList response as JSON text around items the database wrote (list-item.ts), key
+ * A PostList response as JSON text around items the database wrote (db/schema/list-item.ts), key
  * for key the PostList schema: the route sends it as it is.
  */
 export function postListJson(items: repo.Items, count: { total: number; estimated: boolean }, offset: number, limit: number, cursor: string | null): string {
-  return `{"posts":${items.json},"totalPosts":${count.total},"totalIsEstimate":${count.estimated},`
-    + `"currentPage":${Math.floor(offset / limit) + 1},"totalPages":${Math.ceil(count.total / limit)},"nextCursor":${cursor === null ? 'null' : JSON.stringify(cursor)}}`;
+  return (
+    `{"posts":${items.json},"totalPosts":${count.total},"totalIsEstimate":${count.estimated},` +
+    `"currentPage":${Math.floor(offset / limit) + 1},"totalPages":${Math.ceil(count.total / limit)},"nextCursor":${cursor === null ? 'null' : JSON.stringify(cursor)}}`
+  );
 }
 
 /** GET /api/posts, as JSON text (postListJson). */
@@ -142,7 +147,7 @@ export async function listPosts(deps: Deps, q: PostListQuery, memory: ListMemory
   const limit = q.limit ?? 24;
   const sort = (q.sortBy ?? 'newest') as Sort;
   const { seen } = memory;
-  // The data version this process saw last stands in for a read (~13 us a request under load):
+  // The data version this process saw last stands in for a read of it in every request:
   // the statement that reads the page's items reads it too, and if it moved, the list is worked
   // out again from a fresh read. Without a statement of items, the version is read at the end.
   const assumed = seen?.version;
@@ -170,9 +175,11 @@ async function listAt(deps: Deps, q: PostListQuery, offset: number, limit: numbe
     return (version ??= counter(deps.db, 'version'));
   };
   const { tags } = memory;
-  const tagsNamed: TagLookup = (names) => tags ? tags.lookup(deps.db, deps.dialect, names, dataVersion) : repo.tagsByName(deps.db, deps.dialect, names);
+  const tagsNamed: TagLookup = (names) => (tags ? tags.lookup(deps.db, names, dataVersion) : repo.tagsByName(deps.db, names));
   const filter = await resolveFilter(deps, q, tagsNamed);
-  const { rows, count } = filter ? await pageAndCount(deps, filter, sort, offset, limit, memory, dataVersion) : { rows: { ids: [], json: '[]' } as repo.Items, count: { total: 0, estimated: false } };
+  const { rows, count } = filter
+    ? await pageAndCount(deps, filter, sort, offset, limit, memory, dataVersion)
+    : { rows: { ids: [], json: '[]' } as repo.Items, count: { total: 0, estimated: false } };
   return { rows, count, used, version: rows.version ?? (version && (await version)) };
 }
 

@@ -9,15 +9,32 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 type Rating = 'safe' | 'sketchy' | 'unsafe';
 interface Spec {
-  key: string; title: string; by: string; tags: string[]; rating: Rating; at: number;
-  likes: number; comments: number; favorites: number; description?: string;
+  key: string;
+  title: string;
+  by: string;
+  tags: string[];
+  rating: Rating;
+  at: number;
+  likes: number;
+  comments: number;
+  favorites: number;
+  description?: string;
 }
 
 /** Six posts with distinct counters and tricky titles, plus 24 fillers: 30 posts in all. */
 function specs(now: number): Spec[] {
   const todayStart = Math.floor(now / DAY) * DAY;
-  const s = (key: string, title: string, by: string, tags: string[], rating: Rating, at: number, likes: number, comments: number, favorites: number) =>
-    ({ key, title, by, tags, rating, at, likes, comments, favorites });
+  const s = (key: string, title: string, by: string, tags: string[], rating: Rating, at: number, likes: number, comments: number, favorites: number) => ({
+    key,
+    title,
+    by,
+    tags,
+    rating,
+    at,
+    likes,
+    comments,
+    favorites,
+  });
   const list: Spec[] = [
     { ...s('sunset', 'Sunset over the Sea', 'alice', ['sky', 'beach'], 'safe', now - HOUR + 123, 3, 1, 2), description: 'Golden hour at the pier.' },
     s('cat', 'Sleepy cat', 'alice', ['cute', 'cat'], 'sketchy', now - 2 * DAY, 5, 0, 1),
@@ -39,7 +56,7 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
   const ALICE_AVATAR = 'avatars/al/alice.webp';
 
   before(async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     all = specs(ctx.clock.now());
     userId.alice = await createUser(db, { username: 'alice', avatarPath: ALICE_AVATAR });
     userId.Bob = await createUser(db, { username: 'Bob' });
@@ -47,7 +64,14 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
     const fans: number[] = [];
     for (let i = 0; i < 5; i++) fans.push(await createUser(db, { username: `fan${i}` }));
     for (const p of all) {
-      const pid = await createPost(db, { uploaderId: userId[p.by], title: p.title, description: p.description, tags: p.tags, rating: p.rating, createdAt: p.at });
+      const pid = await createPost(db, {
+        uploaderId: userId[p.by],
+        title: p.title,
+        description: p.description,
+        tags: p.tags,
+        rating: p.rating,
+        createdAt: p.at,
+      });
       id[p.key] = String(pid);
       for (let i = 0; i < p.likes; i++) await addLike(db, fans[i], pid, p.at + 1);
       for (let i = 0; i < p.favorites; i++) await addFavorite(db, fans[i], pid, p.at + 1);
@@ -56,7 +80,11 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
   });
 
   const newest = (a: Spec, b: Spec) => b.at - a.at;
-  const expected = (pred: (s: Spec) => boolean, order = newest) => all.filter(pred).sort(order).map((s) => id[s.key]);
+  const expected = (pred: (s: Spec) => boolean, order = newest) =>
+    all
+      .filter(pred)
+      .sort(order)
+      .map((s) => id[s.key]);
   const spec = (postId: string) => all.find((s) => id[s.key] === postId)!;
   async function list(query: string) {
     const res = await getJson(ctx.app, `/api/posts${query}`);
@@ -75,7 +103,10 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
   test('defaults: newest first, 24 per page, page 1 of 2', async () => {
     const body = await list('');
     assert.equal(all.length, 30);
-    assert.deepEqual(body.posts.map((p) => p.id), expected(() => true).slice(0, 24));
+    assert.deepEqual(
+      body.posts.map((p) => p.id),
+      expected(() => true).slice(0, 24),
+    );
     assert.equal(body.totalPosts, 30);
     assert.equal(body.currentPage, 1);
     assert.equal(body.totalPages, 2);
@@ -83,9 +114,21 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
 
   test('offset and limit page through the newest order; currentPage and totalPages follow', async () => {
     const order = expected(() => true);
-    for (const [offset, limit] of [[0, 24], [10, 7], [29, 5], [30, 10], [5, 10], [0, 100], [0, 1]]) {
+    for (const [offset, limit] of [
+      [0, 24],
+      [10, 7],
+      [29, 5],
+      [30, 10],
+      [5, 10],
+      [0, 100],
+      [0, 1],
+    ]) {
       const body = await list(`?offset=${offset}&limit=${limit}`);
-      assert.deepEqual(body.posts.map((p) => p.id), order.slice(offset, offset + limit), `offset=${offset} limit=${limit}`);
+      assert.deepEqual(
+        body.posts.map((p) => p.id),
+        order.slice(offset, offset + limit),
+        `offset=${offset} limit=${limit}`,
+      );
       assert.equal(body.totalPosts, 30);
       assert.equal(body.currentPage, Math.floor(offset / limit) + 1);
       assert.equal(body.totalPages, Math.ceil(30 / limit));
@@ -109,17 +152,36 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
 
   test('search: every term matches the title (substring, any case) or is a whole tag name', async () => {
     const match = (q: string) => (s: Spec) =>
-      q.trim().toLowerCase().split(/\s+/).every((t) => s.title.toLowerCase().includes(t) || s.tags.includes(t));
+      q
+        .trim()
+        .toLowerCase()
+        .split(/\s+/)
+        .every((t) => s.title.toLowerCase().includes(t) || s.tags.includes(t));
     const cases: [string, string[]][] = [
-      ['sunset', ['sunset']], ['SuNsEt', ['sunset']], ['cute', ['cat']], ['beach', ['sunset', 'beachcat']],
-      ['bea', ['beachcat']], ['cat', ['cat', 'beachcat']], ['  cat   beach ', ['beachcat']], ['sky sea', ['sunset']],
-      ['Filler 1', ['filler1', ...Array.from({ length: 10 }, (_, i) => `filler${i + 10}`), 'filler21']], ['nomatch', []],
+      ['sunset', ['sunset']],
+      ['SuNsEt', ['sunset']],
+      ['cute', ['cat']],
+      ['beach', ['sunset', 'beachcat']],
+      ['bea', ['beachcat']],
+      ['cat', ['cat', 'beachcat']],
+      ['  cat   beach ', ['beachcat']],
+      ['sky sea', ['sunset']],
+      ['Filler 1', ['filler1', ...Array.from({ length: 10 }, (_, i) => `filler${i + 10}`), 'filler21']],
+      ['nomatch', []],
     ];
     for (const [q, keys] of cases) {
       const want = expected(match(q));
-      assert.deepEqual(want, expected((s) => keys.includes(s.key)), `fixture check for '${q}'`);
+      assert.deepEqual(
+        want,
+        expected((s) => keys.includes(s.key)),
+        `fixture check for '${q}'`,
+      );
       const body = await list(`?limit=100&search=${encodeURIComponent(q)}`);
-      assert.deepEqual(body.posts.map((p) => p.id), want, `search '${q}'`);
+      assert.deepEqual(
+        body.posts.map((p) => p.id),
+        want,
+        `search '${q}'`,
+      );
       assert.equal(body.totalPosts, want.length);
       assert.equal(body.totalPages, Math.ceil(want.length / 100));
     }
@@ -133,9 +195,19 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
   });
 
   test('uploader: case-insensitive; an unknown uploader gives an empty list', async () => {
-    for (const [q, who] of [['alice', 'alice'], ['ALICE', 'alice'], ['bob', 'Bob'], ['BOB', 'Bob'], ['carol', 'carol']]) {
+    for (const [q, who] of [
+      ['alice', 'alice'],
+      ['ALICE', 'alice'],
+      ['bob', 'Bob'],
+      ['BOB', 'Bob'],
+      ['carol', 'carol'],
+    ]) {
       const body = await list(`?limit=100&uploader=${q}`);
-      assert.deepEqual(body.posts.map((p) => p.id), expected((s) => s.by === who), `uploader=${q}`);
+      assert.deepEqual(
+        body.posts.map((p) => p.id),
+        expected((s) => s.by === who),
+        `uploader=${q}`,
+      );
       assert.ok(body.posts.every((p) => p.author.username === who));
     }
     const none = await list('?uploader=nobody');
@@ -143,25 +215,45 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
   });
 
   test('tag, repeated: the post must carry every tag; an unknown tag gives an empty list', async () => {
-    assert.deepEqual(await ids('?tag=beach'), expected((s) => s.tags.includes('beach')));
+    assert.deepEqual(
+      await ids('?tag=beach'),
+      expected((s) => s.tags.includes('beach')),
+    );
     assert.deepEqual(await ids('?tag=beach&tag=cat'), [id.beachcat]);
     assert.deepEqual(await ids('?tag=misc&tag=cat'), []);
-    assert.deepEqual(await ids('?tag=CAT'), expected((s) => s.tags.includes('cat')));
+    assert.deepEqual(
+      await ids('?tag=CAT'),
+      expected((s) => s.tags.includes('cat')),
+    );
     assert.equal((await list('?tag=nosuchtag')).totalPosts, 0);
     assert.deepEqual(await ids('?tag=beach&tag=nosuchtag'), []);
   });
 
   test('sortBy: oldest reverses newest; the counter sorts put the highest count first', async () => {
-    assert.deepEqual(await ids('?limit=100&sortBy=newest'), expected(() => true));
+    assert.deepEqual(
+      await ids('?limit=100&sortBy=newest'),
+      expected(() => true),
+    );
     assert.deepEqual(await ids('?limit=100&sortBy=oldest'), expected(() => true).reverse());
-    for (const [sort, field] of [['most_liked', 'likes'], ['most_commented', 'comments'], ['most_favorited', 'favorites']] as const) {
+    for (const [sort, field] of [
+      ['most_liked', 'likes'],
+      ['most_commented', 'comments'],
+      ['most_favorited', 'favorites'],
+    ] as const) {
       const got = await ids(`?limit=100&sortBy=${sort}`);
-      const leaders = expected((s) => s[field] > 0, (a, b) => b[field] - a[field]);
+      const leaders = expected(
+        (s) => s[field] > 0,
+        (a, b) => b[field] - a[field],
+      );
       assert.equal(leaders.length, 5);
       assert.deepEqual(got.slice(0, 5), leaders, sort);
       assert.deepEqual([...got].sort(), expected(() => true).sort(), `${sort} lists every post`);
       const counts = got.map((p) => spec(p)[field]);
-      assert.deepEqual(counts, [...counts].sort((a, b) => b - a), `${sort} never goes up`);
+      assert.deepEqual(
+        counts,
+        [...counts].sort((a, b) => b - a),
+        `${sort} never goes up`,
+      );
     }
   });
 
@@ -173,7 +265,11 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
   test('contentRating: each value filters; an unknown value is 400 listing the ratings', async () => {
     for (const r of ['safe', 'sketchy', 'unsafe'] as const) {
       const got = await list(`?limit=100&contentRating=${r}`);
-      assert.deepEqual(got.posts.map((p) => p.id), expected((s) => s.rating === r), r);
+      assert.deepEqual(
+        got.posts.map((p) => p.id),
+        expected((s) => s.rating === r),
+        r,
+      );
       assert.ok(got.posts.every((p) => p.contentRating === r));
     }
     const body = await rejects('?contentRating=nsfw', 'contentRating');
@@ -183,7 +279,11 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
   test('minLikes keeps posts with at least that many likes', async () => {
     for (const n of [0, 1, 3, 5, 6]) {
       const got = await list(`?limit=100&minLikes=${n}`);
-      assert.deepEqual(got.posts.map((p) => p.id), expected((s) => s.likes >= n), `minLikes=${n}`);
+      assert.deepEqual(
+        got.posts.map((p) => p.id),
+        expected((s) => s.likes >= n),
+        `minLikes=${n}`,
+      );
       assert.equal(got.totalPosts, all.filter((s) => s.likes >= n).length);
     }
     await rejects('?minLikes=-1', 'minLikes');

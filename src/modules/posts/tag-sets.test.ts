@@ -8,7 +8,7 @@ import { deletePost, editPost } from './posts.edit.ts';
 import { NewestOrder } from './newest-order.ts';
 import { CountCache } from './count-cache.ts';
 import { TagSets, type TagSetOptions } from './tag-sets.ts';
-import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
+import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
 
 const HOUR = 3_600_000;
 const POSTS = 300;
@@ -27,11 +27,15 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
    */
   let kinds: Record<Kind, TagSetOptions>;
   type Kind = 'mixed' | 'lists' | 'ends';
-  const memory = (kind: Kind, compactAt?: number) => ({ order: new NewestOrder(), counts: new CountCache(), tagSets: new TagSets({ ...kinds[kind], compactAt }) });
+  const memory = (kind: Kind, compactAt?: number) => ({
+    order: new NewestOrder(),
+    counts: new CountCache(),
+    tagSets: new TagSets({ ...kinds[kind], compactAt }),
+  });
   const KINDS = ['mixed', 'lists', 'ends'] as const;
 
   before(async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const uploader = await createUser(db, { username: 'bits' });
     mod = { id: await createUser(db, { username: 'bitmod', role: 'moderator' }), username: 'bitmod', role: 'moderator', tier: 'free' };
     const start = Date.parse('2026-01-01T00:00:00Z');
@@ -62,7 +66,11 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     const page = await listPage(ctx.app.deps, { tag: tags, sortBy: sort, offset, limit }, m);
     const all = expected(tags, sort);
     const label = `${tags.join('+')} ${sort} @${offset}`;
-    assert.deepEqual(page.posts.map((p) => p.title), all.slice(offset, offset + limit), label);
+    assert.deepEqual(
+      page.posts.map((p) => p.title),
+      all.slice(offset, offset + limit),
+      label,
+    );
     if (!page.totalIsEstimate) assert.equal(page.totalPosts, all.length, label);
     else assert.ok(Math.abs(page.totalPosts - all.length) <= all.length * 0.5, `${label}: estimate ${page.totalPosts} for ${all.length}`);
     return page;
@@ -72,24 +80,46 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     for (const kind of KINDS) {
       for (const tags of [['a'], ['c'], ['d'], ['a', 'b'], ['b', 'a', 'c'], ['a', 'c'], ['c', 'd'], ['b', 'd'], ['d', 'c', 'b']]) {
         for (const sort of ['newest', 'oldest'] as const) {
-          for (const [offset, limit] of [[0, 24], [0, 5], [7, 10], [40, 24], [49, 5], [60, 24]]) await check(memory(kind), tags, sort, offset, limit);
+          for (const [offset, limit] of [
+            [0, 24],
+            [0, 5],
+            [7, 10],
+            [40, 24],
+            [49, 5],
+            [60, 24],
+          ])
+            await check(memory(kind), tags, sort, offset, limit);
         }
       }
       // Every tag kept: the total is counted from the sets, exact.
-      for (const [tags, total] of [[['a', 'b'], 50], [['a', 'c'], 30], [['b', 'c', 'a'], 10]] as const) {
+      for (const [tags, total] of [
+        [['a', 'b'], 50],
+        [['a', 'c'], 30],
+        [['b', 'c', 'a'], 10],
+      ] as const) {
         const page = await check(memory(kind), [...tags], 'newest', 0, 24);
         assert.deepEqual([page.totalPosts, page.totalIsEstimate], [total, false], `${kind}: ${tags.join('+')}`);
       }
     }
     // The kinds are as described: in 'mixed', 'd' is read from its links; in 'ends', 'b' and 'c'.
-    const tagId = async (name: string) => (await ctx.database.db.selectFrom('tags').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+    const tagId = async (name: string) => (await ctx.database.selectFrom('tags').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
     const kept = async (kind: Kind) => {
       const m = memory(kind);
       await check(m, ['a', 'd'], 'newest', 0, 5);
       return Promise.all(['a', 'b', 'c', 'd'].map(async (t) => [m.tagSets.has(await tagId(t)), m.tagSets.hasBitmap(await tagId(t))]));
     };
-    assert.deepEqual(await kept('mixed'), [[true, true], [true, true], [true, false], [false, false]]);
-    assert.deepEqual(await kept('ends'), [[true, false], [false, false], [false, false], [true, false]]);
+    assert.deepEqual(await kept('mixed'), [
+      [true, true],
+      [true, true],
+      [true, false],
+      [false, false],
+    ]);
+    assert.deepEqual(await kept('ends'), [
+      [true, false],
+      [false, false],
+      [false, false],
+      [true, false],
+    ]);
   });
 
   test('edits, deletes and uploads after the sets were read show at once, before and after the lists are written anew', async () => {
@@ -101,13 +131,22 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     await checkAll(['a', 'b'], 'newest', 0, 24);
     await checkAll(['a', 'c'], 'newest', 0, 24);
     // p294 has a and b (and d): take 'a' away, give p295 (b, c) an 'a'.
-    for (const [title, tags] of [['p294', ['b', 'd']], ['p295', ['a', 'b', 'c']], ['p290', ['a', 'c']]] as const) {
+    for (const [title, tags] of [
+      ['p294', ['b', 'd']],
+      ['p295', ['a', 'b', 'c']],
+      ['p290', ['a', 'c']],
+    ] as const) {
       await editPost(ctx.app.deps, mod, String(ids.get(title)), { tags: [...tags] });
       model.set(title, [...tags]);
     }
     await deletePost(ctx.app.deps, mod, String(ids.get('p288')));
     model.delete('p288');
-    const fresh = await createPost(ctx.database.db, { uploaderId: mod.id, title: 'p300', tags: ['a', 'b', 'c'], createdAt: Date.parse('2026-02-01T00:00:00Z') });
+    const fresh = await createPost(ctx.database, {
+      uploaderId: mod.id,
+      title: 'p300',
+      tags: ['a', 'b', 'c'],
+      createdAt: Date.parse('2026-02-01T00:00:00Z'),
+    });
     model.set('p300', ['a', 'b', 'c']);
     ids.set('p300', fresh);
     for (const tags of [['a'], ['c'], ['a', 'b'], ['a', 'c'], ['b', 'a', 'c'], ['c', 'd']]) {
@@ -125,7 +164,7 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
   });
 
   test('a process further behind than the change log reads every tag again', async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const m = memory('lists');
     await check(m, ['a', 'b'], 'newest', 0, 10);
     // A change the log no longer holds: 'a' leaves the newest post with a and b behind the log's
@@ -133,14 +172,25 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     const title = expected(['a', 'b'], 'newest')[0];
     const tagA = (await db.selectFrom('tags').select('id').where('name', '=', 'a').executeTakeFirstOrThrow()).id;
     await db.deleteFrom('post_tags').where('post_id', '=', ids.get(title)!).where('tag_id', '=', tagA).execute();
-    await db.updateTable('tags').set((eb) => ({ post_count: eb('post_count', '-', 1) })).where('id', '=', tagA).execute();
-    await db.updateTable('counters').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', 'version').execute();
+    await db
+      .updateTable('tags')
+      .set((eb) => ({ post_count: eb('post_count', '-', 1) }))
+      .where('id', '=', tagA)
+      .execute();
+    await db
+      .updateTable('counters')
+      .set((eb) => ({ value: eb('value', '+', 1) }))
+      .where('name', '=', 'version')
+      .execute();
     const seq = Number((await sql<{ s: number | null }>`SELECT max(seq) AS s FROM tag_changes`.execute(db)).rows[0].s ?? 0) + TAG_CHANGES_KEPT + 5;
     await (ctx.kind === 'sqlite'
       ? sql`INSERT INTO tag_changes (seq, post_id) VALUES (${seq}, ${ids.get('p0')!})`
-      : sql`INSERT INTO tag_changes (seq, post_id) OVERRIDING SYSTEM VALUE VALUES (${seq}, ${ids.get('p0')!})`).execute(db);
-    model.set(title, model.get(title)!.filter((t) => t !== 'a'));
+      : sql`INSERT INTO tag_changes (seq, post_id) OVERRIDING SYSTEM VALUE VALUES (${seq}, ${ids.get('p0')!})`
+    ).execute(db);
+    model.set(
+      title,
+      model.get(title)!.filter((t) => t !== 'a'),
+    );
     await check(m, ['a', 'b'], 'newest', 0, 10);
   });
 });
-

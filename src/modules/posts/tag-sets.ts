@@ -1,13 +1,13 @@
+import type { Database } from '../../db/engine.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import { IdLists, varintLength, type IdReader } from './id-list.ts';
 import type { Count } from './count-cache.ts';
 import { countRows, hasStoredCount, type PostFilter } from './posts.query.ts';
-import { joinedText, listParam, oneOf, type DialectName } from '../../db/dialect.ts';
-import { prepared, preparedPerDialect } from '../../db/prepared.ts';
+import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
-import { TAG_CHANGES_KEPT } from '../../db/migrations/012-tag-change-log.ts';
+import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
 import { widen } from '../../core/typed-arrays.ts';
 
 /**
@@ -17,7 +17,6 @@ import { widen } from '../../core/typed-arrays.ts';
  * one are kept. The rest goes to the least used: one tag alone costs an index walk of the
  * database (~50 us under load) whatever its size, and a tag of 30 posts is kept in ~100 bytes:
  * 3 MB hold the 28,210 tags of up to 66 posts each. Tags in between are read from the database.
- * Read in 2.4 s at a million posts.
  */
 export const TAG_SET_BUDGET = 12 * 1024 * 1024;
 const MOST_USED_SHARE = 0.75;
@@ -53,44 +52,61 @@ export interface SetSource {
   /** Keys that have posts, with how many: the most used first ('desc') or the least used, at most `limit`. */
   keys(db: Kysely<DB>, dir: 'asc' | 'desc', limit: number): Promise<{ id: number; count: number }[]>;
   /** A key's posts as one text of ids ('3,1,2'), and as bitmap words ('w:bits,...'; see readWords). */
-  idsText(db: Kysely<DB>, dialect: DialectName, key: number): Promise<string>;
-  bitsText(db: Kysely<DB>, dialect: DialectName, key: number): Promise<string>;
+  idsText(db: Database, key: number): Promise<string>;
+  bitsText(db: Database, key: number): Promise<string>;
   /** The links (post, key) of the posts that `which` holds for, given the column of post ids (see postsWhere). */
-  links(db: Kysely<DB>, dialect: DialectName, which: (postId: Expression<unknown>) => RawBuilder<SqlBool>): Promise<{ post_id: number; key: number }[]>;
+  links(db: Database, which: (postId: Expression<unknown>) => RawBuilder<SqlBool>): Promise<{ post_id: number; key: number }[]>;
 }
 
 /** Posts above an id, or the listed ones, as a condition on a column of post ids. */
-function postsWhere(dialect: DialectName, posts: { above: number } | { ids: number[] }) {
-  return (postId: Expression<unknown>) => ('above' in posts ? sql<SqlBool>`${postId} > ${posts.above}` : oneOf(dialect, postId, listParam(dialect, posts.ids)));
+function postsWhere(db: Database, posts: { above: number } | { ids: number[] }) {
+  return (postId: Expression<unknown>) => ('above' in posts ? sql<SqlBool>`${postId} > ${posts.above}` : db.oneOf(postId, db.listParam(posts.ids)));
 }
 
 /**
  * idsText and bitsText of a SetSource from the SQL of one key's posts (selecting post_id).
  * Each post is in a key's posts once, so the sum of a bitmap word's bits is their OR: the
  * database hands over words, not links, as one text, not a row each (row objects for every tag
- * grew each worker's heap by ~24 MB at a million posts, the texts by ~1 MB).
+ * would weigh on each worker's heap many times what the texts do).
  */
 export function keyReaders(postsOf: (key: unknown) => RawBuilder<unknown>): Pick<SetSource, 'idsText' | 'bitsText'> {
-  const ids = preparedPerDialect((_db, p: { key: number }, dialect) =>
-    sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql.ref('post_id'))} AS t FROM (${postsOf(p.key)}) k`);
-  const bits = preparedPerDialect((_db, p: { key: number }, dialect) => sql<{ t: string | null }>`SELECT ${joinedText(dialect, sql`w || ':' || b`)} AS t
-    FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM (${postsOf(p.key)}) k GROUP BY post_id / 32) x`);
+  const ids = preparedOnDatabase(
+    (db, p: { key: number }) => sql<{ t: string | null }>`SELECT ${db.joinedText(sql.ref('post_id'))} AS t FROM (${postsOf(p.key)}) k`,
+  );
+  const bits = preparedOnDatabase(
+    (db, p: { key: number }) => sql<{ t: string | null }>`SELECT ${db.joinedText(sql`w || ':' || b`)} AS t
+    FROM (SELECT post_id / 32 AS w, sum(1 << (post_id % 32)) AS b FROM (${postsOf(p.key)}) k GROUP BY post_id / 32) x`,
+  );
   return {
-    idsText: async (db, dialect, key) => (await ids(db, dialect, { key }))[0]?.t ?? '',
-    bitsText: async (db, dialect, key) => (await bits(db, dialect, { key }))[0]?.t ?? '',
+    idsText: async (db, key) => (await ids(db, { key }))[0]?.t ?? '',
+    bitsText: async (db, key) => (await bits(db, { key }))[0]?.t ?? '',
   };
 }
 
 /** Tags: their links in post_tags. */
 const TAG_SOURCE: SetSource = {
-  keys: (db, dir, limit) => db.selectFrom('tags').select(['id', 'post_count as count']).where('post_count', '>', 0)
-    .orderBy('post_count', dir).orderBy('id', dir).limit(Math.ceil(limit)).execute(),
+  keys: (db, dir, limit) =>
+    db
+      .selectFrom('tags')
+      .select(['id', 'post_count as count'])
+      .where('post_count', '>', 0)
+      .orderBy('post_count', dir)
+      .orderBy('id', dir)
+      .limit(Math.ceil(limit))
+      .execute(),
   ...keyReaders((key) => sql`SELECT post_id FROM post_tags WHERE tag_id = ${key}`),
-  links: (db, _dialect, which) => db.selectFrom('post_tags').select(['post_id', 'tag_id as key']).where(which(sql.ref('post_id'))).execute(),
+  links: (db, which) =>
+    db
+      .selectFrom('post_tags')
+      .select(['post_id', 'tag_id as key'])
+      .where(which(sql.ref('post_id')))
+      .execute(),
 };
 
-const stateRow = prepared(() => sql<{ version: number | null; seq: number | null; maxId: number | null }>`SELECT
-  (SELECT value FROM counters WHERE name = 'version') AS version, (SELECT max(seq) FROM tag_changes) AS seq, (SELECT max(id) FROM posts) AS "maxId"`);
+const stateRow = prepared(
+  () => sql<{ version: number | null; seq: number | null; maxId: number | null }>`SELECT
+  (SELECT value FROM counters WHERE name = 'version') AS version, (SELECT max(seq) FROM tag_changes) AS seq, (SELECT max(id) FROM posts) AS "maxId"`,
+);
 
 /**
  * The posts of keys (tags; title words, title-word-sets.ts) read from a SetSource, kept per
@@ -104,7 +120,7 @@ const stateRow = prepared(() => sql<{ version: number | null; seq: number | null
  * Kept current with the data: each use compares the data version (counters) with the one the sets
  * were read at; when it moved, new posts are read by id (the ids above the highest seen) and the
  * posts whose tags or title were edited or that were deleted come from the tag_changes log
- * (migrations 012 and 015). Bitmaps are changed in place. An id list is not: its changed posts
+ * (db/migrations/001-initial-schema). Bitmaps are changed in place. An id list is not: its changed posts
  * are marked stale and the keys' current posts kept beside it (`extra`) until COMPACT_AT changes,
  * when the lists are written anew. A process further behind than the log reaches reads every key
  * again.
@@ -129,7 +145,10 @@ export class PostSets {
   private readonly compactAt: number;
   private readonly mostUsedShare: number;
 
-  constructor(private readonly source: SetSource, o: TagSetOptions = {}) {
+  constructor(
+    private readonly source: SetSource,
+    o: TagSetOptions = {},
+  ) {
     this.mostUsedShare = o.mostUsedShare ?? MOST_USED_SHARE;
     this.budget = o.budget ?? TAG_SET_BUDGET;
     this.bitmapAt = o.bitmapAt ?? BITMAP_AT;
@@ -137,11 +156,11 @@ export class PostSets {
   }
 
   /** Brings the sets up to the data at `version` (the data version, read now if not given), reading every kept tag the first time. */
-  async current(db: Kysely<DB>, dialect: DialectName, version?: number): Promise<this> {
+  async current(db: Database, version?: number): Promise<this> {
     const seen = version ?? (await counter(db, 'version'));
     // A sync already under way may have read the state before this version: then sync again.
     while (!this.built || this.state.version < seen) {
-      this.syncing ??= this.sync(db, dialect).finally(() => {
+      this.syncing ??= this.sync(db).finally(() => {
         this.syncing = null;
       });
       await this.syncing;
@@ -218,7 +237,10 @@ export class PostSets {
   private each(tagIds: number[], dir: 'asc' | 'desc', skip: number, visit: (id: number) => boolean): void {
     const maps = tagIds.filter((id) => this.bits.has(id)).map((id) => this.bits.get(id)!);
     const listed = tagIds.filter((id) => !this.bits.has(id)).sort((a, b) => this.sizeOf(a) - this.sizeOf(b));
-    if (listed.length === 0) return this.eachInBitmaps(maps, dir, skip, visit);
+    if (listed.length === 0) {
+      this.eachInBitmaps(maps, dir, skip, visit);
+      return;
+    }
     const words = this.words;
     const take = (id: number) => {
       const w = id >>> 5;
@@ -307,10 +329,10 @@ export class PostSets {
     return (k >= 0 ? this.lists.size(k) : 0) + (this.extra.get(tagId)?.length ?? 0);
   }
 
-  private async sync(db: Kysely<DB>, dialect: DialectName): Promise<void> {
+  private async sync(db: Database): Promise<void> {
     const [row] = await stateRow(db, {});
     const now: State = { version: Number(row.version ?? 0), seq: Number(row.seq ?? 0), maxId: Number(row.maxId ?? 0) };
-    if (!this.built || now.maxId - this.state.maxId > MAX_CATCH_UP || !(await this.catchUp(db, dialect, now))) await this.build(db, dialect, now);
+    if (!this.built || now.maxId - this.state.maxId > MAX_CATCH_UP || !(await this.catchUp(db, now))) await this.build(db, now);
     this.state = now;
     this.built = true;
   }
@@ -320,14 +342,14 @@ export class PostSets {
    * longer holds them all (a rebuild is needed). Everything is read after `now`, so what changes
    * meanwhile is read again by the next sync (reading a post's tags again is harmless).
    */
-  private async catchUp(db: Kysely<DB>, dialect: DialectName, now: State): Promise<boolean> {
+  private async catchUp(db: Database, now: State): Promise<boolean> {
     const logged = await db.selectFrom('tag_changes').select(['seq', 'post_id']).where('seq', '>', this.state.seq).orderBy('seq').execute();
     const newest = logged.length ? logged[logged.length - 1].seq : now.seq;
     if (this.state.seq < newest - TAG_CHANGES_KEPT) return false;
     const changed = [...new Set(logged.map((r) => r.post_id))];
     // Everything read first, then applied at once: a request meanwhile sees the sets before or after, never half way.
-    const added = await this.source.links(db, dialect, postsWhere(dialect, { above: this.state.maxId }));
-    const links = changed.length ? added.concat(await this.source.links(db, dialect, postsWhere(dialect, { ids: changed }))) : added;
+    const added = await this.source.links(db, postsWhere(db, { above: this.state.maxId }));
+    const links = changed.length ? added.concat(await this.source.links(db, postsWhere(db, { ids: changed }))) : added;
     this.grow(links.reduce((m, l) => Math.max(m, l.post_id), now.maxId));
     for (const id of changed) this.clear(id);
     const touched = new Set<number>();
@@ -342,13 +364,17 @@ export class PostSets {
         this.changes++;
       }
     }
-    for (const tagId of touched) this.extra.set(tagId, [...new Set(this.extra.get(tagId))].sort((a, b) => b - a));
+    for (const tagId of touched)
+      this.extra.set(
+        tagId,
+        [...new Set(this.extra.get(tagId))].sort((a, b) => b - a),
+      );
     if (this.changes > this.compactAt) this.compact();
     return true;
   }
 
   /** Reads every kept tag anew: the most used, then the least used, that fit the budget (TAG_SET_BUDGET). */
-  private async build(db: Kysely<DB>, dialect: DialectName, now: State): Promise<void> {
+  private async build(db: Database, now: State): Promise<void> {
     // Built aside and swapped in at the end, so requests meanwhile use the previous sets whole.
     const size = Math.ceil((now.maxId + 1 + HEADROOM) / 32);
     const bits = new Map<number, Int32Array>();
@@ -361,12 +387,16 @@ export class PostSets {
       if (count * this.bitmapAt >= now.maxId + 1) {
         if (used + size * 4 > limit) return false;
         const map = new Int32Array(size);
-        readWords(await this.source.bitsText(db, dialect, id), map);
+        readWords(await this.source.bitsText(db, id), map);
         bits.set(id, map);
       } else {
         // An id list takes about a gap's varint length a post, plus its tag's two numbers.
         if (used + count * gapBytes(now.maxId, count) > limit) return false;
-        lists.add(readIdText(await this.source.idsText(db, dialect, id)).sort().reverse());
+        lists.add(
+          readIdText(await this.source.idsText(db, id))
+            .sort()
+            .reverse(),
+        );
         listed.push(id);
       }
       used = lists.bytes + bits.size * size * 4 + listed.length * 8;
@@ -428,7 +458,12 @@ export class PostSets {
     const bit = 1 << (postId & 31);
     for (const map of this.bits.values()) map[w] &= ~bit;
     this.stale[w] |= bit;
-    for (const [tagId, ids] of this.extra) if (ids.includes(postId)) this.extra.set(tagId, ids.filter((id) => id !== postId));
+    for (const [tagId, ids] of this.extra)
+      if (ids.includes(postId))
+        this.extra.set(
+          tagId,
+          ids.filter((id) => id !== postId),
+        );
     this.changes++;
   }
 }
@@ -448,7 +483,11 @@ class TagCursor {
   private b: number;
   private e = 0;
 
-  constructor(base: IdReader, private readonly extra: readonly number[], private readonly stale: Int32Array | null) {
+  constructor(
+    base: IdReader,
+    private readonly extra: readonly number[],
+    private readonly stale: Int32Array | null,
+  ) {
     this.base = base;
     this.b = this.nextBase();
   }
@@ -558,10 +597,17 @@ const SAMPLE_LINKS = 200;
  * is not kept, or the only tag.
  */
 export async function tagsFromMemory(
-  db: Kysely<DB>, dialect: DialectName, tagSets: TagSets, f: PostFilter, sort: 'newest' | 'oldest', offset: number, limit: number, posts: number,
-  known?: Count, version?: number,
+  db: Database,
+  tagSets: TagSets,
+  f: PostFilter,
+  sort: 'newest' | 'oldest',
+  offset: number,
+  limit: number,
+  posts: number,
+  known?: Count,
+  version?: number,
 ): Promise<{ rows: Items; count: Count } | null> {
-  const sets = await tagSets.current(db, dialect, version);
+  const sets = await tagSets.current(db, version);
   const dir = sort === 'newest' ? 'desc' : 'asc';
   const withSets = f.tags.filter((t) => sets.has(t.id));
   const kept = withSets.map((t) => t.id);
@@ -569,8 +615,8 @@ export async function tagsFromMemory(
   if (walked.length === 0) {
     const ids = sets.page(kept, dir, offset, limit);
     // One tag has a stored count (as of the same data version as its set); several are counted here.
-    const count = known ?? (hasStoredCount(f) ? await countRows(db, dialect, f) : { total: sets.count(kept), estimated: false });
-    return { rows: await itemsByIds(db, dialect, ids), count };
+    const count = known ?? (hasStoredCount(f) ? await countRows(db, f) : { total: sets.count(kept), estimated: false });
+    return { rows: await itemsByIds(db, ids), count };
   }
   // One tag not kept walks its own index faster (the general query); two or more, the rarest's links.
   if (walked.length > 1 || kept.length === 0) return null;
@@ -582,15 +628,15 @@ export async function tagsFromMemory(
   let read = 0;
   let after = linksStart(dir);
   for (;;) {
-    const links = await tagLinks(db, dialect, dir, walked[0].id, after, batch);
+    const links = await tagLinks(db, dir, walked[0].id, after, batch);
     read += links.ids.length;
     for (const id of links.ids) if (inSets(id)) matches.push(id);
     if (links.ids.length < batch) {
-      return { rows: await itemsByIds(db, dialect, matches.slice(offset, need)), count: known ?? { total: matches.length, estimated: false } };
+      return { rows: await itemsByIds(db, matches.slice(offset, need)), count: known ?? { total: matches.length, estimated: false } };
     }
     if (matches.length >= need) break;
     after = links.next;
   }
   const count = known ?? { total: Math.round((matches.length / read) * walked[0].count), estimated: true };
-  return { rows: await itemsByIds(db, dialect, matches.slice(offset, need)), count };
+  return { rows: await itemsByIds(db, matches.slice(offset, need)), count };
 }

@@ -18,23 +18,29 @@ eachDatabase('one search term read newest first from the title index and the tag
   let u: number;
   const start = Date.parse('2026-01-01T00:00:00Z');
   before(async () => {
-    u = await createUser(ctx.database.db, { username: 'searcher' });
+    u = await createUser(ctx.database, { username: 'searcher' });
     // Uploaded in date order, as a board's posts are: "red" in some titles, the tag on others, both on a few.
     for (let i = 0; i < 60; i++) {
       const title = i % 3 === 0 ? `Red fox ${i}` : i % 7 === 0 ? `Shredded paper ${i}` : `Blue sea ${i}`;
       const tags = i % 4 === 0 ? ['red', 'misc'] : ['misc'];
-      await createPost(ctx.database.db, { uploaderId: u, title, tags, createdAt: start + i * HOUR });
+      await createPost(ctx.database, { uploaderId: u, title, tags, createdAt: start + i * HOUR });
     }
   });
 
   const fastPath = async (order: NewestOrder, search: string) => {
     const filter = { tags: [], terms: [{ text: search, tagId: null, tagCount: 0 }] };
-    return searchOneTerm(ctx.database.db, ctx.database.dialect, order, filter, 0, 5);
+    return searchOneTerm(ctx.database, order, filter, 0, 5);
   };
 
   const same = async (order: NewestOrder, what: string) => {
     for (const search of ['red', 'fox', 'shred', 'nothing']) {
-      for (const [offset, limit] of [[0, 7], [5, 7], [20, 10], [40, 10], [200, 5]]) {
+      for (const [offset, limit] of [
+        [0, 7],
+        [5, 7],
+        [20, 10],
+        [40, 10],
+        [200, 5],
+      ]) {
         const viaIndex = await listPage(ctx.app.deps, { search, offset, limit }, { order });
         const general = await listPage(ctx.app.deps, { search, offset, limit });
         assert.deepEqual(viaIndex, general, `${what}: ${search} offset ${offset}`);
@@ -53,13 +59,21 @@ eachDatabase('one search term read newest first from the title index and the tag
   });
 
   test('with the tag of the term kept as a bitmap or as an id list: the same pages and totals as the general query', async () => {
-    const red = await ctx.database.db.selectFrom('tags').select('id').where('name', '=', 'red').executeTakeFirstOrThrow();
+    const red = await ctx.database.selectFrom('tags').select('id').where('name', '=', 'red').executeTakeFirstOrThrow();
     // Every tag on at least 1 post in 1e9 (all of them) as a bitmap; then none.
-    for (const [bitmapAt, asBitmap] of [[1e9, true], [1, false]] as const) {
+    for (const [bitmapAt, asBitmap] of [
+      [1e9, true],
+      [1, false],
+    ] as const) {
       const tagSets = new TagSets({ bitmapAt });
       const memory = { order: new NewestOrder(), tagSets };
       for (const search of ['red', 'misc', 'shred']) {
-        for (const [offset, limit] of [[0, 7], [5, 7], [20, 10], [200, 5]]) {
+        for (const [offset, limit] of [
+          [0, 7],
+          [5, 7],
+          [20, 10],
+          [200, 5],
+        ]) {
           const fromMemory = await listPage(ctx.app.deps, { search, offset, limit }, memory);
           const general = await listPage(ctx.app.deps, { search, offset, limit });
           assert.deepEqual(fromMemory, general, `${search} offset ${offset} (bitmaps: ${asBitmap})`);
@@ -71,14 +85,14 @@ eachDatabase('one search term read newest first from the title index and the tag
   });
 
   test('title matches come newest first however small the first window, as a scan of every title finds them', async () => {
-    const db = ctx.database.db;
-    const all = (await db.selectFrom('posts').select(['id', 'title']).orderBy('id', 'desc').execute());
+    const db = ctx.database;
+    const all = await db.selectFrom('posts').select(['id', 'title']).orderBy('id', 'desc').execute();
     const newestId = all[0].id;
     for (const word of ['red', 'shred', 'sea', 'nothing']) {
       const every = all.filter((p) => p.title.toLowerCase().includes(word)).map((p) => p.id);
       for (const count of [1, 3, 25, 100]) {
         for (const window of [1, 2, 5, 1_000]) {
-          const found = await titleMatches(db, ctx.database.dialect, word, count, newestId, { firstWindow: window });
+          const found = await titleMatches(db, word, count, newestId, { firstWindow: window });
           assert.deepEqual(found.ids, every.slice(0, count), `${word} ${count} ${window}`);
           // The titles of a term found in one title word are counted ("red" is in two: red, shredded).
           const counted = word !== 'red';
@@ -90,7 +104,7 @@ eachDatabase('one search term read newest first from the title index and the tag
 
   test('a post dated before older ids turns the index path off, and answers stay right', async () => {
     const order = new NewestOrder();
-    await createPost(ctx.database.db, { uploaderId: u, title: 'Red backdated', tags: ['red'], createdAt: start - HOUR });
+    await createPost(ctx.database, { uploaderId: u, title: 'Red backdated', tags: ['red'], createdAt: start - HOUR });
     assert.equal(await fastPath(order, 'red'), null);
     await same(order, 'with a backdated post');
   });
@@ -98,11 +112,11 @@ eachDatabase('one search term read newest first from the title index and the tag
 
 eachDatabase('one search term with many title matches', (ctx) => {
   before(async () => {
-    const u = await createUser(ctx.database.db, { username: 'many' });
+    const u = await createUser(ctx.database, { username: 'many' });
     const start = Date.parse('2026-01-01T00:00:00Z');
     for (let i = 0; i < 700; i++) {
       const title = i % 5 === 4 ? `Plain ${i}` : `${i % 2 ? 'Redwood' : 'Redwoods'} ${i}`;
-      await createPost(ctx.database.db, { uploaderId: u, title, tags: [], createdAt: start + i * HOUR });
+      await createPost(ctx.database, { uploaderId: u, title, tags: [], createdAt: start + i * HOUR });
     }
   });
 

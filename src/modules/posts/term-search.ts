@@ -1,11 +1,11 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/types.ts';
-import { containsInsensitive, escapeLike, ftsPhrase, joinedText, listParam, oneOf, usesTitleIndex, type DialectName } from '../../db/dialect.ts';
+import type { Database } from '../../db/engine.ts';
+import { sql } from 'kysely';
 import { idList, itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import type { NewestOrder } from './newest-order.ts';
 import type { Count } from './count-cache.ts';
 import type { TagSets } from './tag-sets.ts';
-import { preparedPerDialect } from '../../db/prepared.ts';
+import { preparedOnDatabase } from '../../db/prepared.ts';
+import { newestTitlesContaining, titleIndexesServe, titleWordsContaining, titleWordsServe } from '../../db/queries/title-search.ts';
 import { usesOnly, type PostFilter } from './posts.query.ts';
 import { VersionedMap } from './versioned-map.ts';
 import type { WordSets } from './title-word-sets.ts';
@@ -24,23 +24,33 @@ const SHARE = 200;
  * with any other filter, this returns null and the general query answers.
  */
 export async function searchOneTerm(
-  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, f: PostFilter, offset: number, limit: number, known?: Count, version?: number,
+  db: Database,
+  order: NewestOrder,
+  f: PostFilter,
+  offset: number,
+  limit: number,
+  known?: Count,
+  version?: number,
   memory: { tagSets?: TagSets; words?: TermWords; wordSets?: WordSets } = {},
 ): Promise<{ rows: Items; count: Count } | null> {
   if (!usesOnly(f, 'terms') || f.terms.length !== 1) return null;
-  if (dialect === 'sqlite' && !usesTitleIndex(dialect, f.terms[0].text)) return null;
+  if (!titleIndexesServe(db, f.terms[0].text)) return null;
   if (!(await order.refreshAt(db, version))) return null;
   const { text, tagId } = f.terms[0];
   const need = offset + limit;
   // With the total known (count-cache.ts), only the page's matches are read.
-  const titled = await titleMatches(db, dialect, text, known ? need : Math.max(SHARE, need), order.newestId, { termWords: memory.words, wordSets: memory.wordSets, version });
+  const titled = await titleMatches(db, text, known ? need : Math.max(SHARE, need), order.newestId, {
+    termWords: memory.words,
+    wordSets: memory.wordSets,
+    version,
+  });
   // The tag's newest posts: from its set when this process keeps one (tag-sets.ts), else its links.
   const { tagSets } = memory;
-  const kept = tagId !== null && tagSets && (await tagSets.current(db, dialect, version)).has(tagId) ? tagSets : null;
-  const tagged = tagId === null ? [] : kept ? kept.page([tagId], 'desc', 0, need) : (await tagLinks(db, dialect, 'desc', tagId, linksStart('desc'), need)).ids;
+  const kept = tagId !== null && tagSets && (await tagSets.current(db, version)).has(tagId) ? tagSets : null;
+  const tagged = tagId === null ? [] : kept ? kept.page([tagId], 'desc', 0, need) : (await tagLinks(db, 'desc', tagId, linksStart('desc'), need)).ids;
   const page = mergeDescending(titled.ids.slice(0, need), tagged).slice(offset, offset + limit);
-  const count = known ?? (await termCount(db, dialect, order, f.terms[0], titled.ids.slice(0, SHARE), titled.total, kept));
-  return { rows: await itemsByIds(db, dialect, page), count };
+  const count = known ?? (await termCount(db, order, f.terms[0], titled.ids.slice(0, SHARE), titled.total, kept));
+  return { rows: await itemsByIds(db, page), count };
 }
 
 /**
@@ -48,11 +58,16 @@ export async function searchOneTerm(
  * titles with it when known (`titledTotal`), and its tag's count.
  */
 async function termCount(
-  db: Kysely<DB>, dialect: DialectName, order: NewestOrder, term: PostFilter['terms'][number], sample: number[], titledTotal: number | null, kept: TagSets | null,
+  db: Database,
+  order: NewestOrder,
+  term: PostFilter['terms'][number],
+  sample: number[],
+  titledTotal: number | null,
+  kept: TagSets | null,
 ): Promise<Count> {
   // The newest title matches that also have the tag are in both sets: counted once.
-  const alsoTagged = term.tagId === null || sample.length === 0 ? 0
-    : kept ? sample.filter(kept.tester([term.tagId!])).length : await countTagged(db, dialect, term.tagId, sample);
+  const alsoTagged =
+    term.tagId === null || sample.length === 0 ? 0 : kept ? sample.filter(kept.tester([term.tagId!])).length : await countTagged(db, term.tagId, sample);
   // Every title match is in the sample: the union is exact.
   if (sample.length < SHARE) return { total: term.tagCount + sample.length - alsoTagged, estimated: false };
   // Every title match counted, and no tag to share them with: exact too.
@@ -70,61 +85,45 @@ const TITLE_WINDOW = 20_000;
  * Ids of the newest `count` posts whose title contains `text`, newest first (`newestId`: the
  * highest post id), and how many titles contain it when that is known exactly.
  *
- * The words of titles that contain the term (migrations 014 and 016: a trigram lookup among the
+ * The words of titles that contain the term (title_vocab: a trigram lookup among the
  * distinct words), then each word's posts newest first from title_words (or from this process's
  * word sets), merged. A term found in more than MAX_WORDS distinct words reads the
  * trigram index of every title instead: SQLite's FTS5 index; PostgreSQL, and there terms of
  * under 3 characters too (a trigram index finds nothing shorter), looks in windows of the newest
  * ids: the trigram index and the id range are ANDed as bitmaps, so only the window's candidates
- * are read (a word in 0.7% of titles: 2.9 ms, against 20 ms walking the primary key and testing
- * every title, and 183 ms sorting all its matches); a window that holds too few widens until it
- * covers every post. `id + 0` keeps the planner off the key walk.
+ * are read (for a word in a few titles in a hundred, far less than walking the primary key and
+ * testing every title, or sorting all its matches); a window that holds too few widens until it
+ * covers every post (see newestTitlesContaining).
  */
 export async function titleMatches(
-  db: Kysely<DB>, dialect: DialectName, text: string, count: number, newestId: number,
-  { firstWindow = Math.max(TITLE_WINDOW, count * 200), termWords, wordSets, version }: { firstWindow?: number; termWords?: TermWords; wordSets?: WordSets; version?: number } = {},
+  db: Database,
+  text: string,
+  count: number,
+  newestId: number,
+  {
+    firstWindow = Math.max(TITLE_WINDOW, count * 200),
+    termWords,
+    wordSets,
+    version,
+  }: { firstWindow?: number; termWords?: TermWords; wordSets?: WordSets; version?: number } = {},
 ): Promise<{ ids: number[]; total: number | null }> {
-  if (dialect === 'sqlite' || [...text].length >= 3) {
-    const words = termWords ? await termWords.of(db, dialect, text, version) : await readTermWords(db, dialect, text);
+  if (titleWordsServe(db, text)) {
+    const words = termWords ? await termWords.of(db, text, version) : await readTermWords(db, text);
     if (words.length <= MAX_WORDS) {
       // Each word's newest posts: from its set when this process keeps one (title-word-sets.ts), else its index.
-      const sets = wordSets && words.length > 0 ? await wordSets.current(db, dialect, version) : null;
-      const newest = async (word: string, id: number) => sets?.has(id) ? sets.page([id], 'desc', 0, count)
-        : idList((await newestWithWord(db, dialect, { word, limit: count }))[0]).sort((x, y) => y - x);
+      const sets = wordSets && words.length > 0 ? await wordSets.current(db, version) : null;
+      const newest = async (word: string, id: number) =>
+        sets?.has(id) ? sets.page([id], 'desc', 0, count) : idList((await newestWithWord(db, { word, limit: count }))[0]).sort((x, y) => y - x);
       let ids: number[] = [];
       for (const [word, , id] of words) ids = mergeDescending(ids, await newest(word, id));
       return { ids: ids.slice(0, count), total: words.length <= 1 ? (words[0]?.[1] ?? 0) : null };
     }
   }
-  if (dialect === 'sqlite') {
-    // One text of ids, not a row a match (rows cost ~1.5 us each to hand over).
-    const [row] = (await sql<{ ids: string | null }>`SELECT group_concat(id) AS ids FROM (SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ${ftsPhrase(text)} ORDER BY rowid DESC LIMIT ${count})`.execute(db)).rows;
-    return { ids: idList(row).sort((x, y) => y - x), total: null };
-  }
-  for (let span = firstWindow; ; span *= 8) {
-    const matching = db.selectFrom('posts').select('id').where(containsInsensitive(dialect, sql.ref('title'), text));
-    const bound = newestId - span;
-    const rows = await (bound > 0 ? matching.where('id', '>', bound) : matching).orderBy(sql`id + 0`, 'desc').limit(count).execute();
-    if (rows.length >= count || bound <= 0) return { ids: rows.map((r) => r.id), total: null };
-  }
+  return { ids: await newestTitlesContaining(db, text, count, newestId, firstWindow), total: null };
 }
 
 /** Beyond this many distinct title words containing a term, the trigram index of every title is read instead. */
 const MAX_WORDS = 16;
-
-/**
- * The title words (with their post counts and ids) that contain a term, at most `limit`: `match`
- * is the term as termMatch gives it (an FTS5 phrase for SQLite's trigram index of the words, an
- * ILIKE pattern for PostgreSQL's).
- */
-const wordsContaining = preparedPerDialect((_db, p: { match: string; limit: number }, dialect) => dialect === 'sqlite'
-  ? sql<{ words: string | null }>`SELECT json_group_array(json_array(word, posts, id)) AS words FROM (
-      SELECT word, posts, id FROM title_vocab WHERE id IN (SELECT rowid FROM title_vocab_fts WHERE title_vocab_fts MATCH ${p.match}) LIMIT ${p.limit})`
-  : sql<{ words: string | null }>`SELECT json_agg(json_build_array(word, posts, id))::text AS words FROM (
-      SELECT word, posts, id FROM title_vocab WHERE word ILIKE ${p.match} ESCAPE '\\' LIMIT ${p.limit}) v`);
-
-/** A term as wordsContaining looks for it. */
-const termMatch = (dialect: DialectName, text: string) => (dialect === 'sqlite' ? ftsPhrase(text) : `%${escapeLike(text.toLowerCase())}%`);
 
 /** A title word, how many posts it is in, and its id in title_vocab. */
 type TermWord = [word: string, posts: number, id: number];
@@ -132,7 +131,7 @@ type TermWord = [word: string, posts: number, id: number];
 /**
  * Per process: the title words that contain each recent term, with their post counts, as of one
  * data version (every upload, title edit and delete moves it, so nothing older is ever used).
- * Repeated searches skip the trigram lookup (~35 us of a ~250 us request on a loaded server).
+ * Repeated searches skip the trigram lookup, a large part of such a request's time.
  */
 export class TermWords {
   private readonly terms: VersionedMap<TermWord[]>;
@@ -142,28 +141,35 @@ export class TermWords {
   }
 
   /** The words containing `text` (more than MAX_WORDS: MAX_WORDS + 1 of them), read unless known at `version`. */
-  async of(db: Kysely<DB>, dialect: DialectName, text: string, version?: number): Promise<TermWord[]> {
+  async of(db: Database, text: string, version?: number): Promise<TermWord[]> {
     const seen = version === undefined ? undefined : this.terms.get(text, version);
     if (seen) return seen;
-    const words = await readTermWords(db, dialect, text);
+    const words = await readTermWords(db, text);
     if (version !== undefined) this.terms.set(text, words, version);
     return words;
   }
 }
 
 /** The title words containing `text`, with their post counts (more than MAX_WORDS: MAX_WORDS + 1 of them). */
-async function readTermWords(db: Kysely<DB>, dialect: DialectName, text: string): Promise<TermWord[]> {
-  const [found] = await wordsContaining(db, dialect, { match: termMatch(dialect, text), limit: MAX_WORDS + 1 });
-  return JSON.parse(found?.words ?? '[]') as TermWord[];
+async function readTermWords(db: Database, text: string): Promise<TermWord[]> {
+  return JSON.parse((await titleWordsContaining(db, text, MAX_WORDS + 1)) ?? '[]') as TermWord[];
 }
 
 /** The newest `limit` posts whose title has the word, as one text of ids, highest first. */
-const newestWithWord = preparedPerDialect((_db, p: { word: string; limit: number }, dialect) => sql<{ ids: string | null }>`
-  SELECT ${joinedText(dialect, sql.ref('post_id'))} AS ids FROM (SELECT post_id FROM title_words WHERE word = ${p.word} ORDER BY post_id DESC LIMIT ${p.limit}) w`);
+const newestWithWord = preparedOnDatabase(
+  (db, p: { word: string; limit: number }) => sql<{ ids: string | null }>`
+  SELECT ${db.joinedText(sql.ref('post_id'))} AS ids FROM (SELECT post_id FROM title_words WHERE word = ${p.word} ORDER BY post_id DESC LIMIT ${p.limit}) w`,
+);
 
 /** How many of `ids` have the tag. */
-async function countTagged(db: Kysely<DB>, dialect: DialectName, tagId: number, ids: number[]): Promise<number> {
-  return Number((await sql<{ n: number }>`SELECT count(*) AS n FROM post_tags WHERE tag_id = ${tagId} AND ${oneOf(dialect, sql.ref('post_id'), listParam(dialect, ids))}`.execute(db)).rows[0].n);
+async function countTagged(db: Database, tagId: number, ids: number[]): Promise<number> {
+  return Number(
+    (
+      await sql<{
+        n: number;
+      }>`SELECT count(*) AS n FROM post_tags WHERE tag_id = ${tagId} AND ${db.oneOf(sql.ref('post_id'), db.listParam(ids))}`.execute(db)
+    ).rows[0].n,
+  );
 }
 
 /** Two descending id lists merged into one, each id once. */

@@ -1,32 +1,32 @@
 import { sql } from 'kysely';
-import type { DialectName } from '../../db/dialect.ts';
-import { wordsOf as sqliteWordsOf } from '../../db/migrations/014-title-words.ts';
-import { wordsOf as postgresWordsOf } from '../../db/migrations/016-pg-title-words.ts';
+import { titleWordRows } from '../../db/queries/title-search.ts';
 import { keyReaders, PostSets, type SetSource, type TagSetOptions } from './tag-sets.ts';
 
 /**
  * Memory the title words' posts of one process may take: at a million posts, the 385 distinct
- * words of the generated titles (3.8 million links) take 4.1 MB (6 bitmaps and 379 id lists),
- * read in 0.6 s.
+ * words of the generated titles (3.8 million links) take 4.1 MB (6 bitmaps and 379 id lists).
  */
 export const WORD_SET_BUDGET = 6 * 1024 * 1024;
 
-/** A title's words as rows of `w.value`, split as the engine's triggers split them (migrations 014 and 016). */
-const wordRows = (dialect: DialectName, title: string) => sql.raw(dialect === 'sqlite' ? `${sqliteWordsOf(title)} w` : `${postgresWordsOf(title)} AS w(value)`);
-
 /**
- * The title words (migrations 014 and 016), each known by its id in title_vocab. A post's words are
+ * The title words (db/schema/title-words.ts), each known by its id in title_vocab. A post's words are
  * split from its title by the same SQL the triggers use, so they are the ones title_words holds.
- * Title edits and deletes are in the change log (migrations 012, 015 and 016). A word's row in
+ * Title edits and deletes are in the change log (tag_changes). A word's row in
  * title_vocab goes when its last post does (those posts were logged, so nothing kept under its
  * id stays current), and a word that comes back later gets an id of its own.
  */
 const WORD_SOURCE: SetSource = {
-  keys: async (db, dir, limit) => (await sql<{ id: number; count: number }>`SELECT id, posts AS count FROM title_vocab WHERE posts > 0
-    ORDER BY posts ${sql.raw(dir)}, id ${sql.raw(dir)} LIMIT ${Math.ceil(limit)}`.execute(db)).rows,
+  keys: async (db, dir, limit) =>
+    (
+      await sql<{ id: number; count: number }>`SELECT id, posts AS count FROM title_vocab WHERE posts > 0
+    ORDER BY posts ${sql.raw(dir)}, id ${sql.raw(dir)} LIMIT ${Math.ceil(limit)}`.execute(db)
+    ).rows,
   ...keyReaders((key) => sql`SELECT post_id FROM title_words WHERE word = (SELECT word FROM title_vocab WHERE id = ${key})`),
-  links: async (db, dialect, which) => (await sql<{ post_id: number; key: number }>`SELECT p.id AS post_id, v.id AS key
-    FROM posts p, ${wordRows(dialect, 'p.title')} JOIN title_vocab v ON v.word = w.value WHERE ${which(sql.ref('p.id'))}`.execute(db)).rows,
+  links: async (db, which) =>
+    (
+      await sql<{ post_id: number; key: number }>`SELECT p.id AS post_id, v.id AS key
+    FROM posts p, ${titleWordRows(db, 'p.title')} JOIN title_vocab v ON v.word = w.value WHERE ${which(sql.ref('p.id'))}`.execute(db)
+    ).rows,
 };
 
 /** The posts of each title word, newest first, kept per process like the tag sets (PostSets). */

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { viewerOf } from '../../core/auth.ts';
-import { errors, JSON_TEXT } from '../../core/schemas.ts';
-import { PostIdParams, PostList } from '../posts/posts.schemas.ts';
-import { UsernameParams } from '../users/users.schemas.ts';
+import { errors, sendJsonText, PostIdParams, UsernameParams } from '../../core/schemas.ts';
+import { PostList } from '../posts/posts.schemas.ts';
 import * as reactions from './reactions.service.ts';
 
 const Liked = Type.Object({ liked: Type.Boolean(), likes: Type.Integer({ description: "The post's like count now" }) });
@@ -17,8 +16,7 @@ const Page = Type.Object(
   { additionalProperties: false },
 );
 
-export function reactionsRoutes(app: FastifyInstance, deps: Deps): void {
-  const id = (req: { params: unknown }) => (req.params as { id: string }).id;
+export function reactionsRoutes(app: TypedApp, deps: Deps): void {
   const common = { params: PostIdParams, tags: ['reactions'] };
   const write = { auth: 'user' as const, limit: 'write' };
 
@@ -27,29 +25,33 @@ export function reactionsRoutes(app: FastifyInstance, deps: Deps): void {
     { path: 'favorite', schema: Favorited, act: reactions.favorite, on: 'Add a post to your favorites', off: 'Remove a post from your favorites' },
   ];
   for (const k of kinds) {
-    for (const [method, on] of [['PUT', true], ['DELETE', false]] as const) {
+    for (const [method, on] of [
+      ['PUT', true],
+      ['DELETE', false],
+    ] as const) {
       app.route({
         method,
         url: `/api/posts/:id/${k.path}`,
         schema: { ...common, summary: `${on ? k.on : k.off} (idempotent); answers the new count`, response: { 200: k.schema, ...errors(401, 403, 404, 429) } },
         config: write,
-        handler: async (req) => k.act(deps, viewerOf(req), id(req), on),
+        handler: async (req) => k.act(deps, viewerOf(req), req.params.id, on),
       });
     }
   }
 
-  app.get('/api/users/:username/favorites', {
-    schema: {
-      summary: "A user's favorite posts, most recently favorited first",
-      tags: ['users'],
-      params: UsernameParams,
-      querystring: Page,
-      response: { 200: PostList, ...errors(400, 401, 404, 429) },
+  // The service writes the JSON itself, as GET /api/posts does.
+  app.get(
+    '/api/users/:username/favorites',
+    {
+      schema: {
+        summary: "A user's favorite posts, most recently favorited first",
+        tags: ['users'],
+        params: UsernameParams,
+        querystring: Page,
+        response: { 200: PostList, ...errors(400, 401, 404, 429) },
+      },
+      config: { limit: 'user' },
     },
-    config: { limit: 'user' },
-  }, async (req, reply) => {
-    const q = req.query as { offset?: number; limit?: number };
-    reply.type(JSON_TEXT);
-    return reactions.favoritesOf(deps, (req.params as { username: string }).username, q.offset ?? 0, q.limit ?? 24);
-  });
+    async (req, reply) => sendJsonText(reply, await reactions.favoritesOf(deps, req.params.username, req.query.offset ?? 0, req.query.limit ?? 24)),
+  );
 }

@@ -1,7 +1,9 @@
+import { moveCount } from '../../db/counters.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { notFound } from '../../core/errors.ts';
 import { sql } from 'kysely';
-import { parseId, postListJson } from '../posts/posts.service.ts';
+import { parseId } from '../../core/ids.ts';
+import { postListJson } from '../posts/posts.service.ts';
 import { itemsByIds } from '../posts/posts.repo.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 
@@ -31,7 +33,7 @@ async function setReaction(deps: Deps, viewer: Viewer, rawId: string, kind: Kind
       changed = r.numDeletedRows;
     }
     if (changed > 0n) {
-      await trx.updateTable('posts').set((eb) => ({ [column]: eb(column, on ? '+' : '-', 1) }) as never).where('id', '=', postId).execute();
+      await moveCount(trx, 'posts', column, postId, on ? 1 : -1).execute();
     }
     const row = await trx.selectFrom('posts').select(column).where('id', '=', postId).executeTakeFirstOrThrow();
     return (row as Record<string, number>)[column];
@@ -51,8 +53,25 @@ export async function favoritesOf(deps: Deps, username: string, offset: number, 
   const user = await findUserIdByName(deps.db, username);
   if (user === undefined) return notFound('User', username);
   const [rows, total] = await Promise.all([
-    deps.db.selectFrom('favorites').select('post_id').where('user_id', '=', user).orderBy('created_at', 'desc').orderBy('post_id', 'desc').limit(limit).offset(offset).execute(),
+    deps.db
+      .selectFrom('favorites')
+      .select('post_id')
+      .where('user_id', '=', user)
+      .orderBy('created_at', 'desc')
+      .orderBy('post_id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
     deps.db.selectFrom('favorites').select(sql<number>`count(*)`.as('n')).where('user_id', '=', user).executeTakeFirstOrThrow(),
   ]);
-  return postListJson(await itemsByIds(deps.db, deps.dialect, rows.map((r) => r.post_id)), { total: Number(total.n), estimated: false }, offset, limit, null);
+  return postListJson(
+    await itemsByIds(
+      deps.db,
+      rows.map((r) => r.post_id),
+    ),
+    { total: Number(total.n), estimated: false },
+    offset,
+    limit,
+    null,
+  );
 }

@@ -29,7 +29,14 @@ export class PhashIndex {
     // Ids are handed out before commit, so on PostgreSQL a lower id can appear after a higher one:
     // each refresh reads again the last TAIL ids and adds the ones it had not seen.
     let from = Math.max(0, this.maxId - TAIL);
-    const top = Number((await db.selectFrom('posts').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+    const top = Number(
+      (
+        await db
+          .selectFrom('posts')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirst()
+      )?.m ?? 0,
+    );
     for (;;) {
       const rows = await db.selectFrom('posts').select(['id', 'phash']).where('id', '>', from).orderBy('id').limit(20_000).execute();
       if (rows.length === 0) break;

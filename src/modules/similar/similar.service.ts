@@ -1,14 +1,11 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
 import { imageDerivatives } from '../../media/image.ts';
 import { ffmpegAvailable, posterFrame, probeVideo } from '../../media/video.ts';
 import { listItems } from '../posts/posts.repo.ts';
-import { parseId } from '../posts/posts.service.ts';
-import { receiveFile, type Received } from '../uploads/receive.ts';
-import type { PhashIndex } from './phash-index.ts';
+import { parseId } from '../../core/ids.ts';
+import { removeReceived, type Received, type ReceivedForm } from '../uploads/receive.ts';
+import { PhashIndex } from './phash-index.ts';
 
 export interface SimilarQuery {
   limit: number;
@@ -19,7 +16,10 @@ async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQue
   await index.refresh(deps.db);
   for (;;) {
     const near = index.nearest(hash, q.maxDistance, q.limit, excludeId);
-    const items = await listItems(deps.db, deps.dialect, near.map((n) => n.id));
+    const items = await listItems(
+      deps.db,
+      near.map((n) => n.id),
+    );
     if (items.length < near.length) {
       // Some were deleted since they were indexed: forget them and look again, so they do not
       // take places of the limit that posts further away should fill.
@@ -49,19 +49,27 @@ async function hashOf(deps: Deps, file: Received): Promise<string> {
   return (await imageDerivatives(await posterFrame(tools, file.tmpPath, v.duration), limits.maxImagePixels)).phash;
 }
 
-/** Ranks posts by likeness to an uploaded file; nothing is stored. */
-export async function similarToUpload(deps: Deps, index: PhashIndex, req: FastifyRequest, q: SimilarQuery) {
-  let file: Received | undefined;
+/**
+ * Ranks posts by likeness to an uploaded file (similar.routes.ts reads it); nothing is stored, and
+ * the form's temporary file is removed whatever happens.
+ */
+export async function similarToUpload(deps: Deps, index: PhashIndex, form: ReceivedForm, q: SimilarQuery) {
   try {
-    // Other fields are allowed through to the check below, which names what is wrong (busboy's
-    // own "reach fields limit" would be a 413 that says nothing useful).
-    for await (const part of req.parts({ limits: { files: 1, fields: 5, fileSize: Math.max(deps.config.uploads.maxImageBytes, deps.config.uploads.maxVideoBytes) + 1 } })) {
-      if (part.type !== 'file' || part.fieldname !== 'file') badRequest("send the image as a multipart file field named 'file'");
-      else file = await receiveFile(part, path.join(deps.config.dataDir, 'tmp'), deps.config.uploads);
-    }
+    const file = form.files[0];
     if (!file) return badRequest("field 'file' is required", [{ field: 'file', message: 'required' }]);
     return await ranked(deps, index, await hashOf(deps, file), q);
   } finally {
-    if (file) await fs.rm(file.tmpPath, { force: true });
+    await removeReceived(form);
   }
 }
+
+/** Similar-image search over this process's index of perceptual hashes; buildApp makes one. */
+export function createSimilarService(deps: Deps) {
+  const index = new PhashIndex();
+  return {
+    toPost: (rawId: string, q: SimilarQuery) => similarToPost(deps, index, rawId, q),
+    toUpload: (form: ReceivedForm, q: SimilarQuery) => similarToUpload(deps, index, form, q),
+  };
+}
+
+export type SimilarService = ReturnType<typeof createSimilarService>;

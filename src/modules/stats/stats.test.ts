@@ -31,7 +31,7 @@ const COMMENTS = [
 
 eachDatabase('statistics', (ctx: Ctx) => {
   before(async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const now = ctx.clock.now();
     const users: number[] = [];
     for (const u of USERS) {
@@ -43,7 +43,10 @@ eachDatabase('statistics', (ctx: Ctx) => {
     }
     for (const c of COMMENTS) await addComment(db, { postId: posts[c.on], userId: users[c.by], createdAt: now - c.ago });
     // A tag whose last post is gone: it exists but is on no post, so it is not counted.
-    await db.insertInto('tags').values({ name: 'orphan', post_count: 0, created_at: now - DAY }).execute();
+    await db
+      .insertInto('tags')
+      .values({ name: 'orphan', post_count: 0, created_at: now - DAY })
+      .execute();
   });
 
   /** The public numbers as they should be when the clock has moved `later` ms past its start. */

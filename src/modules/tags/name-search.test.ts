@@ -75,7 +75,17 @@ test('pages: within the names starting with it, across to the others, and past t
   // 100 names, so the matches span several 32-bit words of the bit sets.
   const all = Array.from({ length: 100 }, (_, i) => (i % 3 === 0 ? `ab${i}` : `x${i}ab`));
   const s = searchOf(all);
-  for (const [offset, limit] of [[0, 10], [10, 30], [30, 10], [33, 1], [34, 5], [95, 10], [99, 1], [100, 10], [500, 50]]) {
+  for (const [offset, limit] of [
+    [0, 10],
+    [10, 30],
+    [30, 10],
+    [33, 1],
+    [34, 5],
+    [95, 10],
+    [99, 1],
+    [100, 10],
+    [500, 50],
+  ]) {
     assert.deepEqual(found(s, 'ab', offset, limit), expected(all, 'ab', offset, limit), `${offset} ${limit}`);
   }
   assert.deepEqual(found(s, 'ab', 100, 10), { names: [], total: 100 });
@@ -91,7 +101,10 @@ test('a search leaves nothing behind for the next one', () => {
 
 test('matches what a scan of every name finds, on many names and needles', () => {
   let seed = 1;
-  const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n);
+  const random = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
   const letters = 'abcde_é日';
   const names = new Set<string>();
   while (names.size < 3000) names.add(Array.from({ length: 1 + random(9) }, () => letters[random(letters.length)]).join(''));

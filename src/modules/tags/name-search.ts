@@ -25,7 +25,10 @@ export class NameSearch<T extends Named> {
   private innerBits?: Uint32Array;
 
   /** `index` gives the index the items' slots refer to (built on first use). */
-  constructor(readonly items: T[], private readonly index: () => NameIndex) {}
+  constructor(
+    readonly items: T[],
+    private readonly index: () => NameIndex,
+  ) {}
 
   /** The page [offset, offset + limit) of the items whose name contains `needle`. */
   find(needle: string, offset: number, limit: number): Found<T> {
@@ -114,5 +117,5 @@ function mark(bits: Uint32Array, positions: Int32Array, ids: ArrayLike<number>):
 function ones(word: number): number {
   let x = word - ((word >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }

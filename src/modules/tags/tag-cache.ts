@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import type { Database } from '../../db/engine.ts';
+import { sql } from 'kysely';
 import { counter } from '../../db/counters.ts';
 import { NameIndex } from './name-index.ts';
 
@@ -23,25 +23,26 @@ export interface TagEntry {
 const ROLL_MINUTES = 24 * 60;
 
 export class TagCache {
-  constructor(private readonly sqlite: boolean) {}
-
   private snapshot = new TagSnapshot(-1, []);
   /** Window counts by the minute their window starts in. */
   private windows = new Map<number, Map<number, number>>();
 
   /** All tags with posts, as of the data's current version (checked on every call). */
-  async all(db: Kysely<DB>): Promise<TagSnapshot> {
+  async all(db: Database): Promise<TagSnapshot> {
     const version = await counter(db, 'version');
     if (version !== this.snapshot.version) {
       const rows = await db.selectFrom('tags').select(['id', 'name', 'post_count', 'created_at']).where('post_count', '>', 0).execute();
-      this.snapshot = new TagSnapshot(version, rows.map((r, slot) => ({ id: r.id, name: r.name, count: r.post_count, createdAt: r.created_at, slot })));
+      this.snapshot = new TagSnapshot(
+        version,
+        rows.map((r, slot) => ({ id: r.id, name: r.name, count: r.post_count, createdAt: r.created_at, slot })),
+      );
       this.windows.clear();
     }
     return this.snapshot;
   }
 
   /** Posts per tag created at or after `since` (call all() first, so the version is fresh). */
-  async since(db: Kysely<DB>, since: number): Promise<Map<number, number>> {
+  async since(db: Database, since: number): Promise<Map<number, number>> {
     // Keyed to the minute the window starts in: a rolling window moves on each minute, a fixed one
     // (since midnight) keeps its key all day until the data changes.
     const key = Math.floor(since / 60_000);
@@ -68,11 +69,16 @@ export class TagCache {
   }
 
   /** Links per tag made in [from, to) (to: open-ended when not given). */
-  private async linkCounts(db: Kysely<DB>, from: number, to?: number) {
+  private async linkCounts(db: Database, from: number, to?: number) {
     // The window is a range of the (created_at, tag_id) index; left alone, SQLite walks the tag
     // index instead to save a sort, which reads every link ever made.
     const upper = to === undefined ? sql`` : sql` AND created_at < ${to}`;
-    return (await sql<{ tag_id: number; n: number }>`SELECT tag_id, count(*) AS n FROM post_tags ${sql.raw(this.sqlite ? 'INDEXED BY post_tags_created ' : '')}WHERE created_at >= ${from}${upper} GROUP BY tag_id`.execute(db)).rows;
+    return (
+      await sql<{
+        tag_id: number;
+        n: number;
+      }>`SELECT tag_id, count(*) AS n FROM post_tags ${db.indexedBy('post_tags_created')}WHERE created_at >= ${from}${upper} GROUP BY tag_id`.execute(db)
+    ).rows;
   }
 }
 
@@ -84,7 +90,10 @@ export class TagSnapshot {
   private readonly memos = new Map<string, unknown>();
   private index?: NameIndex;
 
-  constructor(readonly version: number, readonly entries: TagEntry[]) {}
+  constructor(
+    readonly version: number,
+    readonly entries: TagEntry[],
+  ) {}
 
   /** The name index over `entries` (built on first use: only searches need it). */
   names(): NameIndex {

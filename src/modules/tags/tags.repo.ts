@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { containsInsensitive, startsWithInsensitive, type DialectName } from '../../db/dialect.ts';
+import type { Database } from '../../db/engine.ts';
 import type { TagSort } from './tags.schemas.ts';
 
 export interface TagQuery {
@@ -25,20 +25,20 @@ function countsFrom(db: Kysely<DB>, since: number | undefined, uploaderId: numbe
   return q.groupBy('post_tags.tag_id');
 }
 
-export async function listTags(db: Kysely<DB>, dialect: DialectName, q: TagQuery) {
+export async function listTags(db: Database, q: TagQuery) {
   const restricted = q.since !== undefined || q.uploaderId !== undefined;
-  let base = db.selectFrom('tags').select(['tags.id', 'tags.name']);
+  const base = db.selectFrom('tags').select(['tags.id', 'tags.name']);
   let query = restricted
     ? base.innerJoin(countsFrom(db, q.since, q.uploaderId).as('agg'), 'agg.tag_id', 'tags.id').select(sql<number>`agg.c`.as('count'))
     : base.select('tags.post_count as count').where('tags.post_count', '>', 0);
-  if (q.search) query = query.where(containsInsensitive(dialect, sql.ref('tags.name'), q.search));
+  if (q.search) query = query.where(db.containsInsensitive(sql.ref('tags.name'), q.search));
 
   const totalRow = await db
     .selectFrom(query.as('t'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
 
-  if (q.search) query = query.orderBy(sql`case when ${startsWithInsensitive(dialect, sql.ref('tags.name'), q.search)} then 0 else 1 end`);
+  if (q.search) query = query.orderBy(sql`case when ${db.startsWithInsensitive(sql.ref('tags.name'), q.search)} then 0 else 1 end`);
   const countExpr = restricted ? sql`agg.c` : sql.ref('tags.post_count');
   switch (q.sort) {
     case 'most_used':

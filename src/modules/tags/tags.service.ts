@@ -1,7 +1,7 @@
 import type { Deps } from '../../core/deps.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './tags.repo.ts';
-import type { TagCache, TagEntry } from './tag-cache.ts';
+import { TagCache, type TagEntry } from './tag-cache.ts';
 import { NameSearch } from './name-search.ts';
 import type { TagListQuery, TagSort, TimeRange } from './tags.schemas.ts';
 
@@ -29,11 +29,23 @@ export async function listTags(deps: Deps, q: TagListQuery, cache?: TagCache) {
   const { rows, total } =
     uploaderId === undefined && cache
       ? await fromCache(deps, cache, { search, sort, since, weekAgo, now, offset, limit })
-      : await repo.listTags(deps.db, deps.dialect, { search, sort, since, uploaderId, weekAgo, offset, limit });
+      : await repo.listTags(deps.db, { search, sort, since, uploaderId, weekAgo, offset, limit });
   const recent =
     uploaderId === undefined && cache
-      ? await recentFromCache(deps, cache, rows.map((r) => r.id), todayStart, weekAgo)
-      : await repo.recentCounts(deps.db, rows.map((r) => r.id), todayStart, weekAgo, uploaderId);
+      ? await recentFromCache(
+          deps,
+          cache,
+          rows.map((r) => r.id),
+          todayStart,
+          weekAgo,
+        )
+      : await repo.recentCounts(
+          deps.db,
+          rows.map((r) => r.id),
+          todayStart,
+          weekAgo,
+          uploaderId,
+        );
   return {
     tags: rows.map((r) => ({
       _id: String(r.id),
@@ -67,9 +79,10 @@ async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
   // Lists over a time window (or ordered by one, as trending is) change with the minute; the others only with the data.
   const timed = q.since !== undefined || q.sort === 'trending' ? q.now : undefined;
   // The tags of the window with the window's counts, once per data change and minute.
-  const counted = inWindow === undefined
-    ? tags.entries
-    : tags.memo(`window|${windowKey}`, () => tags.entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! })), timed);
+  const counted =
+    inWindow === undefined
+      ? tags.entries
+      : tags.memo(`window|${windowKey}`, () => tags.entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! })), timed);
   const order: Record<TagSort, (a: TagEntry, b: TagEntry) => number> = {
     most_used: (a, b) => b.count - a.count || byName(a, b),
     newest: (a, b) => b.createdAt - a.createdAt || b.id - a.id,
@@ -87,3 +100,14 @@ async function recentFromCache(deps: Deps, cache: TagCache, ids: number[], today
   const [today, week] = [await cache.since(deps.db, todayStart), await cache.since(deps.db, weekAgo)];
   return new Map(ids.map((id) => [id, { today: today.get(id) ?? 0, week: week.get(id) ?? 0 }]));
 }
+
+/** GET /api/tags with this process's cache of the tag lists; buildApp makes one, warm-up included. */
+export function createTagsService(deps: Deps) {
+  const cache = new TagCache();
+  return {
+    list: (q: TagListQuery) => listTags(deps, q, cache),
+    warm: () => listTags(deps, { sortBy: 'trending', timeRange: 'week', limit: 1 }, cache),
+  };
+}
+
+export type TagsService = ReturnType<typeof createTagsService>;

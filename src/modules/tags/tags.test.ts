@@ -7,7 +7,11 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const WINDOW = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY } as const;
 
-interface PostSpec { ago: number; by: 'alice' | 'bob'; tags: string[] }
+interface PostSpec {
+  ago: number;
+  by: 'alice' | 'bob';
+  tags: string[];
+}
 
 /**
  * Oldest first, so each tag is created with its first post; no post introduces two new tags, so
@@ -32,7 +36,7 @@ eachDatabase('GET /api/tags', (ctx: Ctx) => {
   const tagIds = new Map<string, string>();
 
   before(async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     now = ctx.clock.now();
     const users = { alice: await createUser(db, { username: 'alice' }), bob: await createUser(db, { username: 'bob' }) };
     for (const p of POSTS) await createPost(db, { uploaderId: users[p.by], tags: p.tags, createdAt: now - p.ago });
@@ -66,7 +70,11 @@ eachDatabase('GET /api/tags', (ctx: Ctx) => {
     return res.body as { tags: any[]; pagination: { total: number; page: number; perPage: number; totalPages: number } };
   }
   const names = async (query: string) => (await list(query)).tags.map((t) => t.name);
-  const nonIncreasing = (xs: number[]) => assert.deepEqual(xs, [...xs].sort((a, b) => b - a));
+  const nonIncreasing = (xs: number[]) =>
+    assert.deepEqual(
+      xs,
+      [...xs].sort((a, b) => b - a),
+    );
 
   test('default: every used tag with its counts, most used first, 50 per page', async () => {
     const body = await list('');
@@ -123,7 +131,11 @@ eachDatabase('GET /api/tags', (ctx: Ctx) => {
     assert.deepEqual(want('sea'), ['sea', 'seagull', 'undersea'], 'undersea has more posts but is not a prefix match');
     for (const q of ['sea', 'SEA', 'Sky', 'a', 'zzz']) {
       const body = await list(`?search=${q}`);
-      assert.deepEqual(body.tags.map((t) => t.name), want(q.toLowerCase()), `search=${q}`);
+      assert.deepEqual(
+        body.tags.map((t) => t.name),
+        want(q.toLowerCase()),
+        `search=${q}`,
+      );
       assert.equal(body.pagination.total, want(q.toLowerCase()).length);
     }
     assert.deepEqual(await names('?search=_'), ['blue_sky'], '_ is literal');
@@ -146,8 +158,12 @@ eachDatabase('GET /api/tags', (ctx: Ctx) => {
     assert.equal(past.pagination.total, total);
   });
 
-  test('author: counts only that uploader\'s posts, any case; unknown author is empty', async () => {
-    for (const [q, by] of [['alice', 'alice'], ['ALICE', 'alice'], ['bob', 'bob']]) {
+  test("author: counts only that uploader's posts, any case; unknown author is empty", async () => {
+    for (const [q, by] of [
+      ['alice', 'alice'],
+      ['ALICE', 'alice'],
+      ['bob', 'bob'],
+    ]) {
       const body = await list(`?author=${q}`);
       assert.deepEqual(shown(body.tags), view(model({ by })), `author=${q}`);
       assert.equal(body.pagination.total, model({ by }).size);
@@ -173,9 +189,13 @@ eachDatabase('GET /api/tags', (ctx: Ctx) => {
 
   test('bad values are 400 naming the parameter', async () => {
     const cases: [string, string, string[]][] = [
-      ['limit=201', 'limit', []], ['limit=0', 'limit', []], ['limit=x', 'limit', []], ['page=0', 'page', []],
+      ['limit=201', 'limit', []],
+      ['limit=0', 'limit', []],
+      ['limit=x', 'limit', []],
+      ['page=0', 'page', []],
       ['sortBy=popular', 'sortBy', ['most_used', 'newest', 'alphabetical', 'trending']],
-      ['timeRange=decade', 'timeRange', ['day', 'week', 'month', 'year', 'all']], ['color=red', 'color', []],
+      ['timeRange=decade', 'timeRange', ['day', 'week', 'month', 'year', 'all']],
+      ['color=red', 'color', []],
     ];
     for (const [q, param, allowed] of cases) {
       const res = await getJson(ctx.app, `/api/tags?${q}`);

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { graceCutoff, tmpDirOf } from '../../config.ts';
 import type { Deps } from '../../core/deps.ts';
 import { imageDerivatives } from '../../media/image.ts';
 import { posterFrame } from '../../media/video.ts';
@@ -12,6 +13,8 @@ export interface CheckReport {
   rowsWithoutFiles: string[];
   /** Stored files no post or avatar refers to, and leftover temporary files (with --fix: deleted). */
   filesWithoutRows: string[];
+  /** Files younger than the grace period, left alone whatever they are: an upload may be writing them. */
+  recentFilesSkipped: number;
   /** Posts whose thumbnail or preview is gone (with --fix: made again from the original). */
   missingThumbnails: string[];
   fixed: boolean;
@@ -20,12 +23,33 @@ export interface CheckReport {
 const BATCH = 500;
 const SHA_FILE = /^(originals|thumbs|previews)\/[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})\.\w+$/;
 
-/** Finds (and with fix, repairs) what a crash can leave: rows without files, files without rows, missing thumbnails. */
+/**
+ * Finds (and with fix, repairs) what a crash can leave: rows without files, files without rows,
+ * missing thumbnails. Safe while the board is live: an upload writes its temp file, then its
+ * stored files, then its row, so a file without a row is only an orphan once it is older than the
+ * grace period (file times are the disk's wall clock, hence Date.now and not deps.clock).
+ */
 export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: string) => void = () => {}): Promise<CheckReport> {
-  const report: CheckReport = { postsChecked: 0, filesChecked: 0, rowsWithoutFiles: [], filesWithoutRows: [], missingThumbnails: [], fixed: fix };
+  const report: CheckReport = {
+    postsChecked: 0,
+    filesChecked: 0,
+    rowsWithoutFiles: [],
+    filesWithoutRows: [],
+    recentFilesSkipped: 0,
+    missingThumbnails: [],
+    fixed: fix,
+  };
+  const cutoff = graceCutoff(deps.config);
+  const settled = (modifiedAt: number) => modifiedAt < cutoff;
   const { db, media } = deps;
   for (let after = 0; ; ) {
-    const rows = await db.selectFrom('posts').select(['id', 'media_type', 'duration', 'file_path', 'thumb_path', 'preview_path']).where('id', '>', after).orderBy('id').limit(BATCH).execute();
+    const rows = await db
+      .selectFrom('posts')
+      .select(['id', 'media_type', 'duration', 'file_path', 'thumb_path', 'preview_path'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
     if (rows.length === 0) break;
     after = rows[rows.length - 1].id;
     for (const p of rows) {
@@ -40,9 +64,14 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: str
       if (!gone) continue;
       report.missingThumbnails.push(String(p.id));
       if (fix) {
-        const source = p.media_type === 'video'
-          ? await posterFrame({ ffmpeg: deps.config.uploads.ffmpegPath, ffprobe: deps.config.uploads.ffprobePath }, media.localPath(p.file_path), p.duration ?? 1)
-          : media.localPath(p.file_path);
+        const source =
+          p.media_type === 'video'
+            ? await posterFrame(
+                { ffmpeg: deps.config.uploads.ffmpegPath, ffprobe: deps.config.uploads.ffprobePath },
+                media.localPath(p.file_path),
+                p.duration ?? 1,
+              )
+            : media.localPath(p.file_path);
         const d = await imageDerivatives(source, deps.config.uploads.maxImagePixels);
         await media.put(p.thumb_path, d.thumb);
         if (p.preview_path) await media.put(p.preview_path, d.preview);
@@ -50,9 +79,15 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: str
     }
     onProgress(`checked ${report.postsChecked} posts`);
   }
-  await checkFiles(deps, fix, report);
-  const tmpDir = path.join(deps.config.dataDir, 'tmp');
+  await checkFiles(deps, fix, report, settled);
+  const tmpDir = tmpDirOf(deps.config);
   for (const f of await fs.readdir(tmpDir).catch(() => [] as string[])) {
+    const stat = await fs.stat(path.join(tmpDir, f)).catch(() => null);
+    if (!stat) continue; // its upload just finished
+    if (!settled(stat.mtimeMs)) {
+      report.recentFilesSkipped++;
+      continue;
+    }
     report.filesWithoutRows.push(`tmp/${f}`);
     if (fix) await fs.rm(path.join(tmpDir, f), { force: true, recursive: true });
   }
@@ -63,25 +98,48 @@ async function removeAll(deps: Deps, paths: string[] | null): Promise<void> {
   for (const p of paths ?? []) await deps.media.delete(p);
 }
 
+/**
+ * The stored files of `rels` that nothing claims: a post's file is claimed by a post with its
+ * sha256 (the name holds it), an avatar by a user who has it.
+ */
+export async function unclaimed(deps: Pick<Deps, 'db'>, rels: string[]): Promise<Set<string>> {
+  const shaOf = (rel: string) => SHA_FILE.exec(rel)?.[2] ?? null;
+  const shas = rels.map(shaOf).filter((s): s is string => s !== null);
+  const avatars = rels.filter((r) => r.startsWith('avatars/'));
+  const known = new Set(shas.length ? (await deps.db.selectFrom('posts').select('sha256').where('sha256', 'in', shas).execute()).map((r) => r.sha256) : []);
+  const usedAvatars = new Set(
+    avatars.length ? (await deps.db.selectFrom('users').select('avatar_path').where('avatar_path', 'in', avatars).execute()).map((r) => r.avatar_path) : [],
+  );
+  return new Set(
+    rels.filter((rel) => {
+      const sha = shaOf(rel);
+      return sha ? !known.has(sha) : !usedAvatars.has(rel);
+    }),
+  );
+}
+
 /** Every stored file is claimed by a post (by its sha256) or a user's avatar; the rest are orphans. */
-async function checkFiles(deps: Deps, fix: boolean, report: CheckReport): Promise<void> {
-  let batch: { rel: string; sha: string | null }[] = [];
+async function checkFiles(deps: Deps, fix: boolean, report: CheckReport, settled: (modifiedAt: number) => boolean): Promise<void> {
+  let batch: { rel: string; modifiedAt: number }[] = [];
   const flush = async () => {
-    const shas = batch.map((b) => b.sha).filter((s): s is string => s !== null);
-    const avatars = batch.filter((b) => b.rel.startsWith('avatars/')).map((b) => b.rel);
-    const known = new Set(shas.length ? (await deps.db.selectFrom('posts').select('sha256').where('sha256', 'in', shas).execute()).map((r) => r.sha256) : []);
-    const usedAvatars = new Set(avatars.length ? (await deps.db.selectFrom('users').select('avatar_path').where('avatar_path', 'in', avatars).execute()).map((r) => r.avatar_path) : []);
+    const orphans = await unclaimed(
+      deps,
+      batch.map((b) => b.rel),
+    );
     for (const b of batch) {
-      const claimed = b.sha ? known.has(b.sha) : usedAvatars.has(b.rel);
-      if (claimed) continue;
+      if (!orphans.has(b.rel)) continue;
+      if (!settled(b.modifiedAt)) {
+        report.recentFilesSkipped++;
+        continue;
+      }
       report.filesWithoutRows.push(b.rel);
       if (fix) await deps.media.delete(b.rel);
     }
     batch = [];
   };
-  for await (const rel of deps.media.list()) {
+  for await (const { rel, modifiedAt } of deps.media.list()) {
     report.filesChecked++;
-    batch.push({ rel, sha: SHA_FILE.exec(rel)?.[2] ?? null });
+    batch.push({ rel, modifiedAt });
     if (batch.length >= BATCH) await flush();
   }
   await flush();

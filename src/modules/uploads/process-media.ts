@@ -27,14 +27,19 @@ export interface StoredMedia {
   written: string[];
 }
 
+/** Where an upload's original, thumbnail and preview are stored (named by content). */
+export function mediaPaths(file: Pick<Received, 'sha256' | 'type'>) {
+  return {
+    file_path: contentPath('originals', file.sha256, file.type.ext),
+    thumb_path: contentPath('thumbs', file.sha256, 'webp'),
+    preview_path: contentPath('previews', file.sha256, 'webp'),
+  };
+}
+
 /** Checks, decodes and stores an upload: original (metadata stripped), thumbnail and preview. */
 export async function storeMedia(media: MediaStore, file: Received, limits: UploadLimits): Promise<StoredMedia> {
   const { sha256, type } = file;
-  const paths = {
-    file_path: contentPath('originals', sha256, type.ext),
-    thumb_path: contentPath('thumbs', sha256, 'webp'),
-    preview_path: contentPath('previews', sha256, 'webp'),
-  };
+  const paths = mediaPaths(file);
   const written: string[] = [];
   try {
     const facts = type.kind === 'image' ? await storeImage(media, file, limits, paths.file_path) : await storeVideo(media, file, limits, paths.file_path);
@@ -98,7 +103,15 @@ async function storeVideo(media: MediaStore, file: Received, limits: UploadLimit
     await remuxWithoutMetadata(tools, file.tmpPath, clean, file.type.ext as 'mp4' | 'webm');
     const { size } = await fs.stat(clean);
     await media.putFile(rel, clean);
-    return { ...d, size, width: v.width, height: v.height, duration: v.duration, codecs: [v.videoCodec, v.audioCodec].filter(Boolean).join(','), animated: false };
+    return {
+      ...d,
+      size,
+      width: v.width,
+      height: v.height,
+      duration: v.duration,
+      codecs: [v.videoCodec, v.audioCodec].filter(Boolean).join(','),
+      animated: false,
+    };
   } finally {
     await fs.rm(clean, { force: true });
   }

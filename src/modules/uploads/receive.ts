@@ -1,12 +1,15 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { MultipartFile } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { UploadLimits } from '../../config.ts';
 import { AppError } from '../../core/errors.ts';
+import { formParts } from '../../core/multipart.ts';
 import { SNIFF_BYTES, sniff, type Sniffed } from '../../media/sniff.ts';
+import { ownedName } from '../../storage/owner.ts';
 
 export interface Received {
   tmpPath: string;
@@ -26,7 +29,7 @@ const UNSUPPORTED = 'Unsupported file type: accepted are JPEG, PNG, GIF, WebP an
  */
 export async function receiveFile(file: MultipartFile, tmpDir: string, limits: UploadLimits): Promise<Received> {
   await fs.promises.mkdir(tmpDir, { recursive: true });
-  const tmpPath = path.join(tmpDir, `${randomUUID()}.upload`);
+  const tmpPath = path.join(tmpDir, ownedName('upload'));
   const hash = createHash('sha256');
   let size = 0;
   let head = Buffer.alloc(0);
@@ -53,8 +56,11 @@ export async function receiveFile(file: MultipartFile, tmpDir: string, limits: U
       done();
     },
   });
+  // The file is created before any byte is read: a write stream would open it asynchronously, and a
+  // body that breaks first could see the file removed and then created behind its back.
+  const out = await fs.promises.open(tmpPath, 'wx');
   try {
-    await pipeline(file.file, meter, fs.createWriteStream(tmpPath));
+    await pipeline(file.file, meter, out.createWriteStream());
     if (file.file.truncated) throw new AppError(413, `The file is larger than ${mb(limit)}`);
     if (size === 0) throw new AppError(400, 'The file is empty', { details: [{ field: 'file', message: 'empty' }] });
     if (!type) throw new AppError(415, UNSUPPORTED);
@@ -64,4 +70,41 @@ export async function receiveFile(file: MultipartFile, tmpDir: string, limits: U
     file.file.resume(); // drain what the client still sends
     throw err;
   }
+}
+
+/** A multipart body as read: each file part in a temporary file, and the text fields. */
+export interface ReceivedForm {
+  files: Received[];
+  fields: Record<string, string>;
+}
+
+/**
+ * Reads a multipart body whose files are media, each streamed to a temporary file. `check` is
+ * shown every part before it is read and throws to refuse it. If reading fails part way, the files
+ * already received are removed; once it returns, removing them (removeReceived) is the caller's.
+ */
+export async function receiveForm(
+  req: FastifyRequest,
+  tmpDir: string,
+  limits: UploadLimits,
+  maxFields: number,
+  check: (part: Multipart) => void,
+): Promise<ReceivedForm> {
+  const form: ReceivedForm = { files: [], fields: {} };
+  try {
+    for await (const part of formParts(req, { fileSize: Math.max(limits.maxImageBytes, limits.maxVideoBytes) + 1, files: 1, fields: maxFields })) {
+      check(part);
+      if (part.type === 'file') form.files.push(await receiveFile(part, tmpDir, limits));
+      else form.fields[part.fieldname] = String(part.value);
+    }
+    return form;
+  } catch (err) {
+    await removeReceived(form);
+    throw err;
+  }
+}
+
+/** Removes a read form's temporary files; safe to call more than once. */
+export async function removeReceived(form: ReceivedForm): Promise<void> {
+  await Promise.all(form.files.map((f) => fs.promises.rm(f.tmpPath, { force: true })));
 }

@@ -12,7 +12,10 @@ import * as fx from '../../../test/media-fixtures.ts';
 function tmpBytes(dataDir: string): number {
   const dir = path.join(dataDir, 'tmp');
   if (!fs.existsSync(dir)) return 0;
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.upload')).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.upload'))
+    .reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
 }
 
 eachDatabase('upload streaming', (ctx) => {
@@ -28,7 +31,13 @@ eachDatabase('upload streaming', (ctx) => {
     const body = Buffer.concat([head, png, tail]);
     const res = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/api/upload', headers: { ...alice.headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/upload',
+          headers: { ...alice.headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length },
+        },
         (r) => {
           let text = '';
           r.on('data', (d) => (text += d));

@@ -1,7 +1,7 @@
+import { RATINGS, type Rating } from '../../core/schemas.ts';
 import path from 'node:path';
 import { AppError, type FieldError } from '../../core/errors.ts';
-import { parseTagList } from '../tags/tag-names.ts';
-import { RATINGS, type Rating } from '../posts/posts.schemas.ts';
+import { parseTagList } from '../tags/tag-name-rules.ts';
 
 export const MAX_TITLE = 200;
 export const MAX_DESCRIPTION = 10_000;

@@ -1,10 +1,14 @@
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { tmpDirOf } from '../../config.ts';
+import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { viewerOf } from '../../core/auth.ts';
-import { AppError } from '../../core/errors.ts';
-import { errors, Id, RelativePath, StringEnum } from '../../core/schemas.ts';
-import { MEDIA_TYPES } from '../posts/posts.schemas.ts';
+import { AppError, badRequest } from '../../core/errors.ts';
+import { fileField, multipartBody } from '../../core/openapi.ts';
+import { errors, Id, RelativePath, StringEnum, MEDIA_TYPES, RATINGS } from '../../core/schemas.ts';
+import { receiveForm, type ReceivedForm } from './receive.ts';
+import { UPLOAD_FIELDS } from './upload-fields.ts';
 import * as uploads from './uploads.service.ts';
 
 const Uploaded = Type.Object({
@@ -30,18 +34,47 @@ const UPLOAD_TEXT = `multipart/form-data with:
 The same bytes uploaded again: 409 with the existing \`postId\`. EXIF/XMP/IPTC metadata (GPS
 included) is stripped from what is served; video metadata too.`;
 
-export function uploadsRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post('/api/upload', {
-    schema: {
-      summary: 'Upload an image or video (session or API key)',
-      description: UPLOAD_TEXT,
-      tags: ['posts'],
-      consumes: ['multipart/form-data'],
-      response: { 201: Uploaded, ...errors(400, 401, 403, 409, 413, 415, 429) },
-    },
-    config: { auth: 'user', limit: 'upload' },
-  }, async (req, reply) => {
-    if (!req.isMultipart()) throw new AppError(415, 'Send the upload as multipart/form-data');
-    return reply.code(201).send(await uploads.upload(deps, deps.media, viewerOf(req), req));
+const UPLOAD_FORM = multipartBody(
+  {
+    file: fileField('The image or video'),
+    title: { type: 'string', maxLength: 200, description: 'Defaults to the file name without extension' },
+    tags: { type: 'string', description: 'Comma-separated tag names' },
+    contentRating: { type: 'string', enum: RATINGS, description: 'Defaults from isNSFW' },
+    isNSFW: { type: 'boolean', description: 'true -> contentRating unsafe when not given' },
+    description: { type: 'string', description: "The post's content" },
+  },
+  ['file'],
+);
+
+/** Reads the upload's body: the media `file` (to a temporary file) and the known text fields. */
+async function readUpload(deps: Deps, req: FastifyRequest): Promise<ReceivedForm> {
+  if (!req.isMultipart()) throw new AppError(415, 'Send the upload as multipart/form-data');
+  return receiveForm(req, tmpDirOf(deps.config), deps.config.uploads, UPLOAD_FIELDS.length, (part) => {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file') badRequest(`unknown file field '${part.fieldname}'; send the media as 'file'`);
+    } else if (!UPLOAD_FIELDS.some((name) => name === part.fieldname)) {
+      badRequest(`unknown field '${part.fieldname}'; accepted: file, ${UPLOAD_FIELDS.join(', ')}`, [{ field: part.fieldname, message: 'unknown field' }]);
+    }
   });
+}
+
+export function uploadsRoutes(app: TypedApp, deps: Deps): void {
+  app.post(
+    '/api/upload',
+    {
+      schema: {
+        summary: 'Upload an image or video (session or API key)',
+        description: UPLOAD_TEXT,
+        tags: ['posts'],
+        response: { 201: Uploaded, ...errors(400, 401, 403, 409, 413, 415, 429) },
+      },
+      config: { auth: 'user', limit: 'upload', swaggerTransform: UPLOAD_FORM },
+    },
+    async (req, reply) => {
+      const viewer = viewerOf(req);
+      // The service removes the form's temporary files, so nothing else may come between the two.
+      const form = await readUpload(deps, req);
+      return reply.code(201).send(await uploads.upload(deps, deps.media, viewer, form));
+    },
+  );
 }

@@ -46,7 +46,7 @@ eachDatabase('uploads', (ctx) => {
     alice = await register(ctx.app, 'alice');
   });
 
-  test('a PNG is stored, thumbnailed and at once visible in the list and in its tags\' counts', async () => {
+  test("a PNG is stored, thumbnailed and at once visible in the list and in its tags' counts", async () => {
     const res = await upload(ctx, alice, 'sunset.png', await fx.png(11), { title: 'Sunset', tags: ' Blue Sky , cat,cat', contentRating: 'sketchy' });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
@@ -97,7 +97,10 @@ eachDatabase('uploads', (ctx) => {
     assert.equal(g.contentRating, 'unsafe', 'isNSFW true means unsafe');
     assert.equal(g.mime, 'image/gif');
     assert.equal((await sharp(await fetchMedia(ctx, g.imageUrl)).metadata()).pages, 3);
-    for (const [name, data, mime] of [['a.webp', await fx.webp(), 'image/webp'], ['a.avif', await fx.avif(), 'image/avif']] as const) {
+    for (const [name, data, mime] of [
+      ['a.webp', await fx.webp(), 'image/webp'],
+      ['a.avif', await fx.avif(), 'image/avif'],
+    ] as const) {
       const res = await upload(ctx, alice, name, data);
       assert.equal(res.statusCode, 201, res.body);
       const d = (await ctx.app.inject({ url: `/api/posts/${res.json().post.id}` })).json();
@@ -119,7 +122,9 @@ eachDatabase('uploads', (ctx) => {
       const poster = await sharp(await fetchMedia(ctx, d.thumbnail)).metadata();
       assert.equal(poster.format, 'webp');
       const file = path.join(ctx.dataDir, d.imageUrl);
-      const tags = JSON.stringify(JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', file]).toString()).format.tags ?? {});
+      const tags = JSON.stringify(
+        JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', file]).toString()).format.tags ?? {},
+      );
       assert.doesNotMatch(tags, /48\.8584|secret place/);
     });
   }
@@ -187,37 +192,47 @@ eachDatabase('uploads', (ctx) => {
   });
 });
 
-eachDatabase('upload limits', (ctx) => {
-  let bob: Account;
-  before(async () => {
-    bob = await register(ctx.app, 'bob');
-  });
+eachDatabase(
+  'upload limits',
+  (ctx) => {
+    let bob: Account;
+    before(async () => {
+      bob = await register(ctx.app, 'bob');
+    });
 
-  test('an image over the byte limit and a video over the time limit are 413, and nothing is kept', async () => {
-    const noisy = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
-    assert.ok(noisy.length > 100_000);
-    const big = await upload(ctx, bob, 'noise.png', noisy);
-    assert.equal(big.statusCode, 413, big.body);
-    assert.match(big.json().error, /larger than/);
-    const long = await upload(ctx, bob, 'clip.mp4', fx.video('mp4'));
-    assert.equal(long.statusCode, 413, long.body);
-    assert.match(long.json().error, /seconds/);
-    assert.deepEqual(filesOnDisk(ctx), []);
-    assert.equal(await postCount(ctx), 0);
-  });
-}, { uploads: { ...LIMITS, maxImageBytes: 100_000, maxVideoSeconds: 1 } });
+    test('an image over the byte limit and a video over the time limit are 413, and nothing is kept', async () => {
+      const noisy = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+        .png()
+        .toBuffer();
+      assert.ok(noisy.length > 100_000);
+      const big = await upload(ctx, bob, 'noise.png', noisy);
+      assert.equal(big.statusCode, 413, big.body);
+      assert.match(big.json().error, /larger than/);
+      const long = await upload(ctx, bob, 'clip.mp4', fx.video('mp4'));
+      assert.equal(long.statusCode, 413, long.body);
+      assert.match(long.json().error, /seconds/);
+      assert.deepEqual(filesOnDisk(ctx), []);
+      assert.equal(await postCount(ctx), 0);
+    });
+  },
+  { uploads: { ...LIMITS, maxImageBytes: 100_000, maxVideoSeconds: 1 } },
+);
 
-eachDatabase('uploads without ffmpeg', (ctx) => {
-  let bob: Account;
-  before(async () => {
-    bob = await register(ctx.app, 'bob');
-  });
+eachDatabase(
+  'uploads without ffmpeg',
+  (ctx) => {
+    let bob: Account;
+    before(async () => {
+      bob = await register(ctx.app, 'bob');
+    });
 
-  test('without ffmpeg, images still work and a video gets an error saying ffmpeg is needed', async () => {
-    const image = await upload(ctx, bob, 'ok.png', await fx.png(51));
-    assert.equal(image.statusCode, 201, image.body);
-    const video = await upload(ctx, bob, 'clip.webm', fx.video('webm'));
-    assert.equal(video.statusCode, 415);
-    assert.match(video.json().error, /ffmpeg/);
-  });
-}, { uploads: { ...LIMITS, ffmpegPath: '/nonexistent/ffmpeg', ffprobePath: '/nonexistent/ffprobe' } });
+    test('without ffmpeg, images still work and a video gets an error saying ffmpeg is needed', async () => {
+      const image = await upload(ctx, bob, 'ok.png', await fx.png(51));
+      assert.equal(image.statusCode, 201, image.body);
+      const video = await upload(ctx, bob, 'clip.webm', fx.video('webm'));
+      assert.equal(video.statusCode, 415);
+      assert.match(video.json().error, /ffmpeg/);
+    });
+  },
+  { uploads: { ...LIMITS, ffmpegPath: '/nonexistent/ffmpeg', ffprobePath: '/nonexistent/ffprobe' } },
+);

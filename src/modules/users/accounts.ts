@@ -1,6 +1,6 @@
 import type { Deps } from '../../core/deps.ts';
 import { conflict } from '../../core/errors.ts';
-import { isUniqueViolation } from '../../db/dialect.ts';
+import { isUniqueViolation } from '../../db/engine.ts';
 import type { UserRow } from '../../db/types.ts';
 import { iso } from '../../core/schemas.ts';
 import type { Role, Tier } from '../../core/tiers.ts';

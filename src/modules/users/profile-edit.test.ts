@@ -11,9 +11,10 @@ function multipart(parts: Part[]) {
   const boundary = `----imageboard${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const p of parts) {
-    const head = 'data' in p
-      ? `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`
-      : `Content-Disposition: form-data; name="${p.name}"\r\n\r\n`;
+    const head =
+      'data' in p
+        ? `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`
+        : `Content-Disposition: form-data; name="${p.name}"\r\n\r\n`;
     chunks.push(Buffer.from(`--${boundary}\r\n${head}`), 'data' in p ? p.data : Buffer.from(p.value), Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
@@ -21,7 +22,9 @@ function multipart(parts: Part[]) {
 }
 
 const png = (width: number, height: number, r = 200) =>
-  sharp({ create: { width, height, channels: 3, background: { r, g: 30, b: 90 } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r, g: 30, b: 90 } } })
+    .png()
+    .toBuffer();
 
 eachDatabase('profiles: PATCH /api/users/me and PUT /api/users/me/password', (ctx: Ctx) => {
   let erin: Account;
@@ -89,8 +92,14 @@ eachDatabase('profiles: PATCH /api/users/me and PUT /api/users/me/password', (ct
     const meta = await sharp((await ctx.app.inject({ method: 'GET', url: res.json().avatar })).rawPayload).metadata();
     assert.deepEqual([meta.format, meta.width, meta.height], ['webp', 256, 256], 'a small, non-square image is scaled and cropped too');
 
-    for (const [filename, type] of [['notes.txt', 'text/plain'], ['fake.png', 'image/png']]) {
-      const text = multipart([{ name: 'bio', value: 'should not stick' }, { name: 'avatar', filename, type, data: Buffer.from('just some text, not an image\n') }]);
+    for (const [filename, type] of [
+      ['notes.txt', 'text/plain'],
+      ['fake.png', 'image/png'],
+    ]) {
+      const text = multipart([
+        { name: 'bio', value: 'should not stick' },
+        { name: 'avatar', filename, type, data: Buffer.from('just some text, not an image\n') },
+      ]);
       assertError(await patch(erin.headers, text.payload, text.headers), 415);
     }
     const long = multipart([{ name: 'bio', value: 'c'.repeat(1001) }]);

@@ -4,6 +4,9 @@ import { AppError, badRequest } from '../../core/errors.ts';
 import { contentPath } from '../../core/media-paths.ts';
 import { sha256Hex } from '../../core/tokens.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
+import { withMediaJournal } from '../../storage/media-journal.ts';
+import { unclaimed } from '../uploads/media-check.ts';
+import { tmpDirOf } from '../../config.ts';
 import { getProfile } from './users.service.ts';
 
 export const MAX_BIO = 1000;
@@ -15,8 +18,8 @@ export interface ProfileChange {
   avatar?: Buffer;
 }
 
-/** Decodes any image sharp reads (50 Mpx at most), crops it square and stores a 256 px WebP. */
-async function storeAvatar(media: MediaStore, input: Buffer): Promise<string> {
+/** Decodes any image sharp reads (50 Mpx at most) and crops it to a square 256 px WebP. */
+async function avatarImage(input: Buffer): Promise<Buffer> {
   let out: Buffer;
   try {
     out = await (await loadSharp())(input, { limitInputPixels: 50_000_000, failOn: 'error' })
@@ -29,9 +32,7 @@ async function storeAvatar(media: MediaStore, input: Buffer): Promise<string> {
       details: [{ field: 'avatar', message: 'not a readable image' }],
     });
   }
-  const rel = contentPath('avatars', sha256Hex(out), 'webp');
-  await media.put(rel, out);
-  return rel;
+  return out;
 }
 
 export async function updateProfile(deps: Deps, media: MediaStore, viewer: Viewer, change: ProfileChange) {
@@ -41,11 +42,24 @@ export async function updateProfile(deps: Deps, media: MediaStore, viewer: Viewe
   if (change.bio !== undefined && [...change.bio].length > MAX_BIO) {
     badRequest(`field 'bio' must be at most ${MAX_BIO} characters long`, [{ field: 'bio', message: `at most ${MAX_BIO} characters` }]);
   }
-  const avatarPath = change.avatar ? await storeAvatar(media, change.avatar) : undefined;
-  await deps.db
-    .updateTable('users')
-    .set({ ...(change.bio !== undefined ? { bio: change.bio } : {}), ...(avatarPath ? { avatar_path: avatarPath } : {}) })
-    .where('id', '=', viewer.id)
-    .execute();
+  const bio = change.bio !== undefined ? { bio: change.bio } : {};
+  if (!change.avatar) {
+    await deps.db.updateTable('users').set(bio).where('id', '=', viewer.id).execute();
+    return getProfile(deps, viewer.username);
+  }
+  const image = await avatarImage(change.avatar);
+  const rel = contentPath('avatars', sha256Hex(image), 'webp');
+  const before = await deps.db.selectFrom('users').select('avatar_path').where('id', '=', viewer.id).executeTakeFirst();
+  const old = before?.avatar_path && before.avatar_path !== rel ? [before.avatar_path] : [];
+  // The old avatar goes once no one uses it (two users may share one picture).
+  await withMediaJournal(tmpDirOf(deps.config), [rel, ...old], async () => {
+    await media.put(rel, image);
+    await deps.db
+      .updateTable('users')
+      .set({ ...bio, avatar_path: rel })
+      .where('id', '=', viewer.id)
+      .execute();
+    for (const gone of await unclaimed(deps, old)) await media.delete(gone);
+  });
   return getProfile(deps, viewer.username);
 }

@@ -3,11 +3,7 @@ import type { DB } from '../../db/types.ts';
 import { prepared } from '../../db/prepared.ts';
 
 export async function findUserIdByName(db: Kysely<DB>, username: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username_lower', '=', username.toLowerCase())
-    .executeTakeFirst();
+  const row = await db.selectFrom('users').select('id').where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
   return row?.id;
 }
 
@@ -20,7 +16,10 @@ export async function findUserByName(db: Kysely<DB>, username: string) {
 /** One statement: four counts through the indexes on user_id. */
 const statsOf = prepared((db, p: { id: number }) => {
   const count = (table: 'posts' | 'comments' | 'favorites' | 'likes') =>
-    db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where(table === 'posts' ? 'uploader_id' : 'user_id', '=', p.id);
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(table === 'posts' ? 'uploader_id' : 'user_id', '=', p.id);
   return db.selectNoFrom([count('posts').as('uploads'), count('comments').as('comments'), count('favorites').as('favorites'), count('likes').as('likes')]);
 });
 

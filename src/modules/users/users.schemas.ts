@@ -1,8 +1,6 @@
 import { Type } from 'typebox';
 import { RelativePath, Timestamp } from '../../core/schemas.ts';
 
-export const UsernameParams = Type.Object({ username: Type.String({ maxLength: 64 }) });
-
 export const UserProfile = Type.Object({
   username: Type.String(),
   bio: Type.String(),

@@ -15,15 +15,31 @@ const USERS: { name: Name; bio: string; avatarPath: string | null; createdDaysAg
 ];
 /** Who uploaded each post; then what each user did to which post. Received and given differ on purpose. */
 const UPLOADS: Name[] = ['alice', 'alice', 'Bob', 'Bob', 'Bob'];
-const LIKES: [Name, number][] = [['alice', 2], ['alice', 3], ['Bob', 0], ['carol', 0], ['carol', 1]];
-const FAVORITES: [Name, number][] = [['alice', 2], ['Bob', 0], ['Bob', 1], ['Bob', 2]];
-const COMMENTS: [Name, number][] = [['alice', 2], ['alice', 2], ['alice', 0], ['Bob', 0]];
+const LIKES: [Name, number][] = [
+  ['alice', 2],
+  ['alice', 3],
+  ['Bob', 0],
+  ['carol', 0],
+  ['carol', 1],
+];
+const FAVORITES: [Name, number][] = [
+  ['alice', 2],
+  ['Bob', 0],
+  ['Bob', 1],
+  ['Bob', 2],
+];
+const COMMENTS: [Name, number][] = [
+  ['alice', 2],
+  ['alice', 2],
+  ['alice', 0],
+  ['Bob', 0],
+];
 
 eachDatabase('GET /api/users/<username>', (ctx: Ctx) => {
   const created: Record<string, number> = {};
 
   before(async () => {
-    const db = ctx.database.db;
+    const db = ctx.database;
     const now = ctx.clock.now();
     const ids = {} as Record<Name, number>;
     for (const u of USERS) {
@@ -68,7 +84,13 @@ eachDatabase('GET /api/users/<username>', (ctx: Ctx) => {
   });
 
   test('lookup ignores case and answers with the name as registered', async () => {
-    for (const [asked, stored] of [['ALICE', 'alice'], ['bob', 'Bob'], ['BOB', 'Bob'], ['mixedcase', 'MixedCase'], ['mIXEDcASE', 'MixedCase']]) {
+    for (const [asked, stored] of [
+      ['ALICE', 'alice'],
+      ['bob', 'Bob'],
+      ['BOB', 'Bob'],
+      ['mixedcase', 'MixedCase'],
+      ['mIXEDcASE', 'MixedCase'],
+    ]) {
       const res = await getJson(ctx.app, `/api/users/${asked}`);
       assert.equal(res.status, 200, asked);
       assert.equal(res.body.username, stored);

@@ -94,9 +94,14 @@ export async function getCached<T>(path: string, signal?: AbortSignal): Promise<
   const hit = cached<T>(path);
   if (hit) return hit;
   const data = await api<T>(path, { signal });
+  prime(path, data);
+  return data;
+}
+
+/** Stores an answer got another way (a post that came as another's neighbour) as the answer to `path`. */
+export function prime(path: string, data: unknown): void {
   cache.set(path, { at: Date.now(), data });
   if (cache.size > 100) cache.delete(cache.keys().next().value!);
-  return data;
 }
 
 /** Forget cached answers (after a change the lists must show). */

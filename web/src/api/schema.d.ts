@@ -1333,6 +1333,15 @@ export interface paths {
                         /** @description Up to 1000 characters */
                         bio?: string;
                     };
+                    "multipart/form-data": {
+                        /** @description Up to 1000 characters */
+                        bio?: string;
+                        /**
+                         * Format: binary
+                         * @description An image; stored as a 256 px WebP
+                         */
+                        avatar?: string;
+                    };
                 };
             };
             responses: {
@@ -1536,7 +1545,30 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The image or video
+                         */
+                        file: string;
+                        /** @description Defaults to the file name without extension */
+                        title?: string;
+                        /** @description Comma-separated tag names */
+                        tags?: string;
+                        /**
+                         * @description Defaults from isNSFW
+                         * @enum {string}
+                         */
+                        contentRating?: "safe" | "sketchy" | "unsafe";
+                        /** @description true -> contentRating unsafe when not given */
+                        isNSFW?: boolean;
+                        /** @description The post's content */
+                        description?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 201: {
@@ -4400,7 +4432,17 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The image to compare (not stored)
+                         */
+                        file: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -4743,10 +4785,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post */
+        /** One post (and, with `neighbours`, the posts around it in a list) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Also give up to this many posts on each side of this one in the list the other parameters describe (the filters and sortBy of GET /api/posts), as `neighbours`: a viewer stepping through a list needs one request every few posts. Without it the answer is the post alone */
+                    neighbours?: number;
+                    /** @description The post's position (offset) in that list, as the client saw it. Without it, or when the list has moved and the post is no longer there, the neighbours are the posts uploaded just before and after it among the filter's posts */
+                    at?: number;
+                    /** @description Whitespace-separated terms; each must match the title (case-insensitive substring) or be one of the post's tags */
+                    search?: string;
+                    /** @description Uploader username (case-insensitive) */
+                    uploader?: string;
+                    /** @description Repeatable; the post must have every tag given */
+                    tag?: string[];
+                    sortBy?: "newest" | "oldest" | "most_liked" | "most_commented" | "most_favorited";
+                    contentRating?: "safe" | "sketchy" | "unsafe";
+                    /** @description Only posts with at least this many likes */
+                    minLikes?: number;
+                    /** @description Created at or after: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive */
+                    dateFrom?: string;
+                    /** @description Created at or before: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive; a bare date means the end of that UTC day */
+                    dateTo?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -4816,6 +4877,139 @@ export interface paths {
                             liked: boolean;
                             /** @description The signed-in viewer has this post in favorites (false when anonymous) */
                             favorited: boolean;
+                            /** @description Only with `neighbours` */
+                            neighbours?: {
+                                /** @description Posts before this one in the list, nearest first */
+                                before: {
+                                    /** @description Opaque identifier (digits today; treat as a string) */
+                                    id: string;
+                                    title: string;
+                                    /** @description Post description text */
+                                    content: string;
+                                    /** @description Relative path served by this server */
+                                    imageUrl: string;
+                                    /** @description Relative path served by this server */
+                                    thumbnail: string;
+                                    /** @description About 1,000 px WebP preview, when one exists */
+                                    previewUrl: string | (never | null);
+                                    /** @enum {string} */
+                                    mediaType: "image" | "video";
+                                    mime: string;
+                                    /** @description Bytes */
+                                    fileSize: number;
+                                    width: number;
+                                    height: number;
+                                    /** @description Seconds, for video */
+                                    duration: number | null;
+                                    /** @description Video and audio codecs, e.g. `h264,aac`; null for images */
+                                    codecs: string | null;
+                                    stats: {
+                                        likes: number;
+                                        comments: number;
+                                        favorites: number;
+                                    };
+                                    /** @enum {string} */
+                                    contentRating: "safe" | "sketchy" | "unsafe";
+                                    author: {
+                                        /** @description Opaque identifier (digits today; treat as a string) */
+                                        id: string;
+                                        username: string;
+                                        /** @description Relative path served by this server */
+                                        avatar: string;
+                                    };
+                                    tags: string[];
+                                    /**
+                                     * @description ISO 8601 UTC with milliseconds
+                                     * @example 2026-11-22T10:15:30.123Z
+                                     */
+                                    createdAt: string;
+                                    /**
+                                     * @description ISO 8601 UTC with milliseconds
+                                     * @example 2026-11-22T10:15:30.123Z
+                                     */
+                                    updatedAt: string;
+                                    /** @description The signed-in viewer likes this post (false when anonymous) */
+                                    liked: boolean;
+                                    /** @description The signed-in viewer has this post in favorites (false when anonymous) */
+                                    favorited: boolean;
+                                }[];
+                                /** @description Posts after this one in the list, nearest first */
+                                after: {
+                                    /** @description Opaque identifier (digits today; treat as a string) */
+                                    id: string;
+                                    title: string;
+                                    /** @description Post description text */
+                                    content: string;
+                                    /** @description Relative path served by this server */
+                                    imageUrl: string;
+                                    /** @description Relative path served by this server */
+                                    thumbnail: string;
+                                    /** @description About 1,000 px WebP preview, when one exists */
+                                    previewUrl: string | (never | null);
+                                    /** @enum {string} */
+                                    mediaType: "image" | "video";
+                                    mime: string;
+                                    /** @description Bytes */
+                                    fileSize: number;
+                                    width: number;
+                                    height: number;
+                                    /** @description Seconds, for video */
+                                    duration: number | null;
+                                    /** @description Video and audio codecs, e.g. `h264,aac`; null for images */
+                                    codecs: string | null;
+                                    stats: {
+                                        likes: number;
+                                        comments: number;
+                                        favorites: number;
+                                    };
+                                    /** @enum {string} */
+                                    contentRating: "safe" | "sketchy" | "unsafe";
+                                    author: {
+                                        /** @description Opaque identifier (digits today; treat as a string) */
+                                        id: string;
+                                        username: string;
+                                        /** @description Relative path served by this server */
+                                        avatar: string;
+                                    };
+                                    tags: string[];
+                                    /**
+                                     * @description ISO 8601 UTC with milliseconds
+                                     * @example 2026-11-22T10:15:30.123Z
+                                     */
+                                    createdAt: string;
+                                    /**
+                                     * @description ISO 8601 UTC with milliseconds
+                                     * @example 2026-11-22T10:15:30.123Z
+                                     */
+                                    updatedAt: string;
+                                    /** @description The signed-in viewer likes this post (false when anonymous) */
+                                    liked: boolean;
+                                    /** @description The signed-in viewer has this post in favorites (false when anonymous) */
+                                    favorited: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
                         };
                     };
                 };

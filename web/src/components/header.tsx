@@ -13,7 +13,7 @@ const NAV = [
 function SearchForm() {
   const loc = useLoc();
   const onBrowse = loc.path === '/';
-  const [q, setQ] = useState(onBrowse ? loc.query.get('q') ?? '' : '');
+  const [q, setQ] = useState(onBrowse ? (loc.query.get('q') ?? '') : '');
   useEffect(() => {
     if (onBrowse) setQ(loc.query.get('q') ?? '');
   }, [loc]);
@@ -26,7 +26,9 @@ function SearchForm() {
     <form class="search" role="search" onSubmit={submit}>
       <TagInput id="search-q" label="Search posts by tags or title" hideLabel separator=" " value={q} onValue={setQ} placeholder="Search tags or titles…" />
       <button type="submit" class="btn btn-primary search-btn" aria-label="Search">
-        <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M8.5 3a5.5 5.5 0 0 1 4.38 8.83l3.65 3.64-1.06 1.06-3.64-3.65A5.5 5.5 0 1 1 8.5 3Zm0 1.5a4 4 0 1 0 0 8 4 4 0 0 0 0-8Z" /></svg>
+        <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
+          <path fill="currentColor" d="M8.5 3a5.5 5.5 0 0 1 4.38 8.83l3.65 3.64-1.06 1.06-3.64-3.65A5.5 5.5 0 1 1 8.5 3Zm0 1.5a4 4 0 1 0 0 8 4 4 0 0 0 0-8Z" />
+        </svg>
       </button>
     </form>
   );
@@ -37,11 +39,16 @@ function Account() {
   const loc = useLoc();
   if (!ready) return <span class="account" />;
   if (!user) {
-    const next = loc.path === '/login' || loc.path === '/register' ? '' : `?next=${encodeURIComponent(loc.path + (loc.query.toString() ? `?${loc.query}` : ''))}`;
+    const next =
+      loc.path === '/login' || loc.path === '/register' ? '' : `?next=${encodeURIComponent(loc.path + (loc.query.toString() ? `?${loc.query}` : ''))}`;
     return (
       <span class="account">
-        <a href={`/login${next}`} class="btn btn-ghost">Sign in</a>
-        <a href={`/register${next}`} class="btn btn-primary">Sign up</a>
+        <a href={`/login${next}`} class="btn btn-ghost">
+          Sign in
+        </a>
+        <a href={`/register${next}`} class="btn btn-primary">
+          Sign up
+        </a>
       </span>
     );
   }
@@ -50,11 +57,23 @@ function Account() {
       <summary aria-label={`Account menu for ${user.username}`}>
         <span class="menu-name">{user.username}</span> <span aria-hidden="true">▾</span>
       </summary>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: closes the menu when one of its links is followed, by click or key */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the links inside take the keys */}
       <div class="menu-list" onClick={(e) => (e.currentTarget.parentElement as HTMLDetailsElement).removeAttribute('open')}>
         <a href={`/users/${encodeURIComponent(user.username)}`}>Your profile</a>
         <a href={`/users/${encodeURIComponent(user.username)}?tab=favorites`}>Favorites</a>
         <a href="/settings">Settings &amp; API keys</a>
-        <button type="button" onClick={() => signOut().then(() => navigate('/'), (err) => alert(err.message))}>Sign out</button>
+        <button
+          type="button"
+          onClick={() =>
+            signOut().then(
+              () => navigate('/'),
+              (err) => alert(err.message),
+            )
+          }
+        >
+          Sign out
+        </button>
       </div>
     </details>
   );
@@ -67,13 +86,23 @@ export function Header() {
     <header class="top">
       <div class="top-inner">
         <a href="/" class="logo" aria-label="imageboard home">
-          <svg viewBox="0 0 32 32" width="26" height="26" aria-hidden="true"><rect width="32" height="32" rx="7" fill="var(--accent)" /><rect x="7" y="7" width="8" height="8" rx="2" fill="#fff" /><rect x="17" y="7" width="8" height="8" rx="2" fill="#fff" opacity=".7" /><rect x="7" y="17" width="8" height="8" rx="2" fill="#fff" opacity=".7" /><rect x="17" y="17" width="8" height="8" rx="2" fill="#fff" /></svg>
+          <svg viewBox="0 0 32 32" width="26" height="26" aria-hidden="true">
+            <rect width="32" height="32" rx="7" fill="var(--accent)" />
+            <rect x="7" y="7" width="8" height="8" rx="2" fill="#fff" />
+            <rect x="17" y="7" width="8" height="8" rx="2" fill="#fff" opacity=".7" />
+            <rect x="7" y="17" width="8" height="8" rx="2" fill="#fff" opacity=".7" />
+            <rect x="17" y="17" width="8" height="8" rx="2" fill="#fff" />
+          </svg>
           <span>imageboard</span>
         </a>
         <nav class="nav" aria-label="Main">
           {NAV.map(([href, label]) => {
             const current = href === '/' ? loc.path === '/' || loc.path.startsWith('/posts') : loc.path.startsWith(href);
-            return <a key={href} href={href} aria-current={current ? 'page' : undefined}>{label}</a>;
+            return (
+              <a key={href} href={href} aria-current={current ? 'page' : undefined}>
+                {label}
+              </a>
+            );
           })}
         </nav>
         <SearchForm />

@@ -11,7 +11,11 @@ export function ErrorNote({ error, children }: { error?: Error | string | null; 
 }
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return <p class="note note-quiet" role="status" aria-live="polite"><span class="spinner" aria-hidden="true" /> {label}</p>;
+  return (
+    <p class="note note-quiet" role="status" aria-live="polite">
+      <span class="spinner" aria-hidden="true" /> {label}
+    </p>
+  );
 }
 
 export function Empty({ children }: { children: ComponentChildren }) {

@@ -13,11 +13,35 @@ export function Pager({ page, totalPages, param = 'page' }: { page: number; tota
   });
   return (
     <nav class="pager" aria-label="Pages">
-      {page > 1 ? <a href={href(page - 1)} rel="prev">‹ Previous</a> : <span class="pager-off" aria-hidden="true">‹ Previous</span>}
-      {items.map((p, i) => p === 'gap'
-        ? <span key={`g${i}`} class="pager-gap" aria-hidden="true">…</span>
-        : <a key={p} href={href(p)} aria-current={p === page ? 'page' : undefined} aria-label={`Page ${p}`}>{p}</a>)}
-      {page < totalPages ? <a href={href(page + 1)} rel="next">Next ›</a> : <span class="pager-off" aria-hidden="true">Next ›</span>}
+      {page > 1 ? (
+        <a href={href(page - 1)} rel="prev">
+          ‹ Previous
+        </a>
+      ) : (
+        <span class="pager-off" aria-hidden="true">
+          ‹ Previous
+        </span>
+      )}
+      {items.map((p, i) =>
+        p === 'gap' ? (
+          <span key={`g${i}`} class="pager-gap" aria-hidden="true">
+            …
+          </span>
+        ) : (
+          <a key={p} href={href(p)} aria-current={p === page ? 'page' : undefined} aria-label={`Page ${p}`}>
+            {p}
+          </a>
+        ),
+      )}
+      {page < totalPages ? (
+        <a href={href(page + 1)} rel="next">
+          Next ›
+        </a>
+      ) : (
+        <span class="pager-off" aria-hidden="true">
+          Next ›
+        </span>
+      )}
     </nav>
   );
 }

@@ -6,7 +6,11 @@ import type { PostItem } from '../api/types.ts';
 import { count, fit } from '../lib/format.ts';
 
 export function RatingBadge({ rating }: { rating: PostItem['contentRating'] }) {
-  return <span class={`badge badge-${rating}`} title={`Rated ${rating}`}>{rating}</span>;
+  return (
+    <span class={`badge badge-${rating}`} title={`Rated ${rating}`}>
+      {rating}
+    </span>
+  );
 }
 
 function Tile({ post }: { post: PostItem }) {
@@ -36,19 +40,33 @@ function Tile({ post }: { post: PostItem }) {
  * `hideUnsafe`: leave out posts not rated safe, saying how many, with a button to show them
  * (for lists the server cannot filter by rating: pools, favorites, similar images).
  */
-export function PostGrid({ posts, hideUnsafe = false, label = 'Posts', small = false }: { posts: PostItem[]; hideUnsafe?: boolean; label?: string; small?: boolean }) {
+export function PostGrid({
+  posts,
+  hideUnsafe = false,
+  label = 'Posts',
+  small = false,
+}: {
+  posts: PostItem[];
+  hideUnsafe?: boolean;
+  label?: string;
+  small?: boolean;
+}) {
   const [reveal, setReveal] = useState(false);
   const shown = hideUnsafe && !reveal ? posts.filter((p) => p.contentRating === 'safe') : posts;
   const hidden = posts.length - shown.length;
   return (
     <>
       <ul class={small ? 'grid grid-small' : 'grid'} aria-label={label}>
-        {shown.map((p) => <Tile key={p.id} post={p} />)}
+        {shown.map((p) => (
+          <Tile key={p.id} post={p} />
+        ))}
       </ul>
       {hidden > 0 && (
         <p class="hint">
           Safe mode hides {hidden} post{hidden === 1 ? '' : 's'} rated sketchy or unsafe here.{' '}
-          <button type="button" class="link" onClick={() => setReveal(true)}>Show {hidden === 1 ? 'it' : 'them'}</button>
+          <button type="button" class="link" onClick={() => setReveal(true)}>
+            Show {hidden === 1 ? 'it' : 'them'}
+          </button>
         </p>
       )}
     </>

@@ -19,7 +19,9 @@ export function RateLimitBanner() {
   return (
     <div class="banner" role="status" aria-live="polite" data-testid="rate-limit">
       <strong>Slow down a little.</strong> The server is limiting requests from you: please wait {seconds} second{seconds === 1 ? '' : 's'} before trying again.
-      <button type="button" class="link" onClick={() => rateLimit.set(null)}>Dismiss</button>
+      <button type="button" class="link" onClick={() => rateLimit.set(null)}>
+        Dismiss
+      </button>
     </div>
   );
 }

@@ -16,7 +16,9 @@ export function StatsPanel() {
   const { data, error } = useApi<Status>('/api/public/status');
   return (
     <section class="panel" aria-labelledby="stats-h">
-      <h2 id="stats-h" class="panel-title">Board statistics</h2>
+      <h2 id="stats-h" class="panel-title">
+        Board statistics
+      </h2>
       {error && <p class="muted">Statistics are not available right now.</p>}
       {data && (
         <dl class="stats" data-testid="stats">

@@ -80,7 +80,9 @@ export function TagInput({ id, label, value, onValue, separator, placeholder, hi
   const show = open && items.length > 0;
   return (
     <div class="combo">
-      <label for={id} class={hideLabel ? 'sr-only' : 'label'}>{label}</label>
+      <label for={id} class={hideLabel ? 'sr-only' : 'label'}>
+        {label}
+      </label>
       <input
         id={id}
         name={name}
@@ -103,11 +105,14 @@ export function TagInput({ id, label, value, onValue, separator, placeholder, hi
         onKeyDown={onKeyDown}
         onBlur={() => setTimeout(() => setOpen(false), 100)}
       />
+      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern; focus stays in the input (aria-activedescendant) */}
       <ul id={listId} role="listbox" class="combo-list" hidden={!show} aria-label="Tag suggestions">
         {items.map((t, i) => (
+          // biome-ignore lint/a11y/useFocusableInteractive: options of a combobox are reached through the input, not by Tab
           <li
             key={t._id}
             id={`${listId}-${i}`}
+            // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern
             role="option"
             aria-selected={i === active}
             class={i === active ? 'active' : undefined}

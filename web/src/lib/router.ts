@@ -40,10 +40,14 @@ export function startRouter(): void {
   });
   // Keep the position current, so a reload or a Back from another site lands in place too.
   let timer = 0;
-  window.addEventListener('scroll', () => {
-    clearTimeout(timer);
-    timer = window.setTimeout(rememberScroll, 150);
-  }, { passive: true });
+  window.addEventListener(
+    'scroll',
+    () => {
+      clearTimeout(timer);
+      timer = window.setTimeout(rememberScroll, 150);
+    },
+    { passive: true },
+  );
   document.addEventListener('click', (e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const a = (e.target as Element).closest?.('a');

@@ -25,7 +25,9 @@ export function useTagCounts(names: string[]): Map<string, number> {
   useEffect(() => {
     let live = true;
     (async () => {
-      top ??= getCached<TagList>('/api/tags?limit=200').then(remember, () => { top = null; });
+      top ??= getCached<TagList>('/api/tags?limit=200').then(remember, () => {
+        top = null;
+      });
       await top;
       if (live) setVersion((v) => v + 1);
       const missing = names.filter((n) => !known.has(n)).slice(0, MAX_LOOKUPS);
@@ -34,7 +36,9 @@ export function useTagCounts(names: string[]): Map<string, number> {
         if (live) setVersion((v) => v + 1);
       }
     })();
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [key]);
   return known;
 }

@@ -23,14 +23,26 @@ function Secret({ created, onDone }: { created: CreatedKey; onDone(): void }) {
   return (
     <div class="secret" role="region" aria-labelledby="secret-h">
       <h3 id="secret-h">Your new key “{created.name}”</h3>
-      <p><strong>Copy it now: it is shown only once.</strong> Send it in the <code>X-API-Key</code> header.</p>
+      <p>
+        <strong>Copy it now: it is shown only once.</strong> Send it in the <code>X-API-Key</code> header.
+      </p>
       <div class="row">
-        <label for="new-key" class="sr-only">New API key</label>
+        <label for="new-key" class="sr-only">
+          New API key
+        </label>
         <input id="new-key" class="mono" readOnly value={created.key} onFocus={(e) => (e.target as HTMLInputElement).select()} data-testid="new-key" />
-        <button type="button" class="btn btn-primary" onClick={copy}>Copy</button>
-        <button type="button" class="btn btn-ghost" onClick={onDone}>Done</button>
+        <button type="button" class="btn btn-primary" onClick={copy}>
+          Copy
+        </button>
+        <button type="button" class="btn btn-ghost" onClick={onDone}>
+          Done
+        </button>
       </div>
-      {copied && <p class="muted" role="status">{copied}</p>}
+      {copied && (
+        <p class="muted" role="status">
+          {copied}
+        </p>
+      )}
     </div>
   );
 }
@@ -49,17 +61,42 @@ function KeyRow({ k, onRevoked }: { k: ApiKey; onRevoked(): void }) {
   };
   return (
     <tr data-key-id={k.id}>
-      <td><strong>{k.name}</strong><div class="mono muted">{k.prefix}…</div></td>
-      <td><time dateTime={k.createdAt} title={fullDate(k.createdAt)}>{ago(k.createdAt)}</time></td>
-      <td>{k.lastUsed ? <time dateTime={k.lastUsed} title={fullDate(k.lastUsed)}>{ago(k.lastUsed)}</time> : <span class="muted">never</span>}</td>
-      <td><span class={k.isActive ? 'status status-on' : 'status status-off'}>{k.isActive ? 'Active' : 'Revoked'}</span></td>
+      <td>
+        <strong>{k.name}</strong>
+        <div class="mono muted">{k.prefix}…</div>
+      </td>
+      <td>
+        <time dateTime={k.createdAt} title={fullDate(k.createdAt)}>
+          {ago(k.createdAt)}
+        </time>
+      </td>
+      <td>
+        {k.lastUsed ? (
+          <time dateTime={k.lastUsed} title={fullDate(k.lastUsed)}>
+            {ago(k.lastUsed)}
+          </time>
+        ) : (
+          <span class="muted">never</span>
+        )}
+      </td>
+      <td>
+        <span class={k.isActive ? 'status status-on' : 'status status-off'}>{k.isActive ? 'Active' : 'Revoked'}</span>
+      </td>
       <td class="right">
-        {k.isActive && !confirming && <button type="button" class="btn btn-ghost btn-small link-danger" onClick={() => setConfirming(true)} aria-label={`Revoke key ${k.name}`}>Revoke</button>}
+        {k.isActive && !confirming && (
+          <button type="button" class="btn btn-ghost btn-small link-danger" onClick={() => setConfirming(true)} aria-label={`Revoke key ${k.name}`}>
+            Revoke
+          </button>
+        )}
         {confirming && (
           <span class="confirm" role="group" aria-label={`Confirm revoking ${k.name}`}>
             Revoke “{k.name}”? Programs using it stop working.{' '}
-            <button type="button" class="btn btn-danger btn-small" onClick={revoke}>Revoke key</button>{' '}
-            <button type="button" class="btn btn-ghost btn-small" onClick={() => setConfirming(false)}>Cancel</button>
+            <button type="button" class="btn btn-danger btn-small" onClick={revoke}>
+              Revoke key
+            </button>{' '}
+            <button type="button" class="btn btn-ghost btn-small" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
           </span>
         )}
         <ErrorNote error={error} />
@@ -91,7 +128,9 @@ export function ApiKeys() {
   return (
     <section id="api-keys" class="card stack" aria-labelledby="keys-h">
       <h2 id="keys-h">API keys</h2>
-      <p class="muted">Programs send a key in the <code>X-API-Key</code> header to use the <a href="/api/docs">API</a> as you, with higher rate limits.</p>
+      <p class="muted">
+        Programs send a key in the <code>X-API-Key</code> header to use the <a href="/api/docs">API</a> as you, with higher rate limits.
+      </p>
       <ErrorNote error={error} />
       {!data && !error && <Loading />}
       {data && (
@@ -103,9 +142,18 @@ export function ApiKeys() {
       <form class="row key-form" onSubmit={create}>
         <div class="field grow">
           <label for="k-name">Name of the new key</label>
-          <input id="k-name" required maxLength={64} value={name} placeholder="e.g. my-uploader-script" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          <input
+            id="k-name"
+            required
+            maxLength={64}
+            value={name}
+            placeholder="e.g. my-uploader-script"
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          />
         </div>
-        <button type="submit" class="btn btn-primary">Create key</button>
+        <button type="submit" class="btn btn-primary">
+          Create key
+        </button>
       </form>
       {full && !createError && (
         <p class="note note-warn" data-testid="key-cap">
@@ -119,8 +167,29 @@ export function ApiKeys() {
         <div class="table-wrap">
           <table class="keys">
             <caption class="sr-only">Your API keys</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-            <tbody>{data.keys.map((k) => <KeyRow key={k.id} k={k} onRevoked={() => { invalidate(KEYS); reload(); }} />)}</tbody>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.keys.map((k) => (
+                <KeyRow
+                  key={k.id}
+                  k={k}
+                  onRevoked={() => {
+                    invalidate(KEYS);
+                    reload();
+                  }}
+                />
+              ))}
+            </tbody>
           </table>
         </div>
       )}

@@ -6,7 +6,7 @@ import { useTitle } from '../lib/use-api.ts';
 
 /** Only a path on this site, so `?next=` cannot send anyone elsewhere. */
 function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
 export default function AuthPage({ mode }: { mode: 'login' | 'register' }) {
@@ -26,7 +26,9 @@ export default function AuthPage({ mode }: { mode: 'login' | 'register' }) {
     return (
       <div class="page narrow">
         <h1>You are signed in</h1>
-        <p>Signed in as <strong>{user.username}</strong>. <a href={next}>Continue</a></p>
+        <p>
+          Signed in as <strong>{user.username}</strong>. <a href={next}>Continue</a>
+        </p>
       </div>
     );
   }
@@ -52,27 +54,58 @@ export default function AuthPage({ mode }: { mode: 'login' | 'register' }) {
         <h1 id="auth-h">{login ? 'Sign in' : 'Create an account'}</h1>
         <div class="field">
           <label for="a-user">Username</label>
-          <input id="a-user" name="username" autoComplete="username" required minLength={login ? 1 : 3} maxLength={32}
-            pattern={login ? undefined : '[A-Za-z0-9_.\\-]+'} title={login ? undefined : '3-32 letters, digits, _ . or -'}
-            value={username} onInput={(e) => setUsername((e.target as HTMLInputElement).value)} autoFocus />
+          <input
+            id="a-user"
+            name="username"
+            autoComplete="username"
+            required
+            minLength={login ? 1 : 3}
+            maxLength={32}
+            pattern={login ? undefined : '[A-Za-z0-9_.\\-]+'}
+            title={login ? undefined : '3-32 letters, digits, _ . or -'}
+            value={username}
+            onInput={(e) => setUsername((e.target as HTMLInputElement).value)}
+            autoFocus
+          />
           {!login && <small class="muted">3-32 letters, digits, _ . or -</small>}
         </div>
         {!login && (
           <div class="field">
-            <label for="a-email">Email <span class="muted">(optional)</span></label>
-            <input id="a-email" type="email" autoComplete="email" maxLength={320} value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+            <label for="a-email">
+              Email <span class="muted">(optional)</span>
+            </label>
+            <input
+              id="a-email"
+              type="email"
+              autoComplete="email"
+              maxLength={320}
+              value={email}
+              onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+            />
           </div>
         )}
         <div class="field">
           <label for="a-pass">Password</label>
-          <input id="a-pass" type="password" name="password" autoComplete={login ? 'current-password' : 'new-password'} required minLength={login ? 1 : 8} maxLength={256}
-            value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+          <input
+            id="a-pass"
+            type="password"
+            name="password"
+            autoComplete={login ? 'current-password' : 'new-password'}
+            required
+            minLength={login ? 1 : 8}
+            maxLength={256}
+            value={password}
+            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+          />
           {!login && <small class="muted">At least 8 characters.</small>}
         </div>
         <ErrorNote error={error} />
-        <button type="submit" class="btn btn-primary btn-block" disabled={busy}>{busy ? 'Please wait…' : login ? 'Sign in' : 'Sign up'}</button>
+        <button type="submit" class="btn btn-primary btn-block" disabled={busy}>
+          {busy ? 'Please wait…' : login ? 'Sign in' : 'Sign up'}
+        </button>
         <p class="muted center">
-          {login ? 'New here? ' : 'Have an account? '}<a href={other}>{login ? 'Create an account' : 'Sign in'}</a>
+          {login ? 'New here? ' : 'Have an account? '}
+          <a href={other}>{login ? 'Create an account' : 'Sign in'}</a>
         </p>
       </form>
     </div>

@@ -55,8 +55,12 @@ export function postsUrl(filters: Record<string, string | string[] | undefined>,
 // What the post page needs to step to the neighbouring posts of the list it was opened from.
 export interface BrowseContext {
   filters: Record<string, string | string[] | undefined>;
-  offset: number;
+  /** Position of ids[0] in the list; null when only the order around a post is known. */
+  offset: number | null;
   ids: string[];
+  /** ids[0] is the list's first post, the last id its last. */
+  atStart?: boolean;
+  atEnd?: boolean;
 }
 
 const CONTEXT_KEY = 'ib.browseContext';

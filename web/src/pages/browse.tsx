@@ -17,13 +17,19 @@ function PopularTags() {
   if (!data?.tags.length) return null;
   return (
     <section class="panel" aria-labelledby="popular-h">
-      <h2 id="popular-h" class="panel-title">Popular tags</h2>
+      <h2 id="popular-h" class="panel-title">
+        Popular tags
+      </h2>
       <ul class="tag-list">
         {data.tags.slice(0, 25).map((t) => (
-          <li key={t._id}><a href={`/?tag=${encodeURIComponent(t.name)}`}>{t.name}</a> <span class="tag-count">{count(t.postsCount)}</span></li>
+          <li key={t._id}>
+            <a href={`/?tag=${encodeURIComponent(t.name)}`}>{t.name}</a> <span class="tag-count">{count(t.postsCount)}</span>
+          </li>
         ))}
       </ul>
-      <a href="/tags" class="more">All tags →</a>
+      <a href="/tags" class="more">
+        All tags →
+      </a>
     </section>
   );
 }
@@ -55,27 +61,39 @@ export function Browse() {
       <div class="browse-main">
         <div class="browse-head">
           <h1>{heading(state.q, state.tags)}</h1>
-          {data && <span class="muted" data-testid="total">{plural(data.totalPosts, 'post')}</span>}
+          {data && (
+            <span class="muted" data-testid="total">
+              {plural(data.totalPosts, 'post')}
+            </span>
+          )}
         </div>
         {state.tags.length > 0 && (
           <ul class="chips" aria-label="Tag filters">
             {state.tags.map((t) => (
               <li key={t}>
-                <a class="chip" href={withQuery({ tag: state.tags.filter((x) => x !== t), page: undefined })} aria-label={`Remove tag filter ${t}`}>{t} <span aria-hidden="true">×</span></a>
+                <a class="chip" href={withQuery({ tag: state.tags.filter((x) => x !== t), page: undefined })} aria-label={`Remove tag filter ${t}`}>
+                  {t} <span aria-hidden="true">×</span>
+                </a>
               </li>
             ))}
           </ul>
         )}
         <BrowseFilters state={state} />
         {state.rating === 'safe' && !loc.query.get('rating') && (
-          <p class="hint">Safe mode: showing posts rated safe. <a href={withQuery({ rating: 'all', page: undefined })}>Show all ratings</a></p>
+          <p class="hint">
+            Safe mode: showing posts rated safe. <a href={withQuery({ rating: 'all', page: undefined })}>Show all ratings</a>
+          </p>
         )}
         <ErrorNote error={error} />
         {loading && !data && <Loading label="Loading posts…" />}
         {data && data.posts.length === 0 && (
           <Empty>
-            <p><strong>No posts match.</strong></p>
-            <p>Try fewer tags, another rating or a wider date range. <a href="/">Show everything</a></p>
+            <p>
+              <strong>No posts match.</strong>
+            </p>
+            <p>
+              Try fewer tags, another rating or a wider date range. <a href="/">Show everything</a>
+            </p>
           </Empty>
         )}
         {data && data.posts.length > 0 && <PostGrid posts={data.posts} />}

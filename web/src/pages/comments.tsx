@@ -22,7 +22,19 @@ async function loadAll(postId: string): Promise<Comment[]> {
   return all;
 }
 
-function CommentForm({ postId, parentId, onDone, onCancel, autoFocus }: { postId: string; parentId: string | null; onDone(c: Comment): void; onCancel?(): void; autoFocus?: boolean }) {
+function CommentForm({
+  postId,
+  parentId,
+  onDone,
+  onCancel,
+  autoFocus,
+}: {
+  postId: string;
+  parentId: string | null;
+  onDone(c: Comment): void;
+  onCancel?(): void;
+  autoFocus?: boolean;
+}) {
   const [text, setText] = useState('');
   const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
@@ -44,12 +56,28 @@ function CommentForm({ postId, parentId, onDone, onCancel, autoFocus }: { postId
   };
   return (
     <form class="comment-form" onSubmit={submit}>
-      <label for={id} class="sr-only">{parentId ? 'Your reply' : 'Your comment'}</label>
-      <textarea id={id} rows={parentId ? 2 : 3} maxLength={5000} value={text} autoFocus={autoFocus} required
-        placeholder={parentId ? 'Write a reply…' : 'Add a comment…'} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      <label for={id} class="sr-only">
+        {parentId ? 'Your reply' : 'Your comment'}
+      </label>
+      <textarea
+        id={id}
+        rows={parentId ? 2 : 3}
+        maxLength={5000}
+        value={text}
+        autoFocus={autoFocus}
+        required
+        placeholder={parentId ? 'Write a reply…' : 'Add a comment…'}
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+      />
       <div class="row">
-        <button type="submit" class="btn btn-primary" disabled={busy || !text.trim()}>{parentId ? 'Reply' : 'Comment'}</button>
-        {onCancel && <button type="button" class="btn btn-ghost" onClick={onCancel}>Cancel</button>}
+        <button type="submit" class="btn btn-primary" disabled={busy || !text.trim()}>
+          {parentId ? 'Reply' : 'Comment'}
+        </button>
+        {onCancel && (
+          <button type="button" class="btn btn-ghost" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
       <ErrorNote error={error} />
     </form>
@@ -85,42 +113,83 @@ function CommentNode({ c, kids, depth, postId, onAdd, onDeleted }: NodeProps) {
     <li class="comment" id={`c${c.id}`} data-comment-id={c.id}>
       <div class="comment-head">
         <Avatar src={c.author.avatar} name={c.author.username} size={28} />
-        <a href={`/users/${encodeURIComponent(c.author.username)}`} class="comment-author">{c.author.username}</a>
-        <time class="muted" dateTime={c.createdAt} title={fullDate(c.createdAt)}>{ago(c.createdAt)}</time>
+        <a href={`/users/${encodeURIComponent(c.author.username)}`} class="comment-author">
+          {c.author.username}
+        </a>
+        <time class="muted" dateTime={c.createdAt} title={fullDate(c.createdAt)}>
+          {ago(c.createdAt)}
+        </time>
       </div>
       <p class="comment-body">{c.content}</p>
       <div class="comment-tools">
-        {user && <button type="button" class="link" onClick={() => setReplying(!replying)} aria-expanded={replying}>Reply</button>}
-        {mayDelete && !confirming && <button type="button" class="link link-danger" onClick={() => setConfirming(true)}>Delete</button>}
+        {user && (
+          <button type="button" class="link" onClick={() => setReplying(!replying)} aria-expanded={replying}>
+            Reply
+          </button>
+        )}
+        {mayDelete && !confirming && (
+          <button type="button" class="link link-danger" onClick={() => setConfirming(true)}>
+            Delete
+          </button>
+        )}
         {confirming && (
           <span class="confirm" role="group" aria-label="Confirm deletion">
             Delete this comment?{' '}
-            <button type="button" class="btn btn-danger btn-small" onClick={remove}>Delete</button>{' '}
-            <button type="button" class="btn btn-ghost btn-small" onClick={() => setConfirming(false)}>Keep</button>
+            <button type="button" class="btn btn-danger btn-small" onClick={remove}>
+              Delete
+            </button>{' '}
+            <button type="button" class="btn btn-ghost btn-small" onClick={() => setConfirming(false)}>
+              Keep
+            </button>
           </span>
         )}
       </div>
       <ErrorNote error={error} />
-      {replying && <CommentForm postId={postId} parentId={c.id} autoFocus onCancel={() => setReplying(false)} onDone={(n) => { setReplying(false); onAdd(n); }} />}
+      {replying && (
+        <CommentForm
+          postId={postId}
+          parentId={c.id}
+          autoFocus
+          onCancel={() => setReplying(false)}
+          onDone={(n) => {
+            setReplying(false);
+            onAdd(n);
+          }}
+        />
+      )}
       {children.length > 0 && (
         <ul class={depth < MAX_DEPTH ? 'thread' : 'thread thread-flat'}>
-          {children.map((k) => <CommentNode key={k.id} c={k} kids={kids} depth={depth + 1} postId={postId} onAdd={onAdd} onDeleted={onDeleted} />)}
+          {children.map((k) => (
+            <CommentNode key={k.id} c={k} kids={kids} depth={depth + 1} postId={postId} onAdd={onAdd} onDeleted={onDeleted} />
+          ))}
         </ul>
       )}
     </li>
   );
 }
 
-export function Comments({ postId }: { postId: string }) {
+/** The thread: read once the post has stayed on screen (`settled`), and never when it has none. */
+export function Comments({ postId, count, settled }: { postId: string; count: number; settled: boolean }) {
   const { user } = useSession();
   const [list, setList] = useState<Comment[] | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [nonce, setNonce] = useState(0);
   useEffect(() => {
+    setList(count === 0 ? [] : null);
+    setError(null);
+  }, [postId]);
+  useEffect(() => {
+    // Only a change of post (or a delete, via nonce) reloads: comments added here stay as they are.
+    if (!settled || (count === 0 && nonce === 0)) return;
     let live = true;
-    loadAll(postId).then((c) => live && setList(c), (err) => live && setError(err));
-    return () => { live = false; };
-  }, [postId, nonce]);
+    loadAll(postId).then(
+      (c) => live && setList(c),
+      (err) => live && setError(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [postId, nonce, settled]);
 
   const kids = new Map<string | null, Comment[]>();
   const ids = new Set(list?.map((c) => c.id));
@@ -132,12 +201,20 @@ export function Comments({ postId }: { postId: string }) {
   return (
     <section class="comments" aria-labelledby="comments-h">
       <h2 id="comments-h">{list ? plural(list.length, 'comment') : 'Comments'}</h2>
-      {user ? <CommentForm postId={postId} parentId={null} onDone={add} /> : <p class="muted"><a href={`/login?next=${encodeURIComponent(location.pathname)}`}>Sign in</a> to comment.</p>}
+      {user ? (
+        <CommentForm postId={postId} parentId={null} onDone={add} />
+      ) : (
+        <p class="muted">
+          <a href={`/login?next=${encodeURIComponent(location.pathname)}`}>Sign in</a> to comment.
+        </p>
+      )}
       <ErrorNote error={error} />
       {!list && !error && <Loading label="Loading comments…" />}
       {list && (
         <ul class="thread thread-root">
-          {(kids.get(null) ?? []).map((c) => <CommentNode key={c.id} c={c} kids={kids} depth={1} postId={postId} onAdd={add} onDeleted={() => setNonce((n) => n + 1)} />)}
+          {(kids.get(null) ?? []).map((c) => (
+            <CommentNode key={c.id} c={c} kids={kids} depth={1} postId={postId} onAdd={add} onDeleted={() => setNonce((n) => n + 1)} />
+          ))}
         </ul>
       )}
     </section>

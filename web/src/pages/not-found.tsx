@@ -5,7 +5,9 @@ export function NotFound() {
   return (
     <div class="page narrow">
       <h1>Page not found</h1>
-      <p>There is nothing at this address. <a href="/">Browse the posts</a> or <a href="/tags">look through the tags</a>.</p>
+      <p>
+        There is nothing at this address. <a href="/">Browse the posts</a> or <a href="/tags">look through the tags</a>.
+      </p>
     </div>
   );
 }

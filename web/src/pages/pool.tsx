@@ -15,22 +15,40 @@ export default function PoolPage({ id }: { id: string }) {
       <div class="page narrow">
         <h1>{error instanceof ApiError && error.status === 404 ? 'Pool not found' : 'Could not load this pool'}</h1>
         <ErrorNote error={error} />
-        <p><a href="/pools">All pools</a></p>
+        <p>
+          <a href="/pools">All pools</a>
+        </p>
       </div>
     );
   }
-  if (!data) return <div class="page"><Loading /></div>;
+  if (!data)
+    return (
+      <div class="page">
+        <Loading />
+      </div>
+    );
   const { pool, posts } = data;
   return (
     <div class="page">
-      <p class="crumbs"><a href="/pools">Pools</a> /</p>
+      <p class="crumbs">
+        <a href="/pools">Pools</a> /
+      </p>
       <div class="browse-head">
         <h1>{pool.name}</h1>
         <span class="muted">{plural(pool.postCount, 'post')}</span>
       </div>
       {pool.description && <p class="description">{pool.description}</p>}
-      <p class="muted">By <a href={`/users/${encodeURIComponent(pool.creator.username)}`}>{pool.creator.username}</a> · updated {ago(pool.updatedAt)}{pool.isPublic ? '' : ' · private'}</p>
-      {posts.length === 0 ? <Empty><p>This pool is empty.</p></Empty> : <PostGrid posts={posts} hideUnsafe={safe} label={`Posts in ${pool.name}`} />}
+      <p class="muted">
+        By <a href={`/users/${encodeURIComponent(pool.creator.username)}`}>{pool.creator.username}</a> · updated {ago(pool.updatedAt)}
+        {pool.isPublic ? '' : ' · private'}
+      </p>
+      {posts.length === 0 ? (
+        <Empty>
+          <p>This pool is empty.</p>
+        </Empty>
+      ) : (
+        <PostGrid posts={posts} hideUnsafe={safe} label={`Posts in ${pool.name}`} />
+      )}
     </div>
   );
 }

@@ -14,7 +14,12 @@ function NewPool() {
   const [description, setDescription] = useState('');
   const [isPublic, setPublic] = useState(true);
   const [error, setError] = useState<Error | null>(null);
-  if (!open) return <button type="button" class="btn" onClick={() => setOpen(true)}>New pool</button>;
+  if (!open)
+    return (
+      <button type="button" class="btn" onClick={() => setOpen(true)}>
+        New pool
+      </button>
+    );
   const submit = async (e: Event) => {
     e.preventDefault();
     try {
@@ -27,11 +32,26 @@ function NewPool() {
   };
   return (
     <form class="card stack" onSubmit={submit} aria-label="New pool">
-      <div class="field"><label for="np-name">Name</label><input id="np-name" required maxLength={128} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></div>
-      <div class="field"><label for="np-desc">Description</label><textarea id="np-desc" rows={2} value={description} onInput={(e) => setDescription((e.target as HTMLTextAreaElement).value)} /></div>
-      <label class="radio"><input type="checkbox" checked={isPublic} onChange={(e) => setPublic((e.target as HTMLInputElement).checked)} /> Public</label>
+      <div class="field">
+        <label for="np-name">Name</label>
+        <input id="np-name" required maxLength={128} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      </div>
+      <div class="field">
+        <label for="np-desc">Description</label>
+        <textarea id="np-desc" rows={2} value={description} onInput={(e) => setDescription((e.target as HTMLTextAreaElement).value)} />
+      </div>
+      <label class="radio">
+        <input type="checkbox" checked={isPublic} onChange={(e) => setPublic((e.target as HTMLInputElement).checked)} /> Public
+      </label>
       <ErrorNote error={error} />
-      <div class="row"><button type="submit" class="btn btn-primary">Create pool</button><button type="button" class="btn btn-ghost" onClick={() => setOpen(false)}>Cancel</button></div>
+      <div class="row">
+        <button type="submit" class="btn btn-primary">
+          Create pool
+        </button>
+        <button type="button" class="btn btn-ghost" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
     </form>
   );
 }
@@ -56,14 +76,24 @@ export default function PoolsPage() {
       <p class="muted">Ordered collections of posts: comics, series, sets.</p>
       <ErrorNote error={error} />
       {!data && !error && <Loading />}
-      {data && data.pools.length === 0 && <Empty><p>No pools yet.</p></Empty>}
+      {data && data.pools.length === 0 && (
+        <Empty>
+          <p>No pools yet.</p>
+        </Empty>
+      )}
       {data && data.pools.length > 0 && (
         <ul class="pool-list">
           {data.pools.map((p) => (
             <li key={p._id} class="card pool-card">
-              <h2><a href={`/pools/${p._id}`}>{p.name}</a>{!p.isPublic && <span class="badge badge-private">private</span>}</h2>
+              <h2>
+                <a href={`/pools/${p._id}`}>{p.name}</a>
+                {!p.isPublic && <span class="badge badge-private">private</span>}
+              </h2>
               {p.description && <p class="clamp">{p.description}</p>}
-              <p class="muted">{plural(p.postCount, 'post')} · by <a href={`/users/${encodeURIComponent(p.creator.username)}`}>{p.creator.username}</a> · updated {ago(p.updatedAt)}</p>
+              <p class="muted">
+                {plural(p.postCount, 'post')} · by <a href={`/users/${encodeURIComponent(p.creator.username)}`}>{p.creator.username}</a> · updated{' '}
+                {ago(p.updatedAt)}
+              </p>
             </li>
           ))}
         </ul>

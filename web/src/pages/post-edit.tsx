@@ -22,7 +22,10 @@ export function PostEdit({ post, onSaved }: { post: PostDetail; onSaved(): void 
     e.preventDefault();
     setError(null);
     try {
-      const list = tags.split(',').map((t) => t.trim()).filter(Boolean);
+      const list = tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
       await api(`/api/posts/${encodeURIComponent(post.id)}`, { method: 'PATCH', json: { title, content, tags: list, contentRating: rating } });
       invalidate('/api/posts');
       setOpen(false);
@@ -44,12 +47,23 @@ export function PostEdit({ post, onSaved }: { post: PostDetail; onSaved(): void 
   if (!open) {
     return (
       <div class="row owner-tools">
-        <button type="button" class="btn btn-ghost btn-small" onClick={() => setOpen(true)}>Edit post</button>
-        {!confirmDelete && <button type="button" class="btn btn-ghost btn-small link-danger" onClick={() => setConfirmDelete(true)}>Delete post</button>}
+        <button type="button" class="btn btn-ghost btn-small" onClick={() => setOpen(true)}>
+          Edit post
+        </button>
+        {!confirmDelete && (
+          <button type="button" class="btn btn-ghost btn-small link-danger" onClick={() => setConfirmDelete(true)}>
+            Delete post
+          </button>
+        )}
         {confirmDelete && (
-          <span class="confirm">Delete this post for good?{' '}
-            <button type="button" class="btn btn-danger btn-small" onClick={remove}>Delete</button>{' '}
-            <button type="button" class="btn btn-ghost btn-small" onClick={() => setConfirmDelete(false)}>Keep</button>
+          <span class="confirm">
+            Delete this post for good?{' '}
+            <button type="button" class="btn btn-danger btn-small" onClick={remove}>
+              Delete
+            </button>{' '}
+            <button type="button" class="btn btn-ghost btn-small" onClick={() => setConfirmDelete(false)}>
+              Keep
+            </button>
           </span>
         )}
         <ErrorNote error={error} />
@@ -58,13 +72,33 @@ export function PostEdit({ post, onSaved }: { post: PostDetail; onSaved(): void 
   }
   return (
     <form class="card stack" onSubmit={save} aria-label="Edit post">
-      <div class="field"><label for="e-title">Title</label><input id="e-title" value={title} maxLength={200} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} /></div>
-      <div class="field"><label for="e-content">Description</label><textarea id="e-content" rows={3} value={content} onInput={(e) => setContent((e.target as HTMLTextAreaElement).value)} /></div>
+      <div class="field">
+        <label for="e-title">Title</label>
+        <input id="e-title" value={title} maxLength={200} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />
+      </div>
+      <div class="field">
+        <label for="e-content">Description</label>
+        <textarea id="e-content" rows={3} value={content} onInput={(e) => setContent((e.target as HTMLTextAreaElement).value)} />
+      </div>
       <TagInput id="e-tags" label="Tags (comma-separated)" separator="," value={tags} onValue={setTags} />
-      <fieldset class="field"><legend>Rating</legend>
-        <div class="row">{RATINGS.map((r) => <label key={r} class="radio"><input type="radio" name="e-rating" value={r} checked={rating === r} onChange={() => setRating(r)} /> {r}</label>)}</div>
+      <fieldset class="field">
+        <legend>Rating</legend>
+        <div class="row">
+          {RATINGS.map((r) => (
+            <label key={r} class="radio">
+              <input type="radio" name="e-rating" value={r} checked={rating === r} onChange={() => setRating(r)} /> {r}
+            </label>
+          ))}
+        </div>
       </fieldset>
-      <div class="row"><button type="submit" class="btn btn-primary">Save</button><button type="button" class="btn btn-ghost" onClick={() => setOpen(false)}>Cancel</button></div>
+      <div class="row">
+        <button type="submit" class="btn btn-primary">
+          Save
+        </button>
+        <button type="button" class="btn btn-ghost" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
       <ErrorNote error={error} />
     </form>
   );

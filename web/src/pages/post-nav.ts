@@ -1,39 +1,94 @@
-// The posts before and after this one, for the arrow keys: in the list the post was opened from
-// (the browse page leaves its query and ids), or else by upload date among all posts.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { PostDetail, PostList } from '../api/types.ts';
+// The post on screen and its neighbours, for the arrow keys. A post is asked for once, with up to
+// NEIGHBOURS posts on each side in the list it was opened from (the browse page leaves its filters
+// and ids; without them, upload order): those come whole, so stepping to one shows it from the
+// cache, and the next request goes out only near the end of what is known. At one post a second
+// that is a detail request every few posts, well inside the 50 a minute the API allows.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { cached, prime, toQuery } from '../api/client.ts';
+import type { PostDetail } from '../api/types.ts';
 import { navigate } from '../lib/router.ts';
-import { loadContext, postsUrl } from './browse-query.ts';
+import { useApi, type Loaded } from '../lib/use-api.ts';
+import { loadContext, saveContext, type BrowseContext } from './browse-query.ts';
+
+const NEIGHBOURS = 5;
+/** Ask for more when fewer than this many posts are known ahead in either direction. */
+const MARGIN = 2;
 
 export interface Neighbours {
   prev?: string;
   next?: string;
 }
 
-async function at(filters: Record<string, string | string[] | undefined>, offset: number): Promise<string | undefined> {
-  if (offset < 0) return undefined;
-  const list = await api<PostList>(postsUrl(filters, offset, 1));
-  return list.posts[0]?.id;
+const plainUrl = (id: string) => `/api/posts/${encodeURIComponent(id)}`;
+
+/** The list the post belongs to: the saved one when it holds the post, else upload order. */
+function listFor(id: string, safe: boolean): { ctx: BrowseContext; i: number } {
+  const saved = loadContext();
+  const i = saved ? saved.ids.indexOf(id) : -1;
+  if (saved && i >= 0) return { ctx: saved, i };
+  return { ctx: { filters: safe ? { contentRating: 'safe' } : {}, offset: null, ids: [id] }, i: 0 };
 }
 
-async function find(post: PostDetail, safe: boolean): Promise<Neighbours> {
-  const ctx = loadContext();
-  const i = ctx ? ctx.ids.indexOf(post.id) : -1;
-  if (ctx && i >= 0) {
-    const [prev, next] = await Promise.all([
-      ctx.ids[i - 1] ?? at(ctx.filters, ctx.offset + i - 1),
-      ctx.ids[i + 1] ?? at(ctx.filters, ctx.offset + i + 1),
-    ]);
-    return { prev, next };
-  }
-  const t = Date.parse(post.createdAt);
-  const rating = safe ? { contentRating: 'safe' } : {};
-  const [prev, next] = await Promise.all([
-    api<PostList>(postsUrl({ ...rating, sortBy: 'oldest', dateFrom: new Date(t + 1).toISOString() }, 0, 1)),
-    api<PostList>(postsUrl({ ...rating, dateTo: new Date(t - 1).toISOString() }, 0, 1)),
-  ]);
-  return { prev: prev.posts[0]?.id, next: next.posts[0]?.id };
+function neighboursUrl(id: string, safe: boolean): string {
+  const { ctx, i } = listFor(id, safe);
+  const at = ctx.offset === null ? undefined : ctx.offset + i;
+  return `${plainUrl(id)}${toQuery({ ...ctx.filters, neighbours: NEIGHBOURS, at })}`;
+}
+
+/** Keeps every post of an answer in the cache, and its neighbours' order in the saved list. */
+function absorb(answer: PostDetail, safe: boolean): void {
+  const { neighbours, ...post } = answer;
+  prime(plainUrl(post.id), post);
+  if (!neighbours) return;
+  for (const p of [...neighbours.before, ...neighbours.after]) prime(plainUrl(p.id), p);
+  const { ctx, i } = listFor(post.id, safe);
+  const ids = [...ctx.ids];
+  let start = i;
+  neighbours.before.forEach((p, k) => {
+    if (start - 1 - k >= 0) ids[start - 1 - k] = p.id;
+    else {
+      ids.unshift(p.id);
+      start++;
+    }
+  });
+  neighbours.after.forEach((p, k) => (ids[start + 1 + k] = p.id));
+  const added = start - i;
+  const offset = ctx.offset === null ? null : Math.max(0, ctx.offset - added);
+  saveContext({
+    ...ctx,
+    ids,
+    offset,
+    atStart: ctx.atStart || offset === 0 || (neighbours.before.length < NEIGHBOURS && start - neighbours.before.length === 0),
+    atEnd: ctx.atEnd || (neighbours.after.length < NEIGHBOURS && start + neighbours.after.length === ids.length - 1),
+  });
+}
+
+/**
+ * The post: from the cache when it came as a neighbour, else one request that brings its
+ * neighbours too. A post shown from the cache near the end of the known list asks, once, for more.
+ */
+export function usePost(id: string, safe: boolean): Loaded<PostDetail> & { neighbours: Neighbours } {
+  const url = useMemo(() => (cached(plainUrl(id)) ? plainUrl(id) : neighboursUrl(id, safe)), [id, safe]);
+  const loaded = useApi<PostDetail>(url);
+  const [more, setMore] = useState<string | null>(null);
+  const [, setAbsorbed] = useState(0);
+  const extra = useApi<PostDetail>(more);
+  const post = loaded.data;
+  useEffect(() => setMore(null), [id]);
+  useEffect(() => {
+    if (!post) return;
+    if (post.neighbours) absorb(post, safe);
+    if (extra.data?.id === post.id) absorb(extra.data, safe);
+    if (post.neighbours || extra.data) setAbsorbed((n) => n + 1);
+    const { ctx, i } = listFor(post.id, safe);
+    const short = (i < MARGIN && !ctx.atStart) || (ctx.ids.length - 1 - i < MARGIN && !ctx.atEnd);
+    if (short && !post.neighbours && !extra.data) setMore(neighboursUrl(post.id, safe));
+  }, [post, extra.data, safe]);
+  // Read from the saved list while rendering: a post shown from the cache has its neighbours in
+  // its first render, so an arrow key pressed at once already goes somewhere.
+  const { ctx, i } = post ? listFor(post.id, safe) : { ctx: null, i: -1 };
+  const neighbours: Neighbours = ctx ? { prev: ctx.ids[i - 1], next: ctx.ids[i + 1] } : {};
+  return { ...loaded, neighbours };
 }
 
 function typing(target: EventTarget | null): boolean {
@@ -41,16 +96,8 @@ function typing(target: EventTarget | null): boolean {
   return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT|VIDEO)$/.test(el.tagName));
 }
 
-/** Neighbouring post ids, and the left/right arrow keys bound to them. */
-export function useNeighbours(post: PostDetail | undefined, safe: boolean): Neighbours {
-  const [n, setN] = useState<Neighbours>({});
-  useEffect(() => {
-    setN({});
-    if (!post) return;
-    let live = true;
-    find(post, safe).then((found) => live && setN(found), () => undefined);
-    return () => { live = false; };
-  }, [post?.id, safe]);
+/** The left/right arrow keys bound to the neighbours. */
+export function useArrowKeys(n: Neighbours): void {
   // The listener reads the latest neighbours through a ref, so a key pressed the moment the links
   // appear already works (an effect re-registered after render could still hold the old ones).
   const latest = useRef(n);
@@ -66,5 +113,4 @@ export function useNeighbours(post: PostDetail | undefined, safe: boolean): Neig
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
-  return n;
 }

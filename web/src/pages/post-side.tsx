@@ -5,37 +5,63 @@ import { ago, bytes, count, duration, fullDate } from '../lib/format.ts';
 import { useTagCounts } from '../lib/tag-counts.ts';
 
 /** Uploader, date, file details and the tags, each linking to its search, with counts. */
-export function PostSide({ post }: { post: PostDetail }) {
-  const counts = useTagCounts(post.tags);
+export function PostSide({ post, settled }: { post: PostDetail; settled: boolean }) {
+  // Counts of the most used tags come at once; other tags are looked up once the post stays.
+  const counts = useTagCounts(settled ? post.tags : []);
   const profile = `/users/${encodeURIComponent(post.author.username)}`;
   return (
     <aside class="post-side" aria-label="Post details">
       <div class="uploader">
-        <a href={profile} tabIndex={-1} aria-hidden="true"><Avatar src={post.author.avatar} name={post.author.username} size={40} /></a>
+        {/* biome-ignore lint/a11y/useAnchorContent: the avatar repeats the name link beside it, hidden from assistive technology */}
+        <a href={profile} tabIndex={-1} aria-hidden="true">
+          <Avatar src={post.author.avatar} name={post.author.username} size={40} />
+        </a>
         <div>
-          <a href={profile} class="uploader-name">{post.author.username}</a>
-          <div class="muted"><time dateTime={post.createdAt} title={fullDate(post.createdAt)}>{ago(post.createdAt)}</time></div>
+          <a href={profile} class="uploader-name">
+            {post.author.username}
+          </a>
+          <div class="muted">
+            <time dateTime={post.createdAt} title={fullDate(post.createdAt)}>
+              {ago(post.createdAt)}
+            </time>
+          </div>
         </div>
       </div>
       <section aria-labelledby="tags-h">
-        <h2 id="tags-h" class="panel-title">Tags</h2>
+        <h2 id="tags-h" class="panel-title">
+          Tags
+        </h2>
         {post.tags.length === 0 && <p class="muted">No tags yet.</p>}
         <ul class="tag-list" data-testid="post-tags">
           {post.tags.map((t) => (
             <li key={t}>
-              <a href={`/?tag=${encodeURIComponent(t)}`}>{t}</a>{' '}
-              <span class="tag-count">{counts.has(t) ? count(counts.get(t)!) : ''}</span>
+              <a href={`/?tag=${encodeURIComponent(t)}`}>{t}</a> <span class="tag-count">{counts.has(t) ? count(counts.get(t)!) : ''}</span>
             </li>
           ))}
         </ul>
       </section>
       <section aria-labelledby="info-h">
-        <h2 id="info-h" class="panel-title">Information</h2>
+        <h2 id="info-h" class="panel-title">
+          Information
+        </h2>
         <dl class="info">
-          <dt>Rating</dt><dd><RatingBadge rating={post.contentRating} /></dd>
-          <dt>Posted</dt><dd><time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time></dd>
-          <dt>Size</dt><dd>{post.width} × {post.height} · {bytes(post.fileSize)}</dd>
-          <dt>Type</dt><dd>{post.mime}{post.duration ? ` · ${duration(post.duration)}` : ''}</dd>
+          <dt>Rating</dt>
+          <dd>
+            <RatingBadge rating={post.contentRating} />
+          </dd>
+          <dt>Posted</dt>
+          <dd>
+            <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>
+          </dd>
+          <dt>Size</dt>
+          <dd>
+            {post.width} × {post.height} · {bytes(post.fileSize)}
+          </dd>
+          <dt>Type</dt>
+          <dd>
+            {post.mime}
+            {post.duration ? ` · ${duration(post.duration)}` : ''}
+          </dd>
         </dl>
       </section>
     </aside>

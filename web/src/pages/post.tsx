@@ -5,11 +5,12 @@ import { ErrorNote, Loading } from '../components/notice.tsx';
 import { PostGrid } from '../components/post-grid.tsx';
 import { setSafeMode, useSafeMode } from '../lib/session.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
+import { useSettled } from '../lib/use-settled.ts';
 import { Comments } from './comments.tsx';
 import { PostActions } from './post-actions.tsx';
 import { PostEdit } from './post-edit.tsx';
 import { PostMedia } from './post-media.tsx';
-import { useNeighbours } from './post-nav.ts';
+import { useArrowKeys, usePost } from './post-nav.ts';
 import { PostSide } from './post-side.tsx';
 
 function Similar({ id, safe }: { id: string; safe: boolean }) {
@@ -26,20 +27,27 @@ function Similar({ id, safe }: { id: string; safe: boolean }) {
 function SafeGate({ post, onShow }: { post: PostDetail; onShow(): void }) {
   return (
     <div class="gate" role="note">
-      <p><strong>This post is rated {post.contentRating}.</strong> Safe mode is on, so it is not shown.</p>
+      <p>
+        <strong>This post is rated {post.contentRating}.</strong> Safe mode is on, so it is not shown.
+      </p>
       <div class="row">
-        <button type="button" class="btn" onClick={onShow}>Show it this time</button>
-        <button type="button" class="btn btn-ghost" onClick={() => setSafeMode(false)}>Turn safe mode off</button>
+        <button type="button" class="btn" onClick={onShow}>
+          Show it this time
+        </button>
+        <button type="button" class="btn btn-ghost" onClick={() => setSafeMode(false)}>
+          Turn safe mode off
+        </button>
       </div>
     </div>
   );
 }
 
 export default function PostPage({ id }: { id: string }) {
-  const { data: post, error, loading, reload } = useApi<PostDetail>(`/api/posts/${encodeURIComponent(id)}`);
   const safe = useSafeMode();
+  const { data: post, error, loading, reload, neighbours: nav } = usePost(id, safe);
   const [shown, setShown] = useState(false);
-  const nav = useNeighbours(post, safe);
+  const settled = useSettled(id);
+  useArrowKeys(nav);
   useTitle(post?.title ?? (error ? 'Post not found' : undefined));
   useEffect(() => setShown(false), [id]);
 
@@ -49,11 +57,18 @@ export default function PostPage({ id }: { id: string }) {
       <div class="page narrow">
         <h1>{missing ? 'Post not found' : 'Could not load this post'}</h1>
         <ErrorNote error={error} />
-        <p><a href="/">Back to the posts</a></p>
+        <p>
+          <a href="/">Back to the posts</a>
+        </p>
       </div>
     );
   }
-  if (loading || !post) return <div class="page"><Loading label="Loading post…" /></div>;
+  if (loading || !post)
+    return (
+      <div class="page">
+        <Loading label="Loading post…" />
+      </div>
+    );
   const gated = safe && post.contentRating !== 'safe' && !shown;
   return (
     <article class="post-page">
@@ -62,19 +77,35 @@ export default function PostPage({ id }: { id: string }) {
         <div class="post-title-row">
           <h1 class="post-title">{post.title}</h1>
           <nav class="post-nav" aria-label="Neighbouring posts">
-            {nav.prev ? <a href={`/posts/${nav.prev}`} rel="prev" aria-keyshortcuts="ArrowLeft" class="btn btn-ghost">← Previous</a> : <span class="btn btn-ghost disabled" aria-hidden="true">← Previous</span>}
-            {nav.next ? <a href={`/posts/${nav.next}`} rel="next" aria-keyshortcuts="ArrowRight" class="btn btn-ghost">Next →</a> : <span class="btn btn-ghost disabled" aria-hidden="true">Next →</span>}
+            {nav.prev ? (
+              <a href={`/posts/${nav.prev}`} rel="prev" aria-keyshortcuts="ArrowLeft" class="btn btn-ghost">
+                ← Previous
+              </a>
+            ) : (
+              <span class="btn btn-ghost disabled" aria-hidden="true">
+                ← Previous
+              </span>
+            )}
+            {nav.next ? (
+              <a href={`/posts/${nav.next}`} rel="next" aria-keyshortcuts="ArrowRight" class="btn btn-ghost">
+                Next →
+              </a>
+            ) : (
+              <span class="btn btn-ghost disabled" aria-hidden="true">
+                Next →
+              </span>
+            )}
           </nav>
         </div>
         <PostActions post={post} />
         {post.content && <p class="description">{post.content}</p>}
         <PostEdit post={post} onSaved={reload} />
       </div>
-      <PostSide post={post} />
+      <PostSide post={post} settled={settled} />
       <div class="post-comments">
-        <Comments postId={post.id} />
+        <Comments postId={post.id} count={post.stats.comments} settled={settled} />
       </div>
-      <Similar id={post.id} safe={safe} />
+      {settled && <Similar id={post.id} safe={safe} />}
     </article>
   );
 }

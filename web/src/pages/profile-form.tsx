@@ -16,7 +16,12 @@ export function ProfileForm({ username }: { username: string }) {
   useEffect(() => {
     if (data) setBio(data.bio);
   }, [data]);
-  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -49,11 +54,16 @@ export function ProfileForm({ username }: { username: string }) {
           <Avatar src={current} name={username} size={72} />
           <div class="field">
             <label for="s-avatar">Avatar</label>
-            <input id="s-avatar" type="file" accept="image/jpeg,image/png,image/gif,image/webp,image/avif" onChange={(e) => {
-              const f = (e.target as HTMLInputElement).files?.[0] ?? null;
-              setAvatar(f);
-              setPreview(f ? URL.createObjectURL(f) : null);
-            }} />
+            <input
+              id="s-avatar"
+              type="file"
+              accept="image/jpeg,image/png,image/gif,image/webp,image/avif"
+              onChange={(e) => {
+                const f = (e.target as HTMLInputElement).files?.[0] ?? null;
+                setAvatar(f);
+                setPreview(f ? URL.createObjectURL(f) : null);
+              }}
+            />
             <small class="muted">Cropped to a square, 256 px.</small>
           </div>
         </div>
@@ -63,8 +73,16 @@ export function ProfileForm({ username }: { username: string }) {
           <small class="muted">{bio.length} / 1000</small>
         </div>
         <ErrorNote error={error} />
-        {saved && !error && <p class="note note-ok" role="status">Profile saved.</p>}
-        <div class="row"><button type="submit" class="btn btn-primary" disabled={busy}>Save profile</button></div>
+        {saved && !error && (
+          <p class="note note-ok" role="status">
+            Profile saved.
+          </p>
+        )}
+        <div class="row">
+          <button type="submit" class="btn btn-primary" disabled={busy}>
+            Save profile
+          </button>
+        </div>
       </form>
     </section>
   );
@@ -94,7 +112,16 @@ export function PasswordForm() {
   const input = (id: string, label: string, value: string, set: (v: string) => void, auto: string, min = 1) => (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} type="password" autoComplete={auto} required minLength={min} maxLength={256} value={value} onInput={(e) => set((e.target as HTMLInputElement).value)} />
+      <input
+        id={id}
+        type="password"
+        autoComplete={auto}
+        required
+        minLength={min}
+        maxLength={256}
+        value={value}
+        onInput={(e) => set((e.target as HTMLInputElement).value)}
+      />
     </div>
   );
   return (
@@ -105,8 +132,16 @@ export function PasswordForm() {
         {input('p-new', 'New password (at least 8 characters)', next, setNext, 'new-password', 8)}
         {input('p-again', 'New password again', again, setAgain, 'new-password', 8)}
         <ErrorNote error={error} />
-        {done && <p class="note note-ok" role="status">Password changed.</p>}
-        <div class="row"><button type="submit" class="btn btn-primary">Change password</button></div>
+        {done && (
+          <p class="note note-ok" role="status">
+            Password changed.
+          </p>
+        )}
+        <div class="row">
+          <button type="submit" class="btn btn-primary">
+            Change password
+          </button>
+        </div>
       </form>
     </section>
   );

@@ -10,7 +10,9 @@ export default function SettingsPage() {
     return (
       <div class="page narrow">
         <h1>Settings</h1>
-        <p><a href="/login?next=/settings">Sign in</a> to change your profile, password and API keys.</p>
+        <p>
+          <a href="/login?next=/settings">Sign in</a> to change your profile, password and API keys.
+        </p>
       </div>
     );
   }

@@ -8,8 +8,19 @@ import { plural } from '../lib/format.ts';
 import { navigate, restoreScroll, useLoc, withQuery } from '../lib/router.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
 
-const SORTS = [['most_used', 'Most used'], ['trending', 'Trending (7 days)'], ['newest', 'Newest'], ['alphabetical', 'A to Z']];
-const RANGES = [['all', 'All time'], ['day', 'Last 24 hours'], ['week', 'Last 7 days'], ['month', 'Last 30 days'], ['year', 'Last year']];
+const SORTS = [
+  ['most_used', 'Most used'],
+  ['trending', 'Trending (7 days)'],
+  ['newest', 'Newest'],
+  ['alphabetical', 'A to Z'],
+];
+const RANGES = [
+  ['all', 'All time'],
+  ['day', 'Last 24 hours'],
+  ['week', 'Last 7 days'],
+  ['month', 'Last 30 days'],
+  ['year', 'Last year'],
+];
 const pick = (v: string | null, list: string[][]) => (list.some(([k]) => k === v) ? v! : list[0][0]);
 
 export default function TagsPage() {
@@ -48,25 +59,56 @@ export default function TagsPage() {
           </div>
           <div class="field">
             <label for="t-sort">Sort</label>
-            <select id="t-sort" value={sort} onChange={set('sort')}>{SORTS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</select>
+            <select id="t-sort" value={sort} onChange={set('sort')}>
+              {SORTS.map(([v, l]) => (
+                <option key={v} value={v}>
+                  {l}
+                </option>
+              ))}
+            </select>
           </div>
           <div class="field">
             <label for="t-range">Posts from</label>
-            <select id="t-range" value={range} onChange={set('range')}>{RANGES.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</select>
+            <select id="t-range" value={range} onChange={set('range')}>
+              {RANGES.map(([v, l]) => (
+                <option key={v} value={v}>
+                  {l}
+                </option>
+              ))}
+            </select>
           </div>
         </form>
         <ErrorNote error={error} />
         {!data && !error && <Loading />}
-        {data && data.tags.length === 0 && <Empty><p>No tags match.</p></Empty>}
+        {data && data.tags.length === 0 && (
+          <Empty>
+            <p>No tags match.</p>
+          </Empty>
+        )}
         {data && data.tags.length > 0 && (
           <div class="table-wrap">
             <table class="tags-table">
               <caption class="sr-only">Tags</caption>
-              <thead><tr><th scope="col">Tag</th><th scope="col" class="right">Posts</th><th scope="col" class="right">Today</th><th scope="col" class="right">This week</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Tag</th>
+                  <th scope="col" class="right">
+                    Posts
+                  </th>
+                  <th scope="col" class="right">
+                    Today
+                  </th>
+                  <th scope="col" class="right">
+                    This week
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {data.tags.map((t) => (
                   <tr key={t._id}>
-                    <td><a href={`/?tag=${encodeURIComponent(t.name)}`}>{t.name}</a></td>
+                    <td>
+                      <a href={`/?tag=${encodeURIComponent(t.name)}`}>{t.name}</a>
+                    </td>
                     <td class="right num">{t.postsCount.toLocaleString()}</td>
                     <td class="right num">{t.newPostsToday ? `+${t.newPostsToday}` : <span class="muted">0</span>}</td>
                     <td class="right num">{t.newPostsThisWeek ? `+${t.newPostsThisWeek}` : <span class="muted">0</span>}</td>
@@ -78,7 +120,9 @@ export default function TagsPage() {
         )}
         {data && <Pager page={page} totalPages={data.pagination.totalPages} />}
       </div>
-      <aside class="side"><StatsPanel /></aside>
+      <aside class="side">
+        <StatsPanel />
+      </aside>
     </div>
   );
 }

@@ -26,16 +26,25 @@ export default function UploadPage() {
     return (
       <div class="page narrow">
         <h1>Upload</h1>
-        <p>You need an account to upload. <a href="/login?next=/upload">Sign in</a> or <a href="/register?next=/upload">sign up</a>: it takes a few seconds.</p>
+        <p>
+          You need an account to upload. <a href="/login?next=/upload">Sign in</a> or <a href="/register?next=/upload">sign up</a>: it takes a few seconds.
+        </p>
       </div>
     );
   }
 
   const update = (key: number, change: Partial<Item>) => setItems((list) => list.map((i) => (i.key === key ? { ...i, ...change } : i)));
   const add = (files: FileList | File[]) => {
-    const added = [...files].map((file): Item => ({
-      key: nextKey++, file, preview: URL.createObjectURL(file), title: file.name.replace(/\.[^.]+$/, ''), state: 'ready', progress: 0,
-    }));
+    const added = [...files].map(
+      (file): Item => ({
+        key: nextKey++,
+        file,
+        preview: URL.createObjectURL(file),
+        title: file.name.replace(/\.[^.]+$/, ''),
+        state: 'ready',
+        progress: 0,
+      }),
+    );
     setItems((list) => [...list, ...added]);
   };
   const send = async (item: Item) => {
@@ -62,42 +71,79 @@ export default function UploadPage() {
   return (
     <div class="page upload-page">
       <h1>Upload</h1>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target; the file button inside is the keyboard way */}
       <div
         class={over ? 'dropzone over' : 'dropzone'}
-        onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
         onDragLeave={() => setOver(false)}
-        onDrop={(e) => { e.preventDefault(); setOver(false); if (e.dataTransfer?.files.length) add(e.dataTransfer.files); }}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          if (e.dataTransfer?.files.length) add(e.dataTransfer.files);
+        }}
         data-testid="dropzone"
       >
-        <p><strong>Drop images or videos here</strong></p>
+        <p>
+          <strong>Drop images or videos here</strong>
+        </p>
         <p class="muted">JPEG, PNG, GIF, WebP, AVIF, MP4 or WebM; several at once.</p>
         <label class="btn btn-primary file-button">
           Choose files
-          <input type="file" multiple accept={ACCEPT} class="sr-only" onChange={(e) => {
-            const input = e.target as HTMLInputElement;
-            if (input.files?.length) add(input.files);
-            input.value = '';
-          }} />
+          <input
+            type="file"
+            multiple
+            accept={ACCEPT}
+            class="sr-only"
+            onChange={(e) => {
+              const input = e.target as HTMLInputElement;
+              if (input.files?.length) add(input.files);
+              input.value = '';
+            }}
+          />
         </label>
       </div>
 
-      <form class="card stack upload-form" onSubmit={(e) => { e.preventDefault(); if (ready) uploadAll(); }}>
-        <TagInput id="u-tags" label="Tags for these files (comma-separated)" separator="," value={tags} onValue={setTags} placeholder="e.g. landscape, sunset, blue_sky" />
+      <form
+        class="card stack upload-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (ready) uploadAll();
+        }}
+      >
+        <TagInput
+          id="u-tags"
+          label="Tags for these files (comma-separated)"
+          separator=","
+          value={tags}
+          onValue={setTags}
+          placeholder="e.g. landscape, sunset, blue_sky"
+        />
         <fieldset class="field">
           <legend>Rating</legend>
           <div class="row">
             {RATINGS.map((r) => (
-              <label key={r} class="radio"><input type="radio" name="rating" value={r} checked={rating === r} onChange={() => setRating(r)} /> {r}</label>
+              <label key={r} class="radio">
+                <input type="radio" name="rating" value={r} checked={rating === r} onChange={() => setRating(r)} /> {r}
+              </label>
             ))}
           </div>
         </fieldset>
         {items.length > 0 && (
           <ul class="upload-list" aria-label="Files to upload">
             {items.map((item) => (
-              <UploadRow key={item.key} item={item}
+              <UploadRow
+                key={item.key}
+                item={item}
                 onTitle={(title) => update(item.key, { title })}
-                onRemove={() => { URL.revokeObjectURL(item.preview); setItems((l) => l.filter((i) => i.key !== item.key)); }}
-                onRetry={() => send(item)} />
+                onRemove={() => {
+                  URL.revokeObjectURL(item.preview);
+                  setItems((l) => l.filter((i) => i.key !== item.key));
+                }}
+                onRetry={() => send(item)}
+              />
             ))}
           </ul>
         )}
@@ -105,7 +151,11 @@ export default function UploadPage() {
           <button type="submit" class="btn btn-primary" disabled={!ready || running}>
             {running ? 'Uploading…' : ready > 1 ? `Upload ${ready} files` : 'Upload'}
           </button>
-          {items.some((i) => i.state === 'done') && <button type="button" class="btn btn-ghost" onClick={() => setItems((l) => l.filter((i) => i.state !== 'done'))}>Clear finished</button>}
+          {items.some((i) => i.state === 'done') && (
+            <button type="button" class="btn btn-ghost" onClick={() => setItems((l) => l.filter((i) => i.state !== 'done'))}>
+              Clear finished
+            </button>
+          )}
         </div>
       </form>
     </div>

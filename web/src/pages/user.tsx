@@ -15,16 +15,22 @@ const PER_PAGE = 48;
 function Posts({ name, tab, page, safe }: { name: string; tab: 'uploads' | 'favorites'; page: number; safe: boolean }) {
   const loc = useLoc();
   const q = toQuery({ offset: (page - 1) * PER_PAGE || undefined, limit: PER_PAGE });
-  const path = tab === 'uploads'
-    ? `/api/posts${toQuery({ uploader: name, contentRating: safe ? 'safe' : undefined, offset: (page - 1) * PER_PAGE || undefined, limit: PER_PAGE })}`
-    : `/api/users/${encodeURIComponent(name)}/favorites${q}`;
+  const path =
+    tab === 'uploads'
+      ? `/api/posts${toQuery({ uploader: name, contentRating: safe ? 'safe' : undefined, offset: (page - 1) * PER_PAGE || undefined, limit: PER_PAGE })}`
+      : `/api/users/${encodeURIComponent(name)}/favorites${q}`;
   const { data, error } = useApi<PostList>(path);
   useEffect(() => {
     if (data && loc.kind === 'pop') restoreScroll();
   }, [data]);
   if (error) return <ErrorNote error={error} />;
   if (!data) return <Loading />;
-  if (!data.posts.length) return <Empty><p>{tab === 'uploads' ? `${name} has not uploaded anything${safe ? ' rated safe' : ''} yet.` : `${name} has no favorites yet.`}</p></Empty>;
+  if (!data.posts.length)
+    return (
+      <Empty>
+        <p>{tab === 'uploads' ? `${name} has not uploaded anything${safe ? ' rated safe' : ''} yet.` : `${name} has no favorites yet.`}</p>
+      </Empty>
+    );
   return (
     <>
       <PostGrid posts={data.posts} hideUnsafe={safe && tab === 'favorites'} label={tab === 'uploads' ? 'Uploads' : 'Favorites'} />
@@ -50,8 +56,18 @@ export default function UserPage({ name }: { name: string }) {
       </div>
     );
   }
-  if (!profile) return <div class="page"><Loading /></div>;
-  const stats: [string, number][] = [['Uploads', profile.stats.uploads], ['Favorites', profile.stats.favorites], ['Likes given', profile.stats.likes], ['Comments', profile.stats.comments]];
+  if (!profile)
+    return (
+      <div class="page">
+        <Loading />
+      </div>
+    );
+  const stats: [string, number][] = [
+    ['Uploads', profile.stats.uploads],
+    ['Favorites', profile.stats.favorites],
+    ['Likes given', profile.stats.likes],
+    ['Comments', profile.stats.comments],
+  ];
   return (
     <div class="page">
       <header class="profile">
@@ -60,15 +76,28 @@ export default function UserPage({ name }: { name: string }) {
           <h1>{profile.username}</h1>
           <p class="muted">Member since {shortDate(profile.createdAt)}</p>
           {profile.bio && <p class="bio">{profile.bio}</p>}
-          {user?.username === profile.username && <a href="/settings" class="btn btn-ghost btn-small">Edit profile</a>}
+          {user?.username === profile.username && (
+            <a href="/settings" class="btn btn-ghost btn-small">
+              Edit profile
+            </a>
+          )}
         </div>
         <dl class="profile-stats" data-testid="profile-stats">
-          {stats.map(([label, n]) => <div key={label}><dd>{n.toLocaleString()}</dd><dt>{label}</dt></div>)}
+          {stats.map(([label, n]) => (
+            <div key={label}>
+              <dd>{n.toLocaleString()}</dd>
+              <dt>{label}</dt>
+            </div>
+          ))}
         </dl>
       </header>
       <nav class="tabs" aria-label="Profile sections">
-        <a href={withQuery({ tab: undefined, page: undefined })} aria-current={tab === 'uploads' ? 'page' : undefined}>Uploads</a>
-        <a href={withQuery({ tab: 'favorites', page: undefined })} aria-current={tab === 'favorites' ? 'page' : undefined}>Favorites</a>
+        <a href={withQuery({ tab: undefined, page: undefined })} aria-current={tab === 'uploads' ? 'page' : undefined}>
+          Uploads
+        </a>
+        <a href={withQuery({ tab: 'favorites', page: undefined })} aria-current={tab === 'favorites' ? 'page' : undefined}>
+          Favorites
+        </a>
       </nav>
       <Posts name={profile.username} tab={tab} page={page} safe={safe} />
     </div>

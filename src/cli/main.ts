@@ -1,0 +1,42 @@
+import { ConfigError } from '../config.ts';
+import { NoDatabase } from '../core/deps-open.ts';
+import { USER_USAGE } from './user.ts';
+import { MEDIA_USAGE } from './media.ts';
+
+const USAGE = `Usage: imageboard <command> [options]
+
+Commands:
+  seed --posts N [--seed S] [--users N] [--tags N] [--tags-per-post N] [--until ISO-DATE] [--no-media]
+        Fill the database (DATABASE_URL, or SQLite under DATA_DIR) with synthetic data.
+${USER_USAGE}${MEDIA_USAGE}`;
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  media: async () => (await import('./media.ts')).mediaCommand,
+  user: async () => (await import('./user.ts')).userCommand,
+  seed: async () => (await import('./seed.ts')).seedCommand,
+};
+
+/** Runs one command; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return name ? 0 : 1;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`Unknown command '${name}'.\n\n${USAGE}`);
+    return 1;
+  }
+  try {
+    return await (await load())(rest);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof NoDatabase || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(err as Error).message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,100 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { buildApp, type App } from '../app.ts';
+import { testConfig } from '../config.ts';
+import { promptHidden } from './password-input.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** `npx imageboard ...` as a separate process, with stdin given (not a terminal). */
+function imageboard(dataDir: string, args: string[], input = '') {
+  return spawnSync(process.execPath, ['bin/imageboard.js', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    input,
+    encoding: 'utf8',
+  });
+}
+
+const login = (app: App, username: string, password: string) => app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+
+describe('the CLI and its database', () => {
+  test('a command pointed at a folder without a database says so, names it, and creates nothing', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-cli-none-'));
+    const file = path.join(dataDir, 'imageboard.db');
+    for (const args of [
+      ['user', 'set-tier', 'alice', 'pro'],
+      ['user', 'create', 'alice', '--role', 'admin'],
+      ['media', 'check'],
+    ]) {
+      const res = imageboard(dataDir, args, 'a long password\n');
+      assert.equal(res.status, 2, `${args.join(' ')}: ${res.stderr}`);
+      assert.match(res.stderr, new RegExp(`Using database: SQLite ${file.replace(/[.\\/]/g, '\\$&')}`));
+      assert.match(res.stderr, /no board in/);
+      assert.match(res.stderr, /DATA_DIR/);
+      assert.doesNotMatch(res.stderr, /\n\s+at /, 'no stack trace');
+      assert.equal(fs.existsSync(file), false, `${args.join(' ')} created no database`);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe('imageboard user create: the password', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-cli-pw-'));
+  let app: App;
+  before(async () => {
+    app = await buildApp(testConfig({ dataDir })); // creates the database, as npm start does
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('is read from standard input when not given, and never needs argv', async () => {
+    const res = imageboard(dataDir, ['user', 'create', 'alice', '--role', 'admin'], 'alice long password\n');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /created alice .*role admin/);
+    assert.match(res.stderr, /Using database: SQLite /);
+    assert.doesNotMatch(res.stderr, /Warning/);
+    assert.equal((await login(app, 'alice', 'alice long password')).statusCode, 200, 'only the final line ending is dropped');
+  });
+
+  test('on the command line still works (the documented form) but warns that others can see it', async () => {
+    const res = imageboard(dataDir, ['user', 'create', 'bob', 'bob-long-password']);
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stderr, /Warning: a password on the command line is visible .* process list .* history/);
+    assert.match(res.stderr, /echo "\$PASSWORD" \| imageboard user create/);
+    assert.equal((await login(app, 'bob', 'bob-long-password')).statusCode, 200);
+  });
+
+  test('an empty or short password on standard input creates nothing (exit 2)', async () => {
+    assert.equal(imageboard(dataDir, ['user', 'create', 'carol'], '').status, 2);
+    const short = imageboard(dataDir, ['user', 'create', 'carol'], 'short\n');
+    assert.equal(short.status, 2);
+    assert.match(short.stderr, /password/);
+    assert.equal((await app.deps.db.selectFrom('users').select('id').where('username', '=', 'carol').execute()).length, 0);
+  });
+
+  test('on a terminal it is asked for with echo off', async () => {
+    const input = Object.assign(new PassThrough(), {
+      isTTY: true,
+      raw: false,
+      setRawMode(mode: boolean) {
+        this.raw = mode;
+      },
+    });
+    let shown = '';
+    const answer = promptHidden('Password: ', input, { write: (t: string) => (shown += t) });
+    assert.equal(input.raw, true, 'the terminal echoes nothing while typing');
+    input.write('secret pass\u007fs\r');
+    assert.equal(await answer, 'secret pass');
+    assert.equal(input.raw, false);
+    assert.equal(shown, 'Password: \n', 'the typed characters are never written back');
+  });
+});

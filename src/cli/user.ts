@@ -1,0 +1,89 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openDeps } from '../core/deps-open.ts';
+import { AppError } from '../core/errors.ts';
+import { checkBody } from '../core/validation.ts';
+import { ROLES, TIERS, type Role, type Tier } from '../core/tiers.ts';
+import { RegisterBody } from '../modules/auth/auth.schemas.ts';
+import { createAccount } from '../modules/users/accounts.ts';
+import { changeAccount } from '../modules/admin/admin.service.ts';
+import { PasswordCancelled, readNewPassword } from './password-input.ts';
+
+export const USER_USAGE = `  user create <username> [--role user|moderator|admin] [--tier free|basic|pro|enterprise]
+        Asks for the password (or reads it from standard input: echo "$PW" | imageboard user create ...).
+        The first admin of a new board: imageboard user create <name> --role admin
+  user set-tier <username> <tier>
+  user set-role <username> <role>
+`;
+
+const ARGV_PASSWORD_WARNING =
+  'Warning: a password on the command line is visible to other users in the process list and stays in your shell history.\n' +
+  'Leave it out to be asked for it, or pipe it in: echo "$PASSWORD" | imageboard user create <username> [--role admin]\n';
+
+/** A password read after the database opened that is not a usable one: exit 2, like bad arguments. */
+class BadInput extends Error {}
+
+function fail(message: string): number {
+  process.stderr.write(`${message}\n`);
+  return 2;
+}
+
+/** The value when it is one of the allowed ones, else null. */
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | null {
+  return value !== undefined && (allowed as readonly string[]).includes(value) ? (value as T) : null;
+}
+
+/** `imageboard user ...`: the same rules and services as the API. */
+export async function userCommand(args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { role: { type: 'string' }, tier: { type: 'string' } },
+  });
+  const [action, username, third] = positionals;
+  let run: (deps: Awaited<ReturnType<typeof openDeps>>) => Promise<string>;
+  if (action === 'create' && username && positionals.length <= 3) {
+    const role = values.role === undefined ? 'user' : oneOf(values.role, ROLES);
+    const tier = values.tier === undefined ? 'free' : oneOf(values.tier, TIERS);
+    // The username now, before anyone types a password; the password once it is read.
+    const problems = checkBody(RegisterBody, { username, password: 'x'.repeat(64) });
+    if (!role) problems.push(`--role must be one of: ${ROLES.join(', ')}`);
+    if (!tier) problems.push(`--tier must be one of: ${TIERS.join(', ')}`);
+    if (problems.length) return fail(problems.join('\n'));
+    // `user create <username> <password>` is the documented form (DECISIONS.md), so it stays, with a warning.
+    if (third !== undefined) process.stderr.write(ARGV_PASSWORD_WARNING);
+    run = async (deps) => {
+      const given = third !== undefined ? { password: third } : await readNewPassword(username, process.stdin, process.stderr);
+      if ('problem' in given) throw new BadInput(given.problem);
+      const bad = checkBody(RegisterBody, { username, password: given.password });
+      if (bad.length) throw new BadInput(bad.join('\n'));
+      const u = await createAccount(deps, { username, password: given.password, role: role as Role, tier: tier as Tier });
+      return `created ${u.username} (id ${u.id}, role ${u.role}, tier ${u.tier})`;
+    };
+  } else if ((action === 'set-tier' || action === 'set-role') && username && third) {
+    const allowed: readonly string[] = action === 'set-tier' ? TIERS : ROLES;
+    const value = oneOf(third, allowed);
+    if (!value) return fail(`${action === 'set-tier' ? 'tier' : 'role'} must be one of: ${allowed.join(', ')}`);
+    run = async (deps) => {
+      const r = await changeAccount(deps, username, action === 'set-tier' ? { tier: value as Tier } : { role: value as Role });
+      return `${r.user.username}: role ${r.user.role}, tier ${r.user.tier}${r.revokedKeys ? `; revoked ${r.revokedKeys} API key(s) over the new cap` : ''}`;
+    };
+  } else {
+    return fail(`Usage:\n${USER_USAGE}`);
+  }
+  const deps = await openDeps(loadConfig());
+  try {
+    process.stdout.write(`${await run(deps)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof PasswordCancelled) return 130;
+    if (err instanceof BadInput) return fail(err.message);
+    if (err instanceof AppError) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await deps.close();
+  }
+}

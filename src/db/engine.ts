@@ -1,0 +1,127 @@
+import { Kysely, sql, type Expression, type KyselyConfig, type KyselyPlugin, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB } from './types.ts';
+import * as sqlText from './dialect.ts';
+import type { DialectName } from './dialect.ts';
+
+/** Which engine a Database runs on: read inside src/db/ only (a test holds the rest of the code to that). */
+export type Engine = DialectName;
+
+/**
+ * The database the rest of the code gets: Kysely's query builder, plus the SQL that differs between
+ * SQLite and PostgreSQL as methods, so no caller branches on the engine or threads it through its
+ * signatures. The methods only build SQL (dialect.ts holds it, shared with the migrations, which get the
+ * engine as a name), so inside a transaction call them on the outer object.
+ */
+export class Database extends Kysely<DB> {
+  constructor(
+    config: KyselyConfig,
+    readonly engine: Engine,
+  ) {
+    super(config);
+  }
+
+  async close(): Promise<void> {
+    await this.destroy();
+  }
+
+  /**
+   * Kysely's withPlugin gives a plain Kysely; this one keeps the engine and its methods (tests spy
+   * on the statements a function builds). Kysely keeps its state in a private field of the object
+   * it makes, so giving that object this class's prototype is enough.
+   */
+  override withPlugin(plugin: KyselyPlugin): Database {
+    const plain = super.withPlugin(plugin);
+    return Object.assign(Object.setPrototypeOf(plain, Database.prototype) as Database, { engine: this.engine });
+  }
+
+  /**
+   * SQLite's hint naming the index a table must be read through (`INDEXED BY`, written after the
+   * table's name, with a space after it); nothing on PostgreSQL, which has no such hint.
+   */
+  indexedBy(index: string): RawBuilder<unknown> {
+    return sql.raw(this.engine === 'sqlite' ? `INDEXED BY ${index} ` : '');
+  }
+
+  /**
+   * `query` locking the rows it reads until the transaction ends: FOR UPDATE on PostgreSQL. SQLite
+   * has no row locks and needs none (a write transaction holds the whole database).
+   */
+  lockRows<Q extends { forUpdate(): Q }>(query: Q): Q {
+    return this.engine === 'postgres' ? query.forUpdate() : query;
+  }
+
+  /**
+   * Whether looking a post's other tags up by link (an EXISTS a tag) is cheap enough to answer a
+   * filter of several tags from links alone: on SQLite; on PostgreSQL it costs tens of times more.
+   */
+  get linkLookupsAreCheap(): boolean {
+    return this.engine === 'sqlite';
+  }
+
+  /** Case-insensitive substring match; `needle` is matched literally (%, _ and \ escaped). */
+  containsInsensitive(column: Expression<string>, needle: string): RawBuilder<boolean> {
+    return sqlText.containsInsensitive(this.engine, column, needle);
+  }
+
+  /** Case-insensitive prefix match, same escaping as containsInsensitive. */
+  startsWithInsensitive(column: Expression<string>, prefix: string): RawBuilder<boolean> {
+    return sqlText.startsWithInsensitive(this.engine, column, prefix);
+  }
+
+  /** Whether SQLite's FTS5 trigram index can answer a title substring (3 characters or more). */
+  usesTitleIndex(needle: string): boolean {
+    return sqlText.usesTitleIndex(this.engine, needle);
+  }
+
+  /** Title contains `needle`, case-insensitively, matched literally (see titleContains in dialect.ts). */
+  titleContains(id: Expression<number>, title: Expression<string>, needle: string): RawBuilder<boolean> {
+    return sqlText.titleContains(this.engine, id, title, needle);
+  }
+
+  /** The title contains the term, or the post has the tag of that name (see termMatches in dialect.ts). */
+  termMatches(id: Expression<number>, title: Expression<string>, needle: string, tagId: number, hasTag: Expression<SqlBool>): Expression<SqlBool> {
+    return sqlText.termMatches(this.engine, id, title, needle, tagId, hasTag);
+  }
+
+  /** A column reference SQLite will not use an index for (see notIndexed in dialect.ts). */
+  notIndexed(column: Expression<unknown>): RawBuilder<unknown> {
+    return sqlText.notIndexed(this.engine, column);
+  }
+
+  /** Whether a space-separated list of names (posts.tag_string) holds `name` as a whole entry. */
+  listsTag(list: Expression<string>, name: string): RawBuilder<SqlBool> {
+    return sqlText.listsTag(this.engine, list, name);
+  }
+
+  /** `column` is one of a list given as one parameter (listParam), so one statement text serves every length. */
+  oneOf(column: Expression<unknown>, list: unknown): RawBuilder<SqlBool> {
+    return sqlText.oneOf(this.engine, column, list);
+  }
+
+  /** A list of numbers or strings as the one parameter oneOf takes. */
+  listParam(values: readonly (number | string)[]): unknown {
+    return sqlText.listParam(this.engine, values);
+  }
+
+  /**
+   * The post ids of a list parameter (listParam) as rows `j(id, position)`, for a FROM clause:
+   * json_each on SQLite, unnest WITH ORDINALITY on PostgreSQL.
+   */
+  idRows(list: unknown): { from: RawBuilder<unknown>; id: RawBuilder<number>; position: RawBuilder<number> } {
+    return this.engine === 'sqlite'
+      ? { from: sql`json_each(${list}) j`, id: sql<number>`j.value`, position: sql<number>`j.key` }
+      : { from: sql`unnest(${list}::integer[]) WITH ORDINALITY AS j(id, ord)`, id: sql<number>`j.id`, position: sql<number>`j.ord` };
+  }
+
+  /** joinedText in `order` on both engines (SQLite sorts only when asked: it costs it more than the join). */
+  joinedTextInOrder(value: Expression<unknown>, order: RawBuilder<unknown>): RawBuilder<string | null> {
+    return this.engine === 'sqlite' ? sql<string | null>`group_concat(${value}, ',' ORDER BY ${order})` : this.joinedText(value, order);
+  }
+
+  /** An aggregate joining `value` over the rows with commas, as one text (see joinedText in dialect.ts). */
+  joinedText(value: Expression<unknown>, order?: RawBuilder<unknown>): RawBuilder<string | null> {
+    return sqlText.joinedText(this.engine, value, order);
+  }
+}
+
+export { escapeLike, ftsPhrase, isUniqueViolation } from './dialect.ts';

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { sql, type Kysely } from 'kysely';
+import { databaseKinds, freshDatabase, type DbKind } from '../../test/helpers.ts';
+import { MIGRATIONS, migrateToLatest } from './migrate.ts';
+import { DEVELOPMENT_MIGRATIONS } from './development-migrations.ts';
+
+const DB_DIR = path.dirname(fileURLToPath(import.meta.url));
+const MIGRATIONS_DIR = path.join(DB_DIR, 'migrations');
+
+/** sha256 of a file's text (line ends as LF, so a checkout with CRLF hashes the same). */
+const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex');
+
+test('a shipped migration is never edited: every file in src/db/migrations/ matches its committed checksum', () => {
+  const committed = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'checksums.json'), 'utf8')) as Record<string, string>;
+  const files = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
+  assert.deepEqual(
+    files,
+    Object.keys(committed).sort(),
+    'src/db/migrations/checksums.json lists every migration file: a new migration adds its files with their sha256, a shipped one is never removed',
+  );
+  for (const file of files) {
+    assert.equal(
+      sha256(path.join(MIGRATIONS_DIR, file)),
+      committed[file],
+      `${file} is not the file that shipped: a shipped migration must not be edited; add a new migration instead`,
+    );
+  }
+});
+
+test('every listed migration is a file in src/db/migrations/', () => {
+  for (const name of Object.keys(MIGRATIONS)) assert.ok(fs.existsSync(path.join(MIGRATIONS_DIR, `${name}.ts`)), name);
+});
+
+test('src/db/ (and so every migration) imports nothing from src/ outside src/db/', () => {
+  const files = (fs.readdirSync(DB_DIR, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => path.join(DB_DIR, f));
+  assert.ok(files.some((f) => f.startsWith(MIGRATIONS_DIR)));
+  for (const file of files) {
+    for (const { fileName: spec } of ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (!spec.startsWith('.') && !path.isAbsolute(spec)) continue; // a package
+      const target = path.resolve(path.dirname(file), spec);
+      assert.ok(target.startsWith(DB_DIR + path.sep), `${path.relative(DB_DIR, file)} imports ${spec}, outside src/db/`);
+    }
+  }
+});
+
+/** What a schema holds, by name (the full comparison was done when the development migrations were merged). */
+async function objects(db: Kysely<any>, kind: DbKind): Promise<string[]> {
+  const rows =
+    kind === 'sqlite'
+      ? await sql<{ o: string }>`SELECT type || ' ' || name || ' ' || coalesce(sql, '') AS o FROM sqlite_master ORDER BY name`.execute(db)
+      : await sql<{ o: string }>`SELECT relkind::text || ' ' || relname AS o FROM pg_class WHERE relnamespace = current_schema()::regnamespace
+        UNION ALL SELECT 't ' || tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal
+        UNION ALL SELECT 'f ' || proname FROM pg_proc WHERE pronamespace = current_schema()::regnamespace ORDER BY 1`.execute(db);
+  return rows.rows.map((r) => r.o);
+}
+
+async function recordMigrations(db: Kysely<any>, names: string[]): Promise<void> {
+  await db.deleteFrom('kysely_migration').execute();
+  const at = Date.parse('2026-05-01T00:00:00Z');
+  await db
+    .insertInto('kysely_migration')
+    .values(names.map((name, i) => ({ name, timestamp: new Date(at + i * 1000).toISOString() })))
+    .execute();
+}
+
+const recorded = async (db: Kysely<any>) => (await db.selectFrom('kysely_migration').select('name').orderBy('name').execute()).map((r) => r.name);
+
+for (const kind of databaseKinds()) {
+  test(`a database made by the development migrations is taken as at the initial schema, unchanged [${kind}]`, async () => {
+    const { database, cleanup } = await freshDatabase(kind);
+    try {
+      const db = database as Kysely<any>;
+      const schema = await objects(db, kind);
+      // As a board or benchmark dataset made before the migrations were merged.
+      await recordMigrations(db, DEVELOPMENT_MIGRATIONS);
+      await migrateToLatest(db, kind);
+      assert.deepEqual(await recorded(db), Object.keys(MIGRATIONS));
+      assert.deepEqual(await objects(db, kind), schema);
+      await migrateToLatest(db, kind);
+      assert.deepEqual(await recorded(db), Object.keys(MIGRATIONS));
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test(`a database that ran only some of the development migrations is refused, untouched [${kind}]`, async () => {
+    const { database, cleanup } = await freshDatabase(kind);
+    try {
+      const db = database as Kysely<any>;
+      const some = DEVELOPMENT_MIGRATIONS.slice(0, 13);
+      await recordMigrations(db, some);
+      await assert.rejects(migrateToLatest(db, kind), /made by a development version whose last migration was 013-posts-by-likes/);
+      assert.deepEqual(await recorded(db), some);
+    } finally {
+      await cleanup();
+    }
+  });
+}
