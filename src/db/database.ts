@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import { ScopedPostgresDialect } from './scoped-introspector.ts';
-import { Database } from './engine.ts';
+import { Database, DEADLINE_FUNCTION, deadlineGuard } from './engine.ts';
 import { migrateToLatest } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { ensureStatistics } from './statistics.ts';
@@ -94,6 +94,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.pragma('busy_timeout = 5000');
   conn.pragma('cache_size = -8192');
   conn.pragma('temp_store = MEMORY');
+  conn.function(DEADLINE_FUNCTION, { deterministic: false }, deadlineGuard());
   return new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
 }
 
