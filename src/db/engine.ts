@@ -158,11 +158,17 @@ const DEADLINE_PASSED = 'imageboard: deadline passed';
 
 /**
  * The guard's body: true until `until` (ms since the epoch), then it throws, which ends the
- * statement. The clock is read once every 256 rows; a row costs well under a microsecond.
+ * statement. The clock is read once every 256 rows of a query (its statements share `until`;
+ * one statement runs at a time on the connection); a row costs well under a microsecond.
  */
 export function deadlineGuard(): (until: number) => number {
   let calls = 0;
+  let of = 0;
   return (until) => {
+    if (until !== of) {
+      of = until;
+      calls = 0;
+    }
     if ((++calls & 255) === 0 && Date.now() > until) throw new Error(DEADLINE_PASSED);
     return 1;
   };

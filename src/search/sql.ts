@@ -54,12 +54,13 @@ export function condition(db: Database, e: Expr): RawBuilder<SqlBool> {
         ? sql`EXISTS (SELECT 1 FROM post_tags t WHERE t.post_id = posts.id AND t.tag_id = ${e.ids[0]})`
         : sql`EXISTS (SELECT 1 FROM post_tags t WHERE t.post_id = posts.id AND ${db.oneOf(sql.ref('t.tag_id'), db.listParam(e.ids))})`;
     case 'num': {
-      const column = COLUMNS[e.field];
-      // COALESCE: a post without the value (an image's duration) is in no range, and so in NOT of one.
-      return sql<SqlBool>`COALESCE((${sql.join(
-        e.ranges.map((r) => inInterval(column, r)),
+      const ranges = sql<SqlBool>`(${sql.join(
+        e.ranges.map((r) => inInterval(COLUMNS[e.field], r)),
         sql` OR `,
-      )}), ${FALSE})`;
+      )})`;
+      // A post without the value (an image's duration) is in no range, and so in NOT of one. Only
+      // that column can be null: the others stay plain comparisons, which an index can serve.
+      return e.field === 'duration' ? sql<SqlBool>`COALESCE(${ranges}, ${FALSE})` : ranges;
     }
     case 'rating':
       return sql`posts.content_rating IN (${sql.join(e.values)})`;
