@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import type { Database } from '../../db/database.ts';
+import type { MediaStore } from '../../storage/media-store.ts';
 
 /**
  * Posts made before md5 was stored (migration 002) get it from their stored original, read once
@@ -62,17 +63,7 @@ export async function fillMd5(deps: Pick<Deps, 'db' | 'media'>, opts: Md5FillOpt
       .execute();
     if (rows.length === 0) break;
     after = rows[rows.length - 1].id;
-    const sums: { id: number; md5: string }[] = [];
-    const unread: { id: number; code: string }[] = [];
-    // One file at a time: the fill runs beside requests and should take little of the disk or a core.
-    for (const row of rows) {
-      if (signal?.aborted) break;
-      try {
-        sums.push({ id: row.id, md5: await md5Of(media.localPath(row.file_path)) });
-      } catch (err) {
-        unread.push({ id: row.id, code: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
-      }
-    }
+    const { sums, unread } = await hashOriginals(media, rows, signal);
     report.filled += await writeMd5(db, sums);
     const missing = await stillThere(
       db,
@@ -88,6 +79,21 @@ export async function fillMd5(deps: Pick<Deps, 'db' | 'media'>, opts: Md5FillOpt
     opts.onProgress?.(Math.min(done, report.total), report.total);
   }
   return report;
+}
+
+/** The md5 of each post's original, read one file at a time: the fill runs beside requests and should take little of the disk or a core. */
+async function hashOriginals(media: MediaStore, rows: { id: number; file_path: string }[], signal?: AbortSignal) {
+  const sums: { id: number; md5: string }[] = [];
+  const unread: { id: number; code: string }[] = [];
+  for (const row of rows) {
+    if (signal?.aborted) break;
+    try {
+      sums.push({ id: row.id, md5: await md5Of(media.localPath(row.file_path)) });
+    } catch (err) {
+      unread.push({ id: row.id, code: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
+    }
+  }
+  return { sums, unread };
 }
 
 async function md5Of(file: string): Promise<string> {
