@@ -19,6 +19,8 @@ export interface DatabaseOptions {
   schema?: string;
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
+  /** Tests: the last migration to run (a database as an older version left it); default all. */
+  lastMigration?: string;
 }
 
 /** pg, loaded only for PostgreSQL (a SQLite server never needs it: ~10 MB less per process). */
@@ -32,7 +34,7 @@ async function loadPg() {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const database = opts.url ? await openPostgres(opts.url, opts.schema) : openSqlite(opts);
-  await migrateToLatest(database, database.engine);
+  await migrateToLatest(database, database.engine, opts.lastMigration);
   if (database.engine === 'sqlite') await ensureStatistics(database);
   return database;
 }
