@@ -25,6 +25,7 @@ export interface ModelPost {
   animated: boolean;
   created: number;
   sha256: string;
+  md5: string;
 }
 
 export interface World {
@@ -55,7 +56,7 @@ export type Term =
   | { t: 'date'; range: Range<DateValue> }
   | { t: 'age'; range: Range<{ n: number; unit: 'h' | 'd' | 'w' | 'mo' | 'y' }> }
   | { t: 'type'; values: ('image' | 'video' | 'gif')[] }
-  | { t: 'sha256'; hex: string }
+  | { t: 'sha256' | 'md5'; hex: string }
   | { t: 'has'; what: 'comments' | 'likes' | 'favs' | 'pool' };
 
 export type Q = { k: 'term'; term: Term } | { k: 'not'; q: Q } | { k: 'and'; qs: Q[] } | { k: 'or'; qs: Q[] };
@@ -123,7 +124,8 @@ export function termText(term: Term): string {
     case 'type':
       return `type:${term.values.join(',')}`;
     case 'sha256':
-      return `sha256:${term.hex}`;
+    case 'md5':
+      return `${term.t}:${term.hex}`;
     case 'has':
       return `has:${term.what}`;
   }
@@ -225,6 +227,8 @@ function matchesTerm(p: ModelPost, term: Term, w: World): boolean {
       return term.values.some((t) => (t === 'gif' ? p.mediaType === 'image' && p.animated : p.mediaType === t));
     case 'sha256':
       return p.sha256 === term.hex.toLowerCase();
+    case 'md5':
+      return p.md5 === term.hex.toLowerCase();
     case 'has':
       return term.what === 'pool' ? p.pools.length > 0 : p[term.what] > 0;
   }
@@ -384,6 +388,7 @@ export function termArb(w: World): fc.Arbitrary<Term> {
         .map((values): Term => ({ t: 'type', values })),
     },
     { weight: 1, arbitrary: somePost.map((p): Term => ({ t: 'sha256', hex: p.sha256 })) },
+    { weight: 1, arbitrary: fc.tuple(somePost, fc.boolean()).map(([p, upper]): Term => ({ t: 'md5', hex: upper ? p.md5.toUpperCase() : p.md5 })) },
     {
       weight: 1,
       arbitrary: fc.constantFrom('comments' as const, 'likes' as const, 'favs' as const, 'pool' as const).map((what): Term => ({ t: 'has', what })),
@@ -400,6 +405,26 @@ function mapRange<V>(r: Range<V>, f: (v: V) => V): Range<V> {
 /** Queries of up to 3 levels and at most 20 terms. */
 export function queryArb(w: World): fc.Arbitrary<Q> {
   const term = termArb(w).map((t): Q => ({ k: 'term', term: t }));
+  const { q } = fc.letrec<{ q: Q }>((tie) => ({
+    q: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      { weight: 4, arbitrary: term },
+      { weight: 2, arbitrary: tie('q').map((x): Q => ({ k: 'not', q: x })) },
+      { weight: 2, arbitrary: fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((qs): Q => ({ k: 'and', qs })) },
+      { weight: 2, arbitrary: fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((qs): Q => ({ k: 'or', qs })) },
+    ),
+  }));
+  return q.filter((x) => termCount(x) <= 20);
+}
+
+/** Queries of tags and wildcards alone, with AND, OR and NOT. */
+export function tagQueryArb(w: World): fc.Arbitrary<Q> {
+  const term = fc
+    .oneof(
+      { weight: 5, arbitrary: fc.oneof(fc.constantFrom(...w.tags), fc.constant('no_such_tag')).map((name): Term => ({ t: 'tag', name })) },
+      { weight: 1, arbitrary: fc.constantFrom(...w.tags).map((name): Term => ({ t: 'wild', pattern: `${name.slice(0, 2)}*` })) },
+    )
+    .map((t): Q => ({ k: 'term', term: t }));
   const { q } = fc.letrec<{ q: Q }>((tie) => ({
     q: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },

@@ -6,15 +6,20 @@ import type { Database } from '../db/engine.ts';
 import { compileTree, type Lookups, orderOf } from './compile.ts';
 import { type Compiled, type Expr, ORDERS, type OrderKey, type Wildcard } from './expr.ts';
 import { DEFAULT_LIMITS, type Limits, parseQuery, QueryError } from './parse.ts';
+import { type SetIndexes, setsCost, setsSearch, setsServe } from './sets.ts';
 import { type SearchPage, sqlSearch } from './sql.ts';
 
 export interface SearchSettings {
   limits: Limits;
   /** A query still running after this long ends with OverBudget (503). */
   budgetMs: number;
+  /** Tests run every query through one strategy where it can answer it; the board lets the planner choose ('auto'). */
+  strategy?: StrategyName | 'auto';
 }
 
 export const DEFAULT_SEARCH: SearchSettings = { limits: DEFAULT_LIMITS, budgetMs: 2_000 };
+
+export type StrategyName = 'sets' | 'sql';
 
 /** What the old parameters of GET /api/posts compiled to, ANDed with `q`. */
 export interface BaseQuery {
@@ -49,10 +54,42 @@ export async function compileQuery(r: SearchRequest, lookups: Lookups, settings:
 }
 
 /** A page of the posts the query matches, in its order, and their total. */
-export async function search(db: Database, r: SearchRequest, lookups: Lookups, settings: SearchSettings = DEFAULT_SEARCH): Promise<SearchResult> {
+export async function search(
+  db: Database,
+  r: SearchRequest,
+  lookups: Lookups,
+  settings: SearchSettings = DEFAULT_SEARCH,
+  indexes?: SetIndexes,
+): Promise<SearchResult> {
   const compiled = await compileQuery(r, lookups, settings);
-  const page = await sqlSearch(db, { ...compiled, expr: simplify(compiled.expr) }, r.offset, r.limit, settings.budgetMs);
+  const c = { ...compiled, expr: simplify(compiled.expr) };
+  const strategy = plan(c, settings, indexes);
+  const page =
+    (strategy === 'sets' && indexes ? await setsSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
+    (await sqlSearch(db, c, r.offset, r.limit, settings.budgetMs));
   return { ...page, wildcards: compiled.wildcards, order: compiled.order };
+}
+
+/** Rough microseconds a SQL query spends on a post it looks at, and a set strategy on a bitmap word. */
+const SQL_ROW_US = 1;
+const WORD_US = 0.002;
+
+/**
+ * The strategy with the lowest estimated cost among those that can answer the query. SQL reads
+ * rows until it has the page and then counts up to COUNT_CAP: at worst every post, each with a
+ * lookup per condition. The sets pass over a bitmap of every post id once a node.
+ */
+export function plan(c: Compiled, settings: SearchSettings, indexes?: SetIndexes): StrategyName {
+  if (!indexes || !setsServe(c) || settings.strategy === 'sql') return 'sql';
+  if (settings.strategy === 'sets') return 'sets';
+  const posts = indexes.posts.newestId + 1;
+  const words = Math.ceil(posts / 32);
+  const sqlCost = posts * SQL_ROW_US * (1 + leaves(c.expr));
+  return setsCost(c.expr, words) * WORD_US < sqlCost ? 'sets' : 'sql';
+}
+
+function leaves(e: Expr): number {
+  return e.kind === 'and' || e.kind === 'or' ? e.exprs.reduce((n, x) => n + leaves(x), 0) : e.kind === 'not' ? leaves(e.expr) : 1;
 }
 
 function andOf(a: Expr, b: Expr): Expr {

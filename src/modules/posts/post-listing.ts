@@ -29,7 +29,8 @@ export function createPostsService(deps: Deps) {
   };
   const tagsNamed: TagLookup = (names) => (memory.tags ? memory.tags.lookup(deps.db, names, () => counter(deps.db, 'version')) : tagsByName(deps.db, names));
   /** GET /api/posts as JSON text: with `q`, through the search module. */
-  const list = (q: PostListQuery) => (q.q === undefined ? listPosts(deps, q, memory) : listBySearch(deps, { ...q, q: q.q }, tagsNamed));
+  const indexes = { tags: memory.tagSets!, posts: memory.order! };
+  const list = (q: PostListQuery) => (q.q === undefined ? listPosts(deps, q, memory) : listBySearch(deps, { ...q, q: q.q }, tagsNamed, indexes));
   return {
     list,
     /** GET /api/posts/<id>, with its neighbours when asked. */

@@ -7,6 +7,7 @@ import { escapeLike } from '../../db/engine.ts';
 import type { Lookups } from '../../search/compile.ts';
 import { type Expr, ORDERS, SORT_ORDERS } from '../../search/expr.ts';
 import { type BaseQuery, search } from '../../search/search.ts';
+import type { SetIndexes } from '../../search/sets.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
@@ -91,7 +92,7 @@ async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promis
 }
 
 /** GET /api/posts with `q`: the search module's page, as the list's JSON text. */
-export async function listBySearch(deps: Deps, q: PostListQuery & { q: string }, tagsNamed: TagLookup): Promise<string> {
+export async function listBySearch(deps: Deps, q: PostListQuery & { q: string }, tagsNamed: TagLookup, indexes?: SetIndexes): Promise<string> {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
   const lookups = boardLookups(deps, tagsNamed);
@@ -101,6 +102,7 @@ export async function listBySearch(deps: Deps, q: PostListQuery & { q: string },
     { q: q.q, base, offset, limit, seed: q.seed ?? randomInt(2 ** 31 - 1), now: deps.clock.now() },
     lookups,
     deps.config.search,
+    indexes,
   );
   const items = await repo.itemsByIds(deps.db, result.ids);
   const newest = result.order === ORDERS.newest;
