@@ -1,5 +1,5 @@
 import { widen } from '../../core/typed-arrays.ts';
-import { writeVarint } from './id-list.ts';
+import { readVarint, writeVarint } from './id-list.ts';
 
 /** Dates a block: one kept whole, the others as the gaps from the one before. */
 const BLOCK = 64;
@@ -70,21 +70,30 @@ export class DateColumn {
     const block = lo - 1;
     const size = Math.min(BLOCK, this.n - block * BLOCK);
     let date = this.firsts[block];
-    let at = this.starts[block];
+    const pos = { at: this.starts[block] };
     let count = 1;
     for (; count < size; count++) {
-      let gap = 0;
-      let scale = 1;
-      let b: number;
-      do {
-        b = this.bytes[at++];
-        gap += (b & 127) * scale;
-        scale *= 128;
-      } while (b >= 128);
-      date += gap;
+      date += readVarint(this.bytes, pos);
       if (!below(date)) break;
     }
     return block * BLOCK + count;
+  }
+
+  /** Every date, the latest first. */
+  descending(): Float64Array {
+    const out = new Float64Array(this.n);
+    let i = this.n - 1;
+    for (let block = 0; block * BLOCK < this.n; block++) {
+      const size = Math.min(BLOCK, this.n - block * BLOCK);
+      let date = this.firsts[block];
+      const pos = { at: this.starts[block] };
+      out[i--] = date;
+      for (let k = 1; k < size; k++) {
+        date += readVarint(this.bytes, pos);
+        out[i--] = date;
+      }
+    }
+    return out;
   }
 
   /** Gives back the room kept for more dates. */

@@ -126,3 +126,16 @@ export function writeVarint(bytes: Uint8Array, at: number, x: number): number {
   bytes[at++] = x;
   return at;
 }
+
+/** Reads the varint at `pos.at` (written by writeVarint) and moves `pos.at` past it. */
+export function readVarint(bytes: Uint8Array, pos: { at: number }): number {
+  let x = 0;
+  let scale = 1;
+  let b: number;
+  do {
+    b = bytes[pos.at++];
+    x += (b & 127) * scale;
+    scale *= 128;
+  } while (b >= 128);
+  return x;
+}

@@ -90,6 +90,18 @@ export class IdSequence {
     return out;
   }
 
+  /** Every id, in order. */
+  toArray(): Int32Array {
+    if (this.plain) return this.plain.slice();
+    const out = new Int32Array(this.length);
+    let i = 0;
+    for (let r = 0; r < this.starts.length; r++) {
+      const count = this.ends[r] - (r > 0 ? this.ends[r - 1] : 0);
+      for (let k = 0; k < count; k++) out[i++] = this.starts[r] - k;
+    }
+    return out;
+  }
+
   /** Sets the bit of every id in `bits` (32 ids a word; ids past its end are left out). */
   markIn(bits: Int32Array): void {
     const limit = bits.length * 32;

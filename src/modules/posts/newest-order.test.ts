@@ -41,7 +41,24 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     await same(order, 'after a back-dated post (reloaded)');
     const victim = (await listPage(ctx.app.deps, { offset: 12, limit: 1 })).posts[0].id;
     await deletePostRows(ctx.database, Number(victim));
-    await same(order, 'after a delete (reloaded)');
+    await same(order, 'after a delete');
+  });
+
+  test('deletes, with uploads among them, are taken out in memory: every post is not read again', async () => {
+    const order = new NewestOrder();
+    await order.refresh(ctx.database);
+    const ids = (await listPage(ctx.app.deps, { limit: 30 })).posts.map((p) => Number(p.id));
+    await deletePostRows(ctx.database, ids[0]);
+    await deletePostRows(ctx.database, ids[7]);
+    await createPost(ctx.database, { uploaderId: u, title: 'after the deletes', createdAt: ctx.clock.now() + 2 * HOUR });
+    await deletePostRows(ctx.database, ids[20]);
+    const { spy, seen } = capturingQueries(ctx.database);
+    await order.refresh(spy);
+    assert.deepEqual(
+      seen.filter((q) => /\blimit\b/i.test(q.sql)).map((q) => q.sql),
+      [],
+    );
+    await same(order, 'after deletes and an upload, caught up in memory');
   });
   test('requests catching up at the same time take the new posts alone, once, without reading every post again', async () => {
     const order = new NewestOrder();

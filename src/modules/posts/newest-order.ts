@@ -16,7 +16,10 @@ export interface OrderState {
 /** The state from a row that selected STATE_COLUMNS. */
 export const stateOf = (row: { total?: unknown; maxId?: unknown }): OrderState => ({ total: Number(row.total), maxId: Number(row.maxId ?? 0) });
 
-const postsState = prepared(() => sql<{ total: number; maxId: number | null }>`SELECT ${STATE_COLUMNS}`);
+/** The state, and the change log's position (deletes after it are read from the log). */
+const postsState = prepared(
+  () => sql<{ total: number; maxId: number | null; seq: number | null }>`SELECT ${STATE_COLUMNS}, (SELECT max(seq) FROM tag_changes) AS seq`,
+);
 
 /**
  * Every post id and date in newest-first order, so a page of all posts at any offset (page 20,000
@@ -32,17 +35,14 @@ export class NewestOrder {
   private times = new DateColumn();
   private total = -1;
   private maxId = 0;
+  /** The change log's position at the last refresh. */
+  private seq = 0;
   /** The data version read before the last refresh that refreshAt was given. */
   private versionSeen = -1;
 
   /** Whether newer posts always have higher ids (so newest-first is also id-descending). */
   private get idsFollowDates(): boolean {
     return this.ids.descending;
-  }
-
-  private async state(db: Kysely<DB>): Promise<OrderState> {
-    const [row] = await postsState(db, {});
-    return stateOf(row);
   }
 
   /**
@@ -63,51 +63,100 @@ export class NewestOrder {
   /**
    * Brings the arrays up to date with the posts table. Resolves to whether ids follow dates:
    * posts get their date when uploaded, so they do unless dates were set otherwise (an import).
+   * New posts are read by id (those above the highest seen) and put first when they are the
+   * newest; deleted ones are found in the change log (tag_changes logs every delete) and taken
+   * out in memory. Anything else (a post dated among older ones, a log that no longer reaches
+   * back, writes racing the reads) reads every post again.
    */
   async refresh(db: Kysely<DB>): Promise<boolean> {
-    const now = await this.state(db);
+    const [row] = await postsState(db, {});
+    const now = { ...stateOf(row), seq: Number(row.seq ?? 0) };
     if (now.total === this.total && now.maxId === this.maxId) return this.idsFollowDates;
     const from = { total: this.total, maxId: this.maxId };
-    const added = now.total - this.total;
-    const newer =
-      this.total >= 0 && added > 0
-        ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
-        : null;
-    // Another request caught up while the new posts were read: start again from where it left the order.
+    const changes = this.total >= 0 ? await this.changesSince(db, now) : null;
+    // Another request caught up meanwhile: start again from where it left the order.
     if (this.total !== from.total || this.maxId !== from.maxId) return this.refresh(db);
-    const newestAt = this.times.last;
-    // Prepend only when nothing was deleted and every new post is newer than all the others.
-    if (newer && newer.length === added && newer[newer.length - 1].created_at >= newestAt) {
-      const block = Int32Array.from(newer, (r) => r.id);
-      this.ids = this.ids.prepend(block);
-      for (let i = newer.length - 1; i >= 0; i--) this.times.push(newer[i].created_at);
-    } else {
-      // Read in keyset batches into typed arrays: a million row objects at once would cost ~100 MB.
-      const ids = new Int32Array(now.total + 1024);
-      const times = new Float64Array(ids.length);
-      let n = 0;
-      let last: { created_at: number; id: number } | undefined;
-      for (;;) {
-        let q = db.selectFrom('posts').select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20_000);
-        if (last) {
-          const { created_at, id } = last;
-          q = q.where(sql<SqlBool>`(created_at, id) < (${created_at}, ${id})`);
-        }
-        const rows = await q.execute();
-        if (rows.length === 0) break;
-        for (const r of rows) {
-          if (n === ids.length) break;
-          ids[n] = r.id;
-          times[n++] = r.created_at;
-        }
-        last = rows[rows.length - 1];
-      }
-      this.ids = IdSequence.of(ids.slice(0, n));
-      this.times = DateColumn.fromDescending(times, n);
-    }
+    if (!changes || !this.apply(changes)) await this.readAll(db, now.total);
     this.total = now.total;
     this.maxId = now.maxId;
+    this.seq = now.seq;
     return this.idsFollowDates;
+  }
+
+  /** The posts added and deleted since the last refresh, read without changing anything; null when the log cannot say. */
+  private async changesSince(db: Kysely<DB>, now: OrderState & { seq: number }) {
+    const newer =
+      now.maxId > this.maxId
+        ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+        : [];
+    const gone = this.total + newer.length - now.total;
+    const deleted = gone > 0 ? await this.deletedSince(db, now.seq) : [];
+    return deleted !== null && deleted.length === gone ? { newer, deleted } : null;
+  }
+
+  /** Takes the deleted posts out and puts the new ones first; false when a new one is not the newest (then all are read). */
+  private apply(changes: { newer: { id: number; created_at: number }[]; deleted: number[] }): boolean {
+    const { newer, deleted } = changes;
+    if (deleted.length) this.remove(new Set(deleted));
+    if (newer.length === 0) return true;
+    if (newer[newer.length - 1].created_at < this.times.last) return false;
+    this.ids = this.ids.prepend(Int32Array.from(newer, (r) => r.id));
+    for (let i = newer.length - 1; i >= 0; i--) this.times.push(newer[i].created_at);
+    return true;
+  }
+
+  /** Posts of the order deleted up to log position `upTo`; null when the log no longer reaches back to the last refresh. */
+  private async deletedSince(db: Kysely<DB>, upTo: number): Promise<number[] | null> {
+    const logged = await db
+      .selectFrom('tag_changes')
+      .select(['post_id'])
+      .distinct()
+      .where('seq', '>', this.seq)
+      .where('seq', '<=', upTo)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('posts').select('posts.id').whereRef('posts.id', '=', 'tag_changes.post_id'))))
+      .execute();
+    const [oldest] = await db.selectFrom('tag_changes').select(sql<number>`min(seq)`.as('seq')).execute();
+    if (oldest?.seq != null && Number(oldest.seq) > this.seq + 1) return null;
+    return logged.map((r) => r.post_id).filter((id) => id <= this.maxId);
+  }
+
+  /** Takes posts out of the arrays (no read of the database: a copy of each array). */
+  private remove(ids: Set<number>): void {
+    const all = this.ids.toArray();
+    const times = this.times.descending();
+    let n = 0;
+    for (let i = 0; i < all.length; i++) {
+      if (ids.has(all[i])) continue;
+      all[n] = all[i];
+      times[n++] = times[i];
+    }
+    this.ids = IdSequence.of(all.slice(0, n));
+    this.times = DateColumn.fromDescending(times, n);
+  }
+
+  /** Reads every post, in keyset batches into typed arrays: a million row objects at once would cost ~100 MB. */
+  private async readAll(db: Kysely<DB>, total: number): Promise<void> {
+    const ids = new Int32Array(total + 1024);
+    const times = new Float64Array(ids.length);
+    let n = 0;
+    let last: { created_at: number; id: number } | undefined;
+    for (;;) {
+      let q = db.selectFrom('posts').select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20_000);
+      if (last) {
+        const { created_at, id } = last;
+        q = q.where(sql<SqlBool>`(created_at, id) < (${created_at}, ${id})`);
+      }
+      const rows = await q.execute();
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        if (n === ids.length) break;
+        ids[n] = r.id;
+        times[n++] = r.created_at;
+      }
+      last = rows[rows.length - 1];
+    }
+    this.ids = IdSequence.of(ids.slice(0, n));
+    this.times = DateColumn.fromDescending(times, n);
   }
 
   /**
