@@ -1,8 +1,10 @@
 // The browse page's URL <-> the API query. The URL uses short names (q, tag, rating, sort,
 // likes, from, to, page) so a search can be shared; a missing rating means the viewer's
-// default (safe only for visitors who are not signed in).
+// default (safe only for visitors who are not signed in). q is the search language
+// (docs/search.md); the other filters map to the older parameters, which the server ANDs with it.
 import { toQuery } from '../api/client.ts';
 import type { PostQuery } from '../api/types.ts';
+import { queryOrder } from '../lib/query-text.ts';
 
 export const PAGE_SIZE = 48;
 
@@ -11,6 +13,8 @@ export interface BrowseState {
   tags: string[];
   rating: 'all' | 'safe' | 'sketchy' | 'unsafe';
   sort: NonNullable<PostQuery['sortBy']>;
+  /** The query's own `order:` value, which overrides the sort control; null without one. */
+  order: string | null;
   likes: string;
   from: string;
   to: string;
@@ -23,11 +27,13 @@ const RATINGS = ['all', 'safe', 'sketchy', 'unsafe'];
 export function readBrowse(query: URLSearchParams, safeMode: boolean): BrowseState {
   const rating = query.get('rating') ?? '';
   const sort = query.get('sort') ?? '';
+  const q = query.get('q') ?? '';
   return {
-    q: query.get('q') ?? '',
+    q,
     tags: query.getAll('tag').filter(Boolean),
     rating: (RATINGS.includes(rating) ? rating : safeMode ? 'safe' : 'all') as BrowseState['rating'],
     sort: (SORTS.includes(sort) ? sort : 'newest') as BrowseState['sort'],
+    order: queryOrder(q),
     likes: /^\d+$/.test(query.get('likes') ?? '') ? query.get('likes')! : '',
     from: /^\d{4}-\d{2}-\d{2}$/.test(query.get('from') ?? '') ? query.get('from')! : '',
     to: /^\d{4}-\d{2}-\d{2}$/.test(query.get('to') ?? '') ? query.get('to')! : '',
@@ -38,10 +44,11 @@ export function readBrowse(query: URLSearchParams, safeMode: boolean): BrowseSta
 /** The GET /api/posts parameters of a browse state, without paging. */
 export function apiFilters(s: BrowseState): Record<string, string | string[] | undefined> {
   return {
-    search: s.q.trim() || undefined,
+    q: s.q.trim() || undefined,
     tag: s.tags.length ? s.tags : undefined,
     contentRating: s.rating === 'all' ? undefined : s.rating,
-    sortBy: s.sort === 'newest' ? undefined : s.sort,
+    // The server refuses sortBy beside order: (a 400), so the query's order wins.
+    sortBy: s.sort === 'newest' || s.order !== null ? undefined : s.sort,
     minLikes: s.likes || undefined,
     dateFrom: s.from || undefined,
     dateTo: s.to || undefined,

@@ -5,6 +5,7 @@ import { Pager } from '../components/pager.tsx';
 import { PostGrid } from '../components/post-grid.tsx';
 import { StatsPanel } from '../components/stats-panel.tsx';
 import { count, plural } from '../lib/format.ts';
+import { faultOf, queryFault } from '../lib/query-fault.ts';
 import { restoreScroll, useLoc, withQuery } from '../lib/router.ts';
 import { useSafeMode } from '../lib/session.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
@@ -49,6 +50,10 @@ export function Browse() {
   const offset = (state.page - 1) * PAGE_SIZE;
   const { data, error, loading } = useApi<PostList>(postsUrl(filters, offset, PAGE_SIZE));
   useTitle(state.q || state.tags.length ? heading(state.q, state.tags) : undefined);
+  // A search the server could not read is shown by the search box, under itself.
+  const fault = faultOf(error, state.q);
+  useEffect(() => queryFault.set(fault), [error, state.q]);
+  useEffect(() => () => queryFault.set(null), []);
 
   useEffect(() => {
     if (!data) return;
@@ -84,7 +89,13 @@ export function Browse() {
             Safe mode: showing posts rated safe. <a href={withQuery({ rating: 'all', page: undefined })}>Show all ratings</a>
           </p>
         )}
-        <ErrorNote error={error} />
+        {fault ? (
+          <p class="note" data-testid="query-refused">
+            This search could not be read: see the message under the search box, or the <a href="/help/search">search syntax</a>.
+          </p>
+        ) : (
+          <ErrorNote error={error} />
+        )}
         {loading && !data && <Loading label="Loading posts…" />}
         {data && data.posts.length === 0 && (
           <Empty>
@@ -92,7 +103,7 @@ export function Browse() {
               <strong>No posts match.</strong>
             </p>
             <p>
-              Try fewer tags, another rating or a wider date range. <a href="/">Show everything</a>
+              Try fewer tags, another rating or a wider date range (<a href="/help/search">search syntax</a>). <a href="/">Show everything</a>
             </p>
           </Empty>
         )}
