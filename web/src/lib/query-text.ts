@@ -64,7 +64,7 @@ export function metaSuggestions(typed: string): Suggestion[] {
   const given = value.slice(0, comma);
   const last = value.slice(comma).toLowerCase();
   const taken = given.toLowerCase().split(',');
-  return meta.values.filter((v) => v.startsWith(last) && !taken.includes(v)).map((v) => ({ text: `${name}:${given}${v}`, note: meta.name, complete: true }));
+  return meta.values.filter((v) => v.startsWith(last) && !taken.includes(v)).map((v) => ({ text: `${name}:${given}${v}`, note: '', complete: true }));
 }
 
 /** Whether the tag search is worth asking for: a plain name, not a metatag, wildcard or quote. */
