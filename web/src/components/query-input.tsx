@@ -93,6 +93,10 @@ export function QueryInput({ id, label, value, onValue, placeholder, fault }: Pr
     } else if ((e.key === 'Enter' || e.key === 'Tab') && show && active >= 0) {
       e.preventDefault();
       choose(items[active]);
+    } else if (e.key === 'Enter') {
+      // Enter with no option chosen searches: the list must not stay over the results.
+      setWord(null);
+      setOpen(false);
     }
   };
 

@@ -68,11 +68,16 @@ export default function SearchHelpPage() {
                 <td>
                   <code>{m.name}:</code>
                 </td>
+                <td>{m.hint}</td>
                 <td>
-                  {m.hint}
-                  {m.values && m.name !== 'order' && `: ${m.values.join(', ')}`}
+                  {m.example.includes('…') ? (
+                    <code>{m.example}</code>
+                  ) : (
+                    <a href={q(m.example)}>
+                      <code>{m.example}</code>
+                    </a>
+                  )}
                 </td>
-                <td>{m.example.includes('…') ? <code>{m.example}</code> : <a href={q(m.example)}>{m.example}</a>}</td>
               </tr>
             ))}
           </tbody>
