@@ -51,7 +51,7 @@ export function Browse() {
   const { data, error, loading } = useApi<PostList>(postsUrl(filters, offset, PAGE_SIZE));
   useTitle(state.q || state.tags.length ? heading(state.q, state.tags) : undefined);
   // A search the server could not read is shown by the search box, under itself.
-  const fault = faultOf(error, state.q);
+  const fault = faultOf(error, state.q.trim());
   useEffect(() => queryFault.set(fault), [error, state.q]);
   useEffect(() => () => queryFault.set(null), []);
 
