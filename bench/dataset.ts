@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { PostgresDialect, SqliteDialect } from 'kysely';
+import { PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Database, openDatabase } from '../src/db/database.ts';
 import { dropTitleWordTriggers, fillTitleWords } from '../src/db/schema/title-words.ts';
 import { withStatementCache } from '../src/db/statement-cache.ts';
 import { seedDatabase, type SeedSummary } from '../src/seed/generate.ts';
+import { standInContent } from '../src/seed/posts.ts';
 
 /**
  * The read dataset: built once per parameter set with the project's own seeder (no media files),
@@ -15,7 +17,10 @@ import { seedDatabase, type SeedSummary } from '../src/seed/generate.ts';
  */
 
 const DAY = 86_400_000;
-/** Bumped when the dataset's shape changes, so old ones are not reused. */
+/**
+ * Bumped when the dataset's shape changes, so old ones are not reused. A new migration alone needs
+ * no bump: a reused dataset is migrated, and brought to what a new one holds, below (prepareDataset).
+ */
 const DATASET_VERSION = 3;
 /**
  * Posts end at the moment the dataset was made, and the server's clock is the real one, so
@@ -102,11 +107,47 @@ export async function prepareDataset(o: DatasetOptions): Promise<Dataset> {
     // inside the server's start-up.
     const started = performance.now();
     const db = await openDatabase({ url: o.databaseUrl, dataDir: d.dataDir, schema: d.schema });
-    await db.close();
+    try {
+      const filled = await fillStandInMd5(db, d.params.seed);
+      if (filled > 0) o.log(`dataset: ${filled.toLocaleString('en')} posts given the md5 a new dataset has`);
+    } finally {
+      await db.close();
+    }
     const seconds = (performance.now() - started) / 1000;
     if (seconds > 1) o.log(`dataset: migrated to the latest schema in ${seconds.toFixed(1)} s`);
   }
   return d;
+}
+
+/**
+ * A dataset made before posts had md5 (migration 002) gets the stand-ins the seeder now writes for
+ * posts without files (same seed and id, same md5). Left empty, the server's fill would try to read
+ * every post's missing original after each start, beside the measured requests. Every post is
+ * rewritten, so on PostgreSQL the table and its indexes are rewritten compact again and vacuumed
+ * (the visibility map index-only scans need), as a new dataset is. Returns how many posts it filled.
+ */
+export async function fillStandInMd5(db: Database, seed: number): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const ids = (await db.selectFrom('posts').select('id').where('md5', 'is', null).orderBy('id').limit(1000).execute()).map((r) => r.id);
+    if (ids.length === 0) break;
+    const md5 = (id: number) => createHash('md5').update(standInContent(seed, id)).digest('hex');
+    const cases = sql.join(
+      ids.map((id) => sql`WHEN ${id} THEN ${md5(id)}`),
+      sql` `,
+    );
+    await db
+      .updateTable('posts')
+      .set({ md5: sql<string>`CASE id ${cases} END` })
+      .where('id', 'in', ids)
+      .execute();
+    filled += ids.length;
+  }
+  if (filled > 0 && db.engine === 'postgres') {
+    await sql`VACUUM FULL posts`.execute(db);
+    await sql`VACUUM ANALYZE posts`.execute(db);
+  }
+  return filled;
 }
 
 function progress(log: (line: string) => void) {

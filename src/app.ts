@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrors, installHttpEdge } from './core/htt
 import { RouteIndex } from './core/route-index.ts';
 import type { TypedApp } from './core/typed-app.ts';
 import { recoverInterrupted } from './modules/uploads/recover.ts';
+import { backgroundMd5Fill, type Md5FillReport } from './modules/uploads/md5-fill.ts';
 import { createServices } from './services.ts';
 import { registerOpenApi } from './core/openapi.ts';
 import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
@@ -58,6 +59,11 @@ export interface AppOptions {
   limitStore?: LimitStore;
   /** Where logs go (default stdout); tests read them. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Whether this app fills the md5 of posts made before it was stored, in the background after
+   * start-up (default yes). server.ts turns it off in workers: the first process does it for all.
+   */
+  fillMd5?: boolean;
 }
 
 export type App = TypedApp & {
@@ -67,6 +73,8 @@ export type App = TypedApp & {
    * client's rate limit is charged and nothing is logged as a request.
    */
   warmUp(): Promise<void>;
+  /** The start-up md5 fill (modules/uploads/md5-fill.ts): its report once finished, null if it failed or was not run. */
+  md5Fill: Promise<Md5FillReport | null>;
 };
 
 function trustProxy(value: string): any {
@@ -213,6 +221,14 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     return reply.code(404).send(errorBody(404, `Not found: ${req.method} ${req.url.split('?')[0]}`));
   });
 
+  // After start-up, never awaited by it: reads every older post's original once (a no-op when none is left).
+  if (opts.fillMd5 ?? true) {
+    const fill = backgroundMd5Fill(deps, app.log);
+    app.decorate('md5Fill', fill.done);
+    app.addHook('preClose', fill.stop);
+  } else {
+    app.decorate('md5Fill', Promise.resolve(null));
+  }
   if (!opts.database) app.addHook('onClose', async () => database.close());
   return app;
 }

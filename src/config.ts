@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { SearchSettings } from './search/search.ts';
 
 /** Every setting the server reads, in one place. See the settings table in README.md. */
 export interface Config {
@@ -24,6 +25,7 @@ export interface Config {
    */
   mediaGraceMinutes: number;
   uploads: UploadLimits;
+  search: SearchSettings;
 }
 
 export interface UploadLimits {
@@ -118,6 +120,14 @@ export function loadConfig(env: Env = process.env): Config {
       maxVideoSeconds: int(env, 'MAX_VIDEO_SECONDS', 600, 1, 86_400),
       ffmpegPath: env.FFMPEG_PATH?.trim() || 'ffmpeg',
       ffprobePath: env.FFPROBE_PATH?.trim() || 'ffprobe',
+    },
+    search: {
+      limits: {
+        maxLength: int(env, 'SEARCH_MAX_LENGTH', 1000, 10, 10_000),
+        maxTerms: int(env, 'SEARCH_MAX_TERMS', 20, 1, 200),
+        maxDepth: 10,
+      },
+      budgetMs: int(env, 'SEARCH_TIME_BUDGET_MS', 2000, 10, 600_000),
     },
   };
 }

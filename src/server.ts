@@ -21,7 +21,8 @@ function readConfig(): Config {
  */
 async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promise<void> {
   const { buildApp } = await import('./app.ts');
-  const app = await buildApp(config);
+  // One process fills older posts' md5 for all (fills running at once are safe, but each would read every file).
+  const app = await buildApp(config, { fillMd5: role !== 'worker' });
   let workers: ReturnType<typeof shareConnections> | null = null;
   let taken: ReturnType<typeof takeConnections> | null = null;
   let stopping = false;

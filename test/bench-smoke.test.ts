@@ -6,6 +6,10 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { runBench } from '../bench/run.ts';
 import { SCENARIO_NAMES } from '../bench/scenarios.ts';
+import { fillMd5 } from '../src/modules/uploads/md5-fill.ts';
+import { seedDatabase } from '../src/seed/generate.ts';
+import { LocalMediaStore } from '../src/storage/local.ts';
+import { databaseKinds, freshDatabase } from './helpers.ts';
 
 // Benchmarks are not tests: this only checks that the harness runs end to end, on a tiny
 // SQLite dataset, one second a scenario, 8 connections, results in a temporary directory.
@@ -97,6 +101,31 @@ test('the benchmark harness runs every scenario against the server and the ceili
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+for (const kind of databaseKinds()) {
+  test(`a reused dataset made before md5 gets the md5 a new dataset has, so the server has nothing to fill [${kind}]`, async () => {
+    const { fillStandInMd5 } = await import('../bench/dataset.ts');
+    const fresh = await freshDatabase(kind);
+    try {
+      const db = fresh.database;
+      await seedDatabase(db, { posts: 30, seed: 4, until: Date.parse('2026-06-15T12:00:00Z'), mediaDir: null });
+      const md5s = async () => (await db.selectFrom('posts').select(['id', 'md5']).orderBy('id').execute()).map((r) => r.md5);
+      const made = await md5s();
+      await db.updateTable('posts').set({ md5: null }).where('id', '>', 10).execute(); // as migration 002 leaves an older dataset
+      assert.equal(await fillStandInMd5(db, 4), 20);
+      assert.deepEqual(await md5s(), made);
+      assert.equal(await fillStandInMd5(db, 4), 0);
+      assert.deepEqual(await fillMd5({ db, media: new LocalMediaStore(path.join(fresh.dataDir, 'media')) }), {
+        total: 0,
+        filled: 0,
+        missing: 0,
+        stopped: false,
+      });
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+}
 
 test('the report checks dataset generation time at a million posts only', async () => {
   const { computeChecks } = await import('../bench/report.ts');

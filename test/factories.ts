@@ -61,6 +61,7 @@ export function postRow(p: PostSpec): NewPost {
     duration: video ? 5 : null,
     is_animated: 0,
     sha256: sha,
+    md5: randomBytes(16).toString('hex'),
     phash: null,
     file_path: contentPath('originals', sha, video ? 'mp4' : 'png'),
     thumb_path: contentPath('thumbs', sha, 'webp'),

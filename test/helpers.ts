@@ -30,11 +30,17 @@ export class TestClock implements Clock {
   }
 }
 
-/** A fresh, empty database of one kind: a temp SQLite file, or a PostgreSQL schema of its own. */
-export async function freshDatabase(kind: DbKind): Promise<{ database: Database; dataDir: string; cleanup(): Promise<void> }> {
+/**
+ * A fresh, empty database of one kind: a temp SQLite file, or a PostgreSQL schema of its own.
+ * `lastMigration`: migrated only that far, as an older version left it.
+ */
+export async function freshDatabase(
+  kind: DbKind,
+  { lastMigration }: { lastMigration?: string } = {},
+): Promise<{ database: Database; dataDir: string; cleanup(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-test-'));
   if (kind === 'sqlite') {
-    const database = await openDatabase({ url: '', dataDir });
+    const database = await openDatabase({ url: '', dataDir, lastMigration });
     return {
       database,
       dataDir,
@@ -46,7 +52,7 @@ export async function freshDatabase(kind: DbKind): Promise<{ database: Database;
   }
   const url = process.env.TEST_DATABASE_URL!;
   const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const database = await openDatabase({ url, dataDir, schema });
+  const database = await openDatabase({ url, dataDir, schema, lastMigration });
   return {
     database,
     dataDir,

@@ -2,36 +2,65 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDeps } from '../core/deps-open.ts';
 import { checkMedia } from '../modules/uploads/media-check.ts';
+import { fillMd5 } from '../modules/uploads/md5-fill.ts';
+import type { CommandIo } from './seed.ts';
 
 export const MEDIA_USAGE = `  media check [--fix]
         Find rows without files, files without rows and missing thumbnails; --fix repairs them.
+  media md5
+        Fill the md5 of posts made before it was stored, from their files (the server does this after start-up too).
 `;
 
 const list = (items: string[]) => (items.length ? ` (${items.slice(0, 10).join(', ')}${items.length > 10 ? ', ...' : ''})` : '');
+const count = (n: number) => n.toLocaleString('en');
 
-/** `imageboard media check [--fix]`: exit 0 when clean (or fixed), 1 when problems remain. */
-export async function mediaCommand(args: string[]): Promise<number> {
+const STD_IO: CommandIo = { env: process.env, out: process.stdout, err: process.stderr };
+
+/** `imageboard media check [--fix]` and `imageboard media md5`: exit 0 when clean (or fixed), 1 when problems remain. */
+export async function mediaCommand(args: string[], io: CommandIo = STD_IO): Promise<number> {
   const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { fix: { type: 'boolean', default: false } } });
-  if (positionals[0] !== 'check' || positionals.length !== 1) {
-    process.stderr.write(`Usage:\n${MEDIA_USAGE}`);
+  const [sub] = positionals;
+  if (positionals.length !== 1 || !(sub === 'check' || (sub === 'md5' && !values.fix))) {
+    io.err.write(`Usage:\n${MEDIA_USAGE}`);
     return 2;
   }
-  const deps = await openDeps(loadConfig());
+  const deps = await openDeps(loadConfig(io.env), { err: io.err });
   try {
-    const r = await checkMedia(deps, values.fix, (msg) => process.stderr.write(`\r${msg}`));
-    process.stderr.write('\n');
-    const verb = values.fix ? 'fixed' : 'found';
-    process.stdout.write(
-      `checked ${r.postsChecked} posts and ${r.filesChecked} files\n` +
-        `posts without their file: ${r.rowsWithoutFiles.length}${list(r.rowsWithoutFiles)}${values.fix && r.rowsWithoutFiles.length ? ' - deleted' : ''}\n` +
-        `files without a post: ${r.filesWithoutRows.length}${list(r.filesWithoutRows)}${values.fix && r.filesWithoutRows.length ? ' - deleted' : ''}\n` +
-        `posts missing a thumbnail: ${r.missingThumbnails.length}${list(r.missingThumbnails)}${values.fix && r.missingThumbnails.length ? ' - made again' : ''}\n` +
-        `files younger than ${deps.config.mediaGraceMinutes} minutes (MEDIA_GRACE_MINUTES), left alone: ${r.recentFilesSkipped}\n`,
-    );
-    const problems = r.rowsWithoutFiles.length + r.filesWithoutRows.length + r.missingThumbnails.length;
-    process.stdout.write(problems === 0 ? 'all good\n' : `${problems} problem(s) ${verb}\n`);
-    return problems === 0 || values.fix ? 0 : 1;
+    return sub === 'md5' ? await md5(deps, io) : await check(deps, values.fix, io);
   } finally {
     await deps.close();
   }
+}
+
+async function check(deps: Awaited<ReturnType<typeof openDeps>>, fix: boolean, { out, err }: CommandIo): Promise<number> {
+  const r = await checkMedia(deps, fix, (msg) => err.write(`\r${msg}`));
+  err.write('\n');
+  const verb = fix ? 'fixed' : 'found';
+  out.write(
+    `checked ${r.postsChecked} posts and ${r.filesChecked} files\n` +
+      `posts without their file: ${r.rowsWithoutFiles.length}${list(r.rowsWithoutFiles)}${fix && r.rowsWithoutFiles.length ? ' - deleted' : ''}\n` +
+      `files without a post: ${r.filesWithoutRows.length}${list(r.filesWithoutRows)}${fix && r.filesWithoutRows.length ? ' - deleted' : ''}\n` +
+      `posts missing a thumbnail: ${r.missingThumbnails.length}${list(r.missingThumbnails)}${fix && r.missingThumbnails.length ? ' - made again' : ''}\n` +
+      `files younger than ${deps.config.mediaGraceMinutes} minutes (MEDIA_GRACE_MINUTES), left alone: ${r.recentFilesSkipped}\n`,
+  );
+  const problems = r.rowsWithoutFiles.length + r.filesWithoutRows.length + r.missingThumbnails.length;
+  out.write(problems === 0 ? 'all good\n' : `${problems} problem(s) ${verb}\n`);
+  return problems === 0 || fix ? 0 : 1;
+}
+
+/** Fills md5 in the foreground; exit 1 when posts whose original is missing keep none. */
+async function md5(deps: Awaited<ReturnType<typeof openDeps>>, { out, err }: CommandIo): Promise<number> {
+  const missing: number[] = [];
+  const r = await fillMd5(deps, {
+    onProgress: (done, total) => err.write(`\rmd5: ${count(done)} of ${count(total)} posts`),
+    onMissing: (ids) => missing.push(...ids),
+  });
+  if (r.total > 0) err.write('\n');
+  out.write(`posts without md5: ${count(r.total)}, filled: ${count(r.filled)}\n`);
+  if (missing.length === 0) return 0;
+  out.write(
+    `posts whose original is missing, left without md5: ${count(missing.length)}${list(missing.map(String))}\n` +
+      'imageboard media check --fix deletes such posts\n',
+  );
+  return 1;
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { isUniqueViolation } from '../db/engine.ts';
+import { isUniqueViolation, OverBudget } from '../db/engine.ts';
+import { QueryError } from '../search/parse.ts';
 
 export interface FieldError {
   field: string;
@@ -151,6 +152,18 @@ export function installErrorHandler(app: FastifyInstance): void {
       // Every 429, whatever slowed it down, says how long to wait in the header too.
       if (err.status === 429 && typeof err.extra.retryAfter === 'number') reply.header('Retry-After', String(err.extra.retryAfter));
       return reply.code(err.status).send(errorBody(err.status, err.message, err.extra));
+    }
+    if (err instanceof QueryError) {
+      return reply
+        .code(400)
+        .send(errorBody(400, `q: ${err.message} (at character ${err.position})`, { details: [{ field: 'q', message: err.message, position: err.position }] }));
+    }
+    if (err instanceof OverBudget) {
+      // Another try may find the database less busy: say when, as a 429 does.
+      reply.header('Retry-After', '5');
+      return reply
+        .code(503)
+        .send(errorBody(503, `The search took longer than its time budget of ${err.ms} ms; narrow it down (a rarer tag, fewer ORs) or try again later`));
     }
     if (err.validation) {
       const part = err.validationContext ?? 'body';

@@ -22,7 +22,15 @@ export const ErrorBody = Type.Object(
   {
     error: Type.String(),
     status: Type.Integer(),
-    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String(),
+          message: Type.String(),
+          position: Type.Optional(Type.Integer({ description: 'For `q`: the character offset (from 0) of what is wrong' })),
+        }),
+      ),
+    ),
     retryAfter: Type.Optional(Type.Integer()),
     postId: Type.Optional(Type.String()),
     requestId: Type.Optional(Type.String()),
@@ -41,6 +49,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'Unsupported media type',
   429: 'Rate limited; see Retry-After',
   500: 'Internal error (no internals are shown)',
+  503: 'Over a time budget (a search); see Retry-After',
 };
 
 /** Response schemas for the listed error codes, for a route's `response` map. */

@@ -7,3 +7,10 @@ export function widen<T extends Typed>(a: T, length: number): T {
   wider.set(a);
   return wider;
 }
+
+/** The number of set bits in a 32-bit word. */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}

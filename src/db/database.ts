@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import { ScopedPostgresDialect } from './scoped-introspector.ts';
-import { Database } from './engine.ts';
+import { Database, DEADLINE_FUNCTION, deadlineGuard } from './engine.ts';
 import { migrateToLatest } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { ensureStatistics } from './statistics.ts';
@@ -19,6 +19,8 @@ export interface DatabaseOptions {
   schema?: string;
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
+  /** Tests: the last migration to run (a database as an older version left it); default all. */
+  lastMigration?: string;
 }
 
 /** pg, loaded only for PostgreSQL (a SQLite server never needs it: ~10 MB less per process). */
@@ -32,7 +34,7 @@ async function loadPg() {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const database = opts.url ? await openPostgres(opts.url, opts.schema) : openSqlite(opts);
-  await migrateToLatest(database, database.engine);
+  await migrateToLatest(database, database.engine, opts.lastMigration);
   if (database.engine === 'sqlite') await ensureStatistics(database);
   return database;
 }
@@ -94,6 +96,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.pragma('busy_timeout = 5000');
   conn.pragma('cache_size = -8192');
   conn.pragma('temp_store = MEMORY');
+  conn.function(DEADLINE_FUNCTION, { deterministic: false }, deadlineGuard());
   return new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
 }
 

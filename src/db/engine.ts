@@ -113,6 +113,27 @@ export class Database extends Kysely<DB> {
       : { from: sql`unnest(${list}::integer[]) WITH ORDINALITY AS j(id, ord)`, id: sql<number>`j.id`, position: sql<number>`j.ord` };
   }
 
+  /**
+   * Runs `run` so that its statements stop with OverBudget once `ms` have passed. PostgreSQL
+   * cancels them itself (statement_timeout, in a transaction of their own). A SQLite statement
+   * cannot be interrupted from outside (it runs on this thread), so there `guard`, ANDed into a
+   * statement's WHERE, is a function of ours that throws once the time is up; on PostgreSQL it is
+   * TRUE. Put it first, so it is called for every row the statement looks at.
+   */
+  async withinBudget<T>(ms: number, run: (db: Kysely<DB>, guard: RawBuilder<SqlBool>) => Promise<T>): Promise<T> {
+    try {
+      if (this.engine === 'sqlite') return await run(this, sql<SqlBool>`${sql.raw(DEADLINE_FUNCTION)}(${Date.now() + ms})`);
+      return await this.transaction().execute(async (trx) => {
+        await sql.raw(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(ms))}`).execute(trx);
+        return run(trx, sql<SqlBool>`TRUE`);
+      });
+    } catch (err) {
+      const e = err as { code?: string; message?: string } | null;
+      if (e?.code === '57014' || e?.message === DEADLINE_PASSED) throw new OverBudget(ms);
+      throw err;
+    }
+  }
+
   /** joinedText in `order` on both engines (SQLite sorts only when asked: it costs it more than the join). */
   joinedTextInOrder(value: Expression<unknown>, order: RawBuilder<unknown>): RawBuilder<string | null> {
     return this.engine === 'sqlite' ? sql<string | null>`group_concat(${value}, ',' ORDER BY ${order})` : this.joinedText(value, order);
@@ -122,6 +143,35 @@ export class Database extends Kysely<DB> {
   joinedText(value: Expression<unknown>, order?: RawBuilder<unknown>): RawBuilder<string | null> {
     return sqlText.joinedText(this.engine, value, order);
   }
+}
+
+/** A statement run by withinBudget that did not finish in time. */
+export class OverBudget extends Error {
+  constructor(readonly ms: number) {
+    super(`the statement did not finish within ${ms} ms`);
+  }
+}
+
+/** The SQLite function withinBudget's guard calls (registered on every connection: database.ts). */
+export const DEADLINE_FUNCTION = 'imageboard_deadline';
+const DEADLINE_PASSED = 'imageboard: deadline passed';
+
+/**
+ * The guard's body: true until `until` (ms since the epoch), then it throws, which ends the
+ * statement. The clock is read once every 256 rows of a query (its statements share `until`;
+ * one statement runs at a time on the connection); a row costs well under a microsecond.
+ */
+export function deadlineGuard(): (until: number) => number {
+  let calls = 0;
+  let of = 0;
+  return (until) => {
+    if (until !== of) {
+      of = until;
+      calls = 0;
+    }
+    if ((++calls & 255) === 0 && Date.now() > until) throw new Error(DEADLINE_PASSED);
+    return 1;
+  };
 }
 
 export { escapeLike, ftsPhrase, isUniqueViolation } from './dialect.ts';

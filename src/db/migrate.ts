@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import * as initialSchema from './migrations/001-initial-schema.ts';
+import * as postsMd5 from './migrations/002-posts-md5.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -9,12 +10,19 @@ import { adoptDevelopmentMigrations } from './development-migrations.ts';
  */
 export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
   '001-initial-schema': initialSchema,
+  '002-posts-md5': postsMd5,
 };
 
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+/**
+ * Runs the migrations the database has not run yet. `last` stops after that one (tests: a
+ * database as an older version left it).
+ */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, last?: string): Promise<void> {
+  if (last !== undefined && !(last in MIGRATIONS)) throw new Error(`no migration named ${last}`);
   const migrations: Record<string, Migration> = {};
   for (const [name, m] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (d) => m.up(d, dialect) };
+    if (name === last) break;
   }
   await adoptDevelopmentMigrations(db, dialect, '001-initial-schema');
   // Kysely looks for its bookkeeping tables in every schema unless told which one: with two

@@ -9,9 +9,13 @@ import { sql, type Kysely } from 'kysely';
 import { databaseKinds, freshDatabase, type DbKind } from '../../test/helpers.ts';
 import { MIGRATIONS, migrateToLatest } from './migrate.ts';
 import { DEVELOPMENT_MIGRATIONS } from './development-migrations.ts';
+import { counter } from './counters.ts';
+import { createUser, postRow } from '../../test/factories.ts';
+import { insertPost } from '../modules/posts/posts.repo.ts';
 
 const DB_DIR = path.dirname(fileURLToPath(import.meta.url));
 const MIGRATIONS_DIR = path.join(DB_DIR, 'migrations');
+const INITIAL = '001-initial-schema';
 
 /** sha256 of a file's text (line ends as LF, so a checkout with CRLF hashes the same). */
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex');
@@ -77,18 +81,49 @@ async function recordMigrations(db: Kysely<any>, names: string[]): Promise<void>
 const recorded = async (db: Kysely<any>) => (await db.selectFrom('kysely_migration').select('name').orderBy('name').execute()).map((r) => r.name);
 
 for (const kind of databaseKinds()) {
-  test(`a database made by the development migrations is taken as at the initial schema, unchanged [${kind}]`, async () => {
-    const { database, cleanup } = await freshDatabase(kind);
+  test(`a database made by the development migrations is taken as at the initial schema, unchanged, then migrated on [${kind}]`, async () => {
+    const { database, cleanup } = await freshDatabase(kind, { lastMigration: INITIAL });
+    const latest = await freshDatabase(kind);
     try {
       const db = database as Kysely<any>;
       const schema = await objects(db, kind);
       // As a board or benchmark dataset made before the migrations were merged.
       await recordMigrations(db, DEVELOPMENT_MIGRATIONS);
-      await migrateToLatest(db, kind);
-      assert.deepEqual(await recorded(db), Object.keys(MIGRATIONS));
+      await migrateToLatest(db, kind, INITIAL);
+      assert.deepEqual(await recorded(db), [INITIAL]);
       assert.deepEqual(await objects(db, kind), schema);
       await migrateToLatest(db, kind);
       assert.deepEqual(await recorded(db), Object.keys(MIGRATIONS));
+      assert.deepEqual(await objects(db, kind), await objects(latest.database as Kysely<any>, kind));
+      await migrateToLatest(db, kind);
+      assert.deepEqual(await recorded(db), Object.keys(MIGRATIONS));
+    } finally {
+      await cleanup();
+      await latest.cleanup();
+    }
+  });
+
+  test(`002-posts-md5 on a board at the initial schema: its posts keep their rows, md5 empty, and the data version stays [${kind}]`, async () => {
+    const { database, cleanup } = await freshDatabase(kind, { lastMigration: INITIAL });
+    try {
+      const db = database as Kysely<any>;
+      const userId = await createUser(database, { username: 'old' });
+      const spec = { uploaderId: userId, title: 'before md5', createdAt: Date.parse('2026-01-01T00:00:00Z') };
+      const postId = await insertPost(database, { ...postRow(spec), md5: undefined }, ['kept']); // no md5 column yet
+      const before = await db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirstOrThrow();
+      await migrateToLatest(db, kind);
+      const after = await db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirstOrThrow();
+      assert.deepEqual(after, { ...before, md5: null });
+      // Filling md5 is no edit (as a like is none): caches keyed to the data version stay.
+      const version = await counter(database, 'version');
+      await db
+        .updateTable('posts')
+        .set({ md5: 'a'.repeat(32) })
+        .where('id', '=', postId)
+        .execute();
+      assert.equal(await counter(database, 'version'), version);
+      await db.updateTable('posts').set({ title: 'edited' }).where('id', '=', postId).execute();
+      assert.equal(await counter(database, 'version'), version + 1, 'an edit still moves it');
     } finally {
       await cleanup();
     }

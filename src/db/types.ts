@@ -50,6 +50,8 @@ export interface PostsTable {
   duration: number | null;
   is_animated: number;
   sha256: string;
+  /** MD5 of the uploaded bytes, 32 lowercase hex (migration 002); null until a post made before it is filled (modules/uploads/md5-fill.ts). */
+  md5: ColumnType<string | null, string | null | undefined, string | null>;
   phash: string | null;
   file_path: string;
   thumb_path: string;

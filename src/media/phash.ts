@@ -1,4 +1,5 @@
 import { loadSharp } from './sharp.ts';
+import { popcount } from '../core/typed-arrays.ts';
 
 /**
  * DCT perceptual hash (the pHash construction): the image is flattened on white, turned to
@@ -80,16 +81,10 @@ export function hashFromGrey(grey: ArrayLike<number>): string {
   return hex;
 }
 
-function popcount32(n: number): number {
-  n -= (n >>> 1) & 0x55555555;
-  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
-  return Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
-
 /** Number of differing bits between two 16-hex-digit hashes (0..64). */
 export function hammingDistance(a: string, b: string): number {
   if (!HEX16.test(a) || !HEX16.test(b)) throw new TypeError('hammingDistance expects two 16-digit hex hashes');
   const high = parseInt(a.slice(0, 8), 16) ^ parseInt(b.slice(0, 8), 16);
   const low = parseInt(a.slice(8), 16) ^ parseInt(b.slice(8), 16);
-  return popcount32(high) + popcount32(low);
+  return popcount(high) + popcount(low);
 }

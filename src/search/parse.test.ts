@@ -76,7 +76,10 @@ test('order: once, at the top, not negated, not inside OR or parentheses', () =>
   fails('-order:likes', 1, /negated/);
   fails('(cat order:likes)', 5, /parentheses/);
   fails('cat or order:likes', 7, /OR/);
-  fails('order:likes cat or dog', 0, /OR/);
+  fails('order:likes or cat', 0, /OR/);
+  // Beside a branch's terms, order: orders the whole query.
+  assert.deepEqual(parseQuery('order:likes cat or dog').order, { value: 'likes', position: 0 });
+  assert.equal(tree('cat or dog order:likes'), '{cat | dog}');
 });
 
 test('syntax errors and limits name the character where they are', () => {

@@ -40,8 +40,8 @@ export class QueryError extends Error {
 
 type Token = { type: 'open' | 'close' | 'or' | 'and' | 'not' | 'tilde'; position: number } | { type: 'term'; text: string; position: number; quoted: boolean };
 
-/** A metatag's name: letters and underscores before the first colon. */
-const META = /^([a-z_]+):(.*)$/is;
+/** A metatag's name: letters, digits (not first) and underscores before the first colon. */
+const META = /^([a-z_][a-z0-9_]*):(.*)$/is;
 
 /** Splits the text into tokens; parentheses inside a term (`foo_(bar)`) stay part of it. */
 function tokenize(text: string): Token[] {
@@ -132,18 +132,25 @@ class Parser {
     return tree;
   }
 
-  /** `a or b or c`; null when the query (or a group) holds nothing but `order:`. */
+  /**
+   * `a or b or c`; null when the query (or a group) holds nothing but `order:`. At the top,
+   * `order:` may stand beside the terms of any branch (`a or b order:likes` orders the whole
+   * query), but not be a branch of its own.
+   */
   private or(depth: number, top: boolean): Node | null {
     const first = this.and(depth, top);
     const nodes = first ? [first] : [];
     while (this.peek()?.type === 'or') {
       const or = this.peek()!;
+      const orderBefore = this.orderAt;
       this.at++;
-      const next = this.and(depth, false);
-      if (!next || nodes.length === 0) throw new QueryError("'or' needs a term on each side", or.position);
+      const next = this.and(depth, top);
+      if (!next || nodes.length === 0) {
+        const alone = nodes.length === 0 ? orderBefore : next ? null : this.orderAt;
+        throw alone !== null ? new QueryError('order: cannot be a branch of an OR', alone) : new QueryError("'or' needs a term on each side", or.position);
+      }
       nodes.push(next);
     }
-    if (nodes.length > 1 && this.orderAt !== null) throw new QueryError('order: cannot be inside an OR', this.orderAt);
     return nodes.length === 0 ? null : nodes.length === 1 ? nodes[0] : { kind: 'or', nodes, position: nodes[0].position };
   }
 

@@ -15,6 +15,9 @@ const RATINGS = [
   ['unsafe', 10],
 ] as const;
 
+/** What a post's hashes are taken of when the seeder writes no files (--no-media, benchmark datasets). */
+export const standInContent = (seed: number, id: number) => `seed ${seed} post ${id}`;
+
 /** What a post row needs from the plan. */
 export interface PostInputs {
   seed: number;
@@ -49,7 +52,7 @@ export class PostRows {
     const created = inputs.postCreated[i];
     const baseIndex = rng.int(inputs.bases.length);
     const base = inputs.bases[baseIndex];
-    const sha256 = this.sha256(base, id);
+    const { sha256, md5 } = this.hashes(base, id);
     const row: Insertable<PostsTable> = {
       id,
       uploader_id: this.uploader(created) + 1,
@@ -64,6 +67,7 @@ export class PostRows {
       duration: null,
       is_animated: 0,
       sha256,
+      md5,
       phash: base.phash,
       file_path: contentPath('originals', sha256, 'png'),
       thumb_path: contentPath('thumbs', sha256, 'webp'),
@@ -84,11 +88,15 @@ export class PostRows {
     return this.rng.int(countUpTo(this.inputs.userCreated, at));
   }
 
-  /** The real file's hash; with --no-media, a stand-in that is just as unique. */
-  private sha256(base: BaseImage, id: number): string {
-    const hash = createHash('sha256');
-    if (base.png) for (const part of withTextChunkParts(base.png, ...postMark(id))) hash.update(part);
-    else hash.update(`seed ${this.inputs.seed} post ${id}`);
-    return hash.digest('hex');
+  /** The real file's hashes; with --no-media, stand-ins that are just as unique. */
+  private hashes(base: BaseImage, id: number): { sha256: string; md5: string } {
+    const sha256 = createHash('sha256');
+    const md5 = createHash('md5');
+    const parts = base.png ? withTextChunkParts(base.png, ...postMark(id)) : [standInContent(this.inputs.seed, id)];
+    for (const part of parts) {
+      sha256.update(part);
+      md5.update(part);
+    }
+    return { sha256: sha256.digest('hex'), md5: md5.digest('hex') };
   }
 }

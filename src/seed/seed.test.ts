@@ -240,6 +240,7 @@ eachDatabase('seed: a few hundred posts', (ctx) => {
     for (const p of posts) {
       const bytes = fs.readFileSync(path.join(media, p.file_path));
       assert.equal(createHash('sha256').update(bytes).digest('hex'), p.sha256);
+      assert.equal(createHash('md5').update(bytes).digest('hex'), p.md5);
       assert.equal(p.file_path, `originals/${p.sha256.slice(0, 2)}/${p.sha256.slice(2, 4)}/${p.sha256}.png`);
       assert.equal(bytes.length, Number(p.file_size));
       assert.ok(fs.existsSync(path.join(media, p.thumb_path)), p.thumb_path);
@@ -347,6 +348,19 @@ for (const kind of databaseKinds()) {
 
     test('--no-media gives identical rows for the same seed too', async () => {
       assert.deepEqual(await seeded(kind, 5, false), await seeded(kind, 5, false));
+    });
+
+    test('--no-media posts have stand-in hashes of their own: no post is left without md5', async () => {
+      const fresh = await freshDatabase(kind);
+      try {
+        await seedDatabase(fresh.database, { ...options(fresh.dataDir, until), posts: 20, mediaDir: null });
+        const rows = await fresh.database.selectFrom('posts').select(['sha256', 'md5']).execute();
+        assert.equal(rows.length, 20);
+        for (const r of rows) assert.match(r.md5 ?? 'null', /^[0-9a-f]{32}$/);
+        assert.equal(new Set(rows.map((r) => r.md5)).size, 20);
+      } finally {
+        await fresh.cleanup();
+      }
     });
 
     if (kind === 'postgres') {

@@ -90,6 +90,22 @@ export class IdSequence {
     return out;
   }
 
+  /** Sets the bit of every id in `bits` (32 ids a word; ids past its end are left out). */
+  markIn(bits: Int32Array): void {
+    const limit = bits.length * 32;
+    const mark = (id: number) => {
+      if (id < limit) bits[id >>> 5] |= 1 << (id & 31);
+    };
+    if (this.plain) {
+      for (const id of this.plain) mark(id);
+      return;
+    }
+    for (let r = 0; r < this.starts.length; r++) {
+      const count = this.ends[r] - (r > 0 ? this.ends[r - 1] : 0);
+      for (let id = this.starts[r], low = id - count; id > low; id--) mark(id);
+    }
+  }
+
   /** How many ids are higher than `id`, when descending. */
   countAbove(id: number): number {
     let lo = 0;

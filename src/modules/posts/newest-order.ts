@@ -132,6 +132,22 @@ export class NewestOrder {
     return this.ids.length;
   }
 
+  /**
+   * Every post as a bitmap of `words` 32-bit words (bit i: post i exists), for searches that
+   * negate (call refresh first). Kept until the posts change.
+   */
+  allPosts(words: number): Int32Array {
+    const key = `${this.total}:${this.maxId}:${words}`;
+    if (this.all?.key !== key) {
+      const bits = new Int32Array(words);
+      this.ids.markIn(bits);
+      this.all = { key, bits };
+    }
+    return this.all.bits;
+  }
+
+  private all: { key: string; bits: Int32Array } | null = null;
+
   /** How many posts have a higher id, when ids follow dates (call refresh first). */
   newerThanId(id: number): number {
     return this.ids.countAbove(id);

@@ -1,10 +1,13 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
+import { counter } from '../../db/counters.ts';
 import { CountCache } from './count-cache.ts';
 import { NewestOrder } from './newest-order.ts';
 import { getPostAndNeighbours } from './post-neighbours.ts';
+import { listBySearch } from './post-search.ts';
+import { tagsByName } from './posts.repo.ts';
 import type { PostDetailQuery, PostListQuery } from './posts.schemas.ts';
 import { listPosts, type ListMemory } from './posts.service.ts';
-import { TagNames } from './tag-lookup-cache.ts';
+import { type TagLookup, TagNames } from './tag-lookup-cache.ts';
 import { TagSets } from './tag-sets.ts';
 import { TermWords } from './term-search.ts';
 import { WordSets } from './title-word-sets.ts';
@@ -24,11 +27,14 @@ export function createPostsService(deps: Deps) {
     tags: new TagNames(),
     seen: {},
   };
+  const tagsNamed: TagLookup = (names) => (memory.tags ? memory.tags.lookup(deps.db, names, () => counter(deps.db, 'version')) : tagsByName(deps.db, names));
+  /** GET /api/posts as JSON text: with `q`, through the search module. */
+  const indexes = { tags: memory.tagSets!, posts: memory.order! };
+  const list = (q: PostListQuery) => (q.q === undefined ? listPosts(deps, q, memory) : listBySearch(deps, { ...q, q: q.q }, tagsNamed, indexes));
   return {
-    /** GET /api/posts as JSON text. */
-    list: (q: PostListQuery) => listPosts(deps, q, memory),
+    list,
     /** GET /api/posts/<id>, with its neighbours when asked. */
-    get: (id: string, viewer: Viewer | null, q: PostDetailQuery) => getPostAndNeighbours(deps, id, viewer, q, memory),
+    get: (id: string, viewer: Viewer | null, q: PostDetailQuery) => getPostAndNeighbours(deps, id, viewer, q, list),
     /** Builds the newest order a first deep page or date count would wait for. */
     warm: () => listPosts(deps, { offset: 10000, limit: 1 }, memory),
   };

@@ -15,7 +15,7 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
         summary: 'List posts, filtered, searched and sorted',
         tags: ['posts'],
         querystring: PostListQuery,
-        response: { 200: PostList, ...errors(400, 401, 429) },
+        response: { 200: PostList, ...errors(400, 401, 429, 503) },
       },
       config: { limit: 'posts' },
     },

@@ -23,7 +23,8 @@ export const PostListQuery = Type.Object(
         description: 'Repeatable; the post must have every tag given',
       }),
     ),
-    sortBy: Type.Optional(StringEnum(SORTS, { default: 'newest' })),
+    // No schema default: a sortBy that was not sent must be told apart from newest, which order: in q may not come with.
+    sortBy: Type.Optional(StringEnum(SORTS, { description: 'Default newest. Not together with order: in q' })),
     contentRating: Type.Optional(StringEnum(RATINGS)),
     minLikes: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Only posts with at least this many likes' })),
     dateFrom: Type.Optional(Type.String({ maxLength: 40, description: `Created at or after: ${DATE_TEXT}` })),
@@ -35,6 +36,26 @@ export const PostListQuery = Type.Object(
       }),
     ),
     dateTo: Type.Optional(Type.String({ maxLength: 40, description: `Created at or before: ${DATE_TEXT}; a bare date means the end of that UTC day` })),
+    q: Type.Optional(
+      Type.String({
+        maxLength: 10_000,
+        description:
+          'A search in the query language (docs/search.md), ANDed with the other filters: `cat -dog (sky or sea) rating:safe likes:>10 order:likes`. ' +
+          'Tags (case-insensitive; `*` wildcards, each expanded to at most 100 tags), `-` NOT, `or`/`|` OR, parentheses, `~a ~b` (either), and metatags: ' +
+          'rating:, user:, fav:, pool:ID|any|none, title:, id:, likes:, favs:, comments:, width:, height:, filesize: (kb/mb), duration:, tagcount: (ranges N, >N, >=N, <N, <=N, A..B, A.., ..B, a,b,c), ' +
+          'date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool, ' +
+          'and order:newest|oldest|id|id_asc|likes|likes_asc|favs|comments|filesize|duration|tagcount|random (once, not negated, not inside OR or parentheses; not with sortBy). ' +
+          'At most 1,000 characters and 20 terms (settings SEARCH_MAX_LENGTH, SEARCH_MAX_TERMS). A syntax error is a 400 whose details give field `q`, the message and the character `position`; ' +
+          'a query still running after SEARCH_TIME_BUDGET_MS (2 s) ends with 503 and Retry-After',
+      }),
+    ),
+    seed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 2_147_483_646,
+        description: 'For order:random: the same seed gives the same order, so pages agree; without one, each request shuffles anew',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -68,6 +89,16 @@ export const PostList = Type.Object({
   currentPage: Type.Integer({ description: 'floor(offset / limit) + 1 (counted from the cursor when `before` is given)' }),
   totalPages: Type.Integer({ description: 'ceil(totalPosts / limit)' }),
   nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'With sortBy=newest and a full page: pass as `before` for the next page' }),
+  wildcards: Type.Optional(
+    Type.Array(
+      Type.Object({
+        pattern: Type.String(),
+        tags: Type.Array(Type.String(), { description: 'The tags it stood for, the most used first' }),
+        capped: Type.Boolean({ description: 'true when more tags matched than the 100 used' }),
+      }),
+      { description: 'Only when `q` has wildcards: what each one was expanded to' },
+    ),
+  ),
 });
 
 export const PostDetail = Type.Object({

@@ -15,6 +15,7 @@ import type { TagLookup, TagNames } from './tag-lookup-cache.ts';
 import { counter } from '../../db/counters.ts';
 import { tagsFromMemory, type TagSets } from './tag-sets.ts';
 import type { WordSets } from './title-word-sets.ts';
+import type { Wildcard } from '../../search/expr.ts';
 
 const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -134,10 +135,18 @@ export interface ListMemory {
  * A PostList response as JSON text around items the database wrote (db/schema/list-item.ts), key
  * for key the PostList schema: the route sends it as it is.
  */
-export function postListJson(items: repo.Items, count: { total: number; estimated: boolean }, offset: number, limit: number, cursor: string | null): string {
+export function postListJson(
+  items: repo.Items,
+  count: { total: number; estimated: boolean },
+  offset: number,
+  limit: number,
+  cursor: string | null,
+  wildcards: Wildcard[] = [],
+): string {
   return (
     `{"posts":${items.json},"totalPosts":${count.total},"totalIsEstimate":${count.estimated},` +
-    `"currentPage":${Math.floor(offset / limit) + 1},"totalPages":${Math.ceil(count.total / limit)},"nextCursor":${cursor === null ? 'null' : JSON.stringify(cursor)}}`
+    `"currentPage":${Math.floor(offset / limit) + 1},"totalPages":${Math.ceil(count.total / limit)},"nextCursor":${cursor === null ? 'null' : JSON.stringify(cursor)}` +
+    `${wildcards.length ? `,"wildcards":${JSON.stringify(wildcards)}` : ''}}`
   );
 }
 

@@ -8,7 +8,7 @@ import { countRows, hasStoredCount, type PostFilter } from './posts.query.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
-import { widen } from '../../core/typed-arrays.ts';
+import { popcount, widen } from '../../core/typed-arrays.ts';
 
 /**
  * Memory the tag sets of one process may take. The most used tags take MOST_USED_SHARE of it
@@ -176,6 +176,17 @@ export class PostSets {
   /** Whether the tag is kept here. */
   has(tagId: number): boolean {
     return this.bits.has(tagId) || this.listNumber(tagId) >= 0;
+  }
+
+  /** Post ids up to 32 times this (less one) fit the bitmaps. */
+  get bitmapWords(): number {
+    return this.words;
+  }
+
+  /** A kept tag's posts: its bitmap (shared: read it, never write it), or its ids highest first. */
+  postsOf(tagId: number): { bits: Int32Array } | { ids: Int32Array } {
+    const bits = this.bits.get(tagId);
+    return bits ? { bits } : { ids: this.descending(tagId) };
   }
 
   /** Whether the tag is kept as a bitmap. */
@@ -569,13 +580,6 @@ export function readWords(text: string, map: Int32Array): void {
     } else if (c === 45) negative = true;
     else value = value * 10 + (c - 48);
   }
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /**

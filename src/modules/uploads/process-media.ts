@@ -19,6 +19,7 @@ export interface StoredMedia {
     codecs: string | null;
     is_animated: number;
     sha256: string;
+    md5: string;
     phash: string;
     file_path: string;
     thumb_path: string;
@@ -38,7 +39,7 @@ export function mediaPaths(file: Pick<Received, 'sha256' | 'type'>) {
 
 /** Checks, decodes and stores an upload: original (metadata stripped), thumbnail and preview. */
 export async function storeMedia(media: MediaStore, file: Received, limits: UploadLimits): Promise<StoredMedia> {
-  const { sha256, type } = file;
+  const { sha256, md5, type } = file;
   const paths = mediaPaths(file);
   const written: string[] = [];
   try {
@@ -59,6 +60,7 @@ export async function storeMedia(media: MediaStore, file: Received, limits: Uplo
         codecs: facts.codecs,
         is_animated: facts.animated ? 1 : 0,
         sha256,
+        md5,
         phash: facts.phash,
         ...paths,
       },

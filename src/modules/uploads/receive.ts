@@ -16,6 +16,8 @@ export interface Received {
   filename: string;
   size: number;
   sha256: string;
+  /** For searches by md5 (`md5:HEX`); sha256 is the file's identity. */
+  md5: string;
   type: Sniffed;
 }
 
@@ -24,13 +26,15 @@ const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 const UNSUPPORTED = 'Unsupported file type: accepted are JPEG, PNG, GIF, WebP and AVIF images and MP4 and WebM videos';
 
 /**
- * Streams an upload to a temporary file while hashing it; never holds it whole in memory. The type
- * is read from the first bytes, and the size limit for that type applies as the bytes arrive.
+ * Streams an upload to a temporary file while hashing it (SHA-256 and MD5 of the bytes as sent);
+ * never holds it whole in memory. The type is read from the first bytes, and the size limit for
+ * that type applies as the bytes arrive.
  */
 export async function receiveFile(file: MultipartFile, tmpDir: string, limits: UploadLimits): Promise<Received> {
   await fs.promises.mkdir(tmpDir, { recursive: true });
   const tmpPath = path.join(tmpDir, ownedName('upload'));
-  const hash = createHash('sha256');
+  const sha256 = createHash('sha256');
+  const md5 = createHash('md5');
   let size = 0;
   let head = Buffer.alloc(0);
   let type: Sniffed | null | undefined;
@@ -42,7 +46,8 @@ export async function receiveFile(file: MultipartFile, tmpDir: string, limits: U
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
-      hash.update(chunk);
+      sha256.update(chunk);
+      md5.update(chunk);
       if (type === undefined) {
         head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
         if (head.length >= SNIFF_BYTES) decide();
@@ -64,7 +69,7 @@ export async function receiveFile(file: MultipartFile, tmpDir: string, limits: U
     if (file.file.truncated) throw new AppError(413, `The file is larger than ${mb(limit)}`);
     if (size === 0) throw new AppError(400, 'The file is empty', { details: [{ field: 'file', message: 'empty' }] });
     if (!type) throw new AppError(415, UNSUPPORTED);
-    return { tmpPath, filename: file.filename ?? '', size, sha256: hash.digest('hex'), type };
+    return { tmpPath, filename: file.filename ?? '', size, sha256: sha256.digest('hex'), md5: md5.digest('hex'), type };
   } catch (err) {
     await fs.promises.rm(tmpPath, { force: true });
     file.file.resume(); // drain what the client still sends

@@ -1,0 +1,112 @@
+import { randomInt } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Deps } from '../../core/deps.ts';
+import { AppError } from '../../core/errors.ts';
+import { toId } from '../../core/ids.ts';
+import { escapeLike } from '../../db/engine.ts';
+import type { Lookups } from '../../search/compile.ts';
+import { type Expr, ORDERS, SORT_ORDERS } from '../../search/expr.ts';
+import { type BaseQuery, search } from '../../search/search.ts';
+import type { SetIndexes } from '../../search/sets.ts';
+import { findUserIdByName } from '../users/users.repo.ts';
+import * as repo from './posts.repo.ts';
+import type { PostListQuery } from './posts.schemas.ts';
+import { parseDateParam, postListJson } from './posts.service.ts';
+import type { TagLookup } from './tag-lookup-cache.ts';
+
+const MAX_TERMS = 10;
+
+/** What the search module looks up, from this board's tables. */
+export function boardLookups(deps: Deps, tagsNamed: TagLookup): Lookups {
+  const { db } = deps;
+  return {
+    tags: tagsNamed,
+    wildcard: async (pattern, limit) => {
+      // A literal start narrows the names to a range of the unique index on them.
+      const literal = pattern.slice(0, pattern.indexOf('*'));
+      let q = db
+        .selectFrom('tags')
+        .select(['id', 'name'])
+        .where('post_count', '>', 0)
+        .where(sql<boolean>`name LIKE ${escapeLike(pattern).replace(/\*/g, '%')} ESCAPE '\\'`);
+      if (literal) q = q.where('name', '>=', literal).where('name', '<', `${literal}\uffff`);
+      return q.orderBy('post_count', 'desc').orderBy('name').limit(limit).execute();
+    },
+    user: (name) => findUserIdByName(db, name),
+    pool: async (raw) => {
+      const id = toId(raw);
+      if (id === null) return undefined;
+      return (await db.selectFrom('pools').select('id').where('id', '=', id).executeTakeFirst())?.id;
+    },
+  };
+}
+
+/** The old list parameters as the search module's base query (each keeps its meaning and its errors). */
+async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promise<BaseQuery> {
+  const parts: Expr[] = [];
+  if (q.dateFrom !== undefined || q.dateTo !== undefined) {
+    const lo = q.dateFrom === undefined ? -Infinity : parseDateParam('dateFrom', q.dateFrom, false);
+    const hi = q.dateTo === undefined ? Infinity : parseDateParam('dateTo', q.dateTo, true);
+    parts.push({ kind: 'num', field: 'created', ranges: [{ lo, hi }] });
+  }
+  const terms = (q.search ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (terms.length > MAX_TERMS) {
+    throw new AppError(400, `query parameter 'search' has ${terms.length} terms; at most ${MAX_TERMS} are allowed`, {
+      details: [{ field: 'search', message: `at most ${MAX_TERMS} terms` }],
+    });
+  }
+  const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
+  const found = await lookups.tags([...tagNames, ...terms]);
+  for (const name of tagNames) parts.push(found.has(name) ? { kind: 'tags', ids: [found.get(name)!.id] } : { kind: 'none' });
+  for (const text of terms) {
+    const tag = found.get(text);
+    // A term matches the title, or the post's tag of that name.
+    parts.push(
+      tag
+        ? {
+            kind: 'or',
+            exprs: [
+              { kind: 'title', text },
+              { kind: 'tags', ids: [tag.id] },
+            ],
+          }
+        : { kind: 'title', text },
+    );
+  }
+  if (q.uploader !== undefined) {
+    const id = await lookups.user(q.uploader);
+    parts.push(id === undefined ? { kind: 'none' } : { kind: 'uploader', userId: id });
+  }
+  if (q.contentRating) parts.push({ kind: 'rating', values: [q.contentRating] });
+  if (q.minLikes) parts.push({ kind: 'num', field: 'likes', ranges: [{ lo: q.minLikes, hi: Infinity }] });
+  const base: BaseQuery = { expr: parts.length === 0 ? { kind: 'all' } : { kind: 'and', exprs: parts } };
+  if (q.sortBy) base.order = SORT_ORDERS[q.sortBy];
+  if (q.before !== undefined) {
+    const id = toId(q.before);
+    const cursor = id === null ? undefined : await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
+    if (!cursor)
+      throw new AppError(400, "query parameter 'before' must be the id of an existing post", { details: [{ field: 'before', message: 'unknown post' }] });
+    base.before = { created: cursor.created_at, id: cursor.id };
+  }
+  return base;
+}
+
+/** GET /api/posts with `q`: the search module's page, as the list's JSON text. */
+export async function listBySearch(deps: Deps, q: PostListQuery & { q: string }, tagsNamed: TagLookup, indexes?: SetIndexes): Promise<string> {
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? 24;
+  const lookups = boardLookups(deps, tagsNamed);
+  const base = await baseQuery(deps, q, lookups);
+  const result = await search(
+    deps.db,
+    { q: q.q, base, offset, limit, seed: q.seed ?? randomInt(2 ** 31 - 1), now: deps.clock.now() },
+    lookups,
+    deps.config.search,
+    indexes,
+  );
+  const items = await repo.itemsByIds(deps.db, result.ids);
+  const newest = result.order === ORDERS.newest;
+  const last = items.ids[items.ids.length - 1];
+  const cursor = newest && items.ids.length === limit && last !== undefined ? String(last) : null;
+  return postListJson(items, { total: result.total, estimated: result.estimated }, offset, limit, cursor, result.wildcards);
+}

@@ -1,0 +1,128 @@
+/**
+ * The search module's entry: query text (and what the old list parameters already compiled) to
+ * a page of post ids and a total. parse -> compile -> plan -> execute; nothing here knows HTTP.
+ */
+import type { Database } from '../db/engine.ts';
+import { compileTree, type Lookups, orderOf } from './compile.ts';
+import { type Compiled, type Expr, ORDERS, type OrderKey, type Wildcard } from './expr.ts';
+import { DEFAULT_LIMITS, type Limits, parseQuery, QueryError } from './parse.ts';
+import { type SetIndexes, setsCost, setsSearch, setsServe } from './sets.ts';
+import { type SearchPage, sqlSearch } from './sql.ts';
+
+export interface SearchSettings {
+  limits: Limits;
+  /** A query still running after this long ends with OverBudget (503). */
+  budgetMs: number;
+  /** Tests run every query through one strategy where it can answer it; the board lets the planner choose ('auto'). */
+  strategy?: StrategyName | 'auto';
+}
+
+export const DEFAULT_SEARCH: SearchSettings = { limits: DEFAULT_LIMITS, budgetMs: 2_000 };
+
+export type StrategyName = 'sets' | 'sql';
+
+/** What the old parameters of GET /api/posts compiled to, ANDed with `q`. */
+export interface BaseQuery {
+  expr: Expr;
+  /** sortBy, when given: `order:` may not be given too. */
+  order?: readonly OrderKey[];
+  before?: { created: number; id: number };
+}
+
+export interface SearchRequest {
+  q: string;
+  base: BaseQuery;
+  offset: number;
+  limit: number;
+  /** order:random's seed: the same seed gives the same order, so pages agree. */
+  seed: number;
+  now: number;
+}
+
+export type SearchResult = SearchPage & { wildcards: Wildcard[]; order: readonly OrderKey[] };
+
+/** Compiles `q` with the base query: the Expr, its order and cursor. Throws QueryError. */
+export async function compileQuery(r: SearchRequest, lookups: Lookups, settings: SearchSettings): Promise<Compiled> {
+  const parsed = parseQuery(r.q, settings.limits);
+  const order = orderOf(parsed.order);
+  if (order && r.base.order) throw new QueryError('order: cannot be used together with the sortBy parameter; give one of them', parsed.order!.position);
+  const { expr, wildcards } = await compileTree(parsed.tree, lookups, { now: r.now });
+  const before = r.base.before;
+  const keys = order ?? r.base.order ?? ORDERS.newest;
+  if (before && keys !== ORDERS.newest) throw new QueryError('the before cursor works with the newest order only', parsed.order?.position ?? 0);
+  return { expr: andOf(r.base.expr, expr), order: keys, before, seed: r.seed, wildcards };
+}
+
+/** A page of the posts the query matches, in its order, and their total. */
+export async function search(
+  db: Database,
+  r: SearchRequest,
+  lookups: Lookups,
+  settings: SearchSettings = DEFAULT_SEARCH,
+  indexes?: SetIndexes,
+): Promise<SearchResult> {
+  const compiled = await compileQuery(r, lookups, settings);
+  const c = { ...compiled, expr: simplify(compiled.expr) };
+  const strategy = plan(c, settings, indexes);
+  const page =
+    (strategy === 'sets' && indexes ? await setsSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
+    (await sqlSearch(db, c, r.offset, r.limit, settings.budgetMs));
+  return { ...page, wildcards: compiled.wildcards, order: compiled.order };
+}
+
+/** Rough microseconds a SQL query spends on a post it looks at, and a set strategy on a bitmap word. */
+const SQL_ROW_US = 1;
+const WORD_US = 0.002;
+
+/**
+ * The strategy with the lowest estimated cost among those that can answer the query. SQL reads
+ * rows until it has the page and then counts up to COUNT_CAP: at worst every post, each with a
+ * lookup per condition. The sets pass over a bitmap of every post id once a node.
+ */
+export function plan(c: Compiled, settings: SearchSettings, indexes?: SetIndexes): StrategyName {
+  if (!indexes || !setsServe(c) || settings.strategy === 'sql') return 'sql';
+  if (settings.strategy === 'sets') return 'sets';
+  const posts = indexes.posts.newestId + 1;
+  const words = Math.ceil(posts / 32);
+  const sqlCost = posts * SQL_ROW_US * (1 + leaves(c.expr));
+  return setsCost(c.expr, words) * WORD_US < sqlCost ? 'sets' : 'sql';
+}
+
+function leaves(e: Expr): number {
+  return e.kind === 'and' || e.kind === 'or' ? e.exprs.reduce((n, x) => n + leaves(x), 0) : e.kind === 'not' ? leaves(e.expr) : 1;
+}
+
+function andOf(a: Expr, b: Expr): Expr {
+  if (a.kind === 'all') return b;
+  if (b.kind === 'all') return a;
+  return { kind: 'and', exprs: [a, b] };
+}
+
+/** The same Expr with constant parts folded: none in an AND, all in an OR, double negation. */
+export function simplify(e: Expr): Expr {
+  switch (e.kind) {
+    case 'not': {
+      const inner = simplify(e.expr);
+      if (inner.kind === 'all') return { kind: 'none' };
+      if (inner.kind === 'none') return { kind: 'all' };
+      if (inner.kind === 'not') return inner.expr;
+      return inner === e.expr ? e : { kind: 'not', expr: inner };
+    }
+    case 'and':
+    case 'or': {
+      const absorbing = e.kind === 'and' ? 'none' : 'all';
+      const neutral = e.kind === 'and' ? 'all' : 'none';
+      const parts: Expr[] = [];
+      for (const x of e.exprs.map(simplify)) {
+        if (x.kind === absorbing) return x;
+        if (x.kind === neutral) continue;
+        if (x.kind === e.kind) parts.push(...x.exprs);
+        else parts.push(x);
+      }
+      if (parts.length === 0) return { kind: neutral };
+      return parts.length === 1 ? parts[0] : { kind: e.kind, exprs: parts };
+    }
+    default:
+      return e;
+  }
+}

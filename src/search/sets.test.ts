@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { eachDatabase } from '../../test/helpers.ts';
+import { createPost, createUser } from '../../test/factories.ts';
+import { NewestOrder } from '../modules/posts/newest-order.ts';
+import { TagSets } from '../modules/posts/tag-sets.ts';
+import { tagsByName } from '../modules/posts/posts.repo.ts';
+import { type Compiled, type Expr, ORDERS } from './expr.ts';
+import { plan, DEFAULT_SEARCH } from './search.ts';
+import { type KeptTags, setsSearch } from './sets.ts';
+
+const compiled = (expr: Expr, order: Compiled['order'] = ORDERS.newest): Compiled => ({ expr, order, seed: 0, wildcards: [] });
+
+eachDatabase('the in-memory set strategy', (ctx) => {
+  const ids: Record<string, number> = {};
+  const posts: number[] = [];
+  before(async () => {
+    const u = await createUser(ctx.database, { username: 'sets' });
+    for (let i = 0; i < 40; i++) {
+      const tags = ['all', i % 2 ? 'odd' : 'even', ...(i % 5 === 0 ? ['five'] : [])];
+      posts.push(await createPost(ctx.database, { uploaderId: u, createdAt: 1_000 + i, tags }));
+    }
+    for (const [name, tag] of await tagsByName(ctx.database, ['all', 'odd', 'even', 'five'])) ids[name] = tag.id;
+  });
+
+  test('tags the process does not keep are read from their links for the query', async () => {
+    const real = new TagSets();
+    // As if 'five' and 'odd' had not fit the memory budget.
+    const missing = new Set([ids.five, ids.odd]);
+    const tags: KeptTags = {
+      current: (db, v) => real.current(db, v),
+      has: (id) => !missing.has(id) && real.has(id),
+      get bitmapWords() {
+        return real.bitmapWords;
+      },
+      postsOf: (id) => real.postsOf(id),
+    };
+    const indexes = { tags, posts: new NewestOrder() };
+    const q: Expr = {
+      kind: 'and',
+      exprs: [
+        { kind: 'tags', ids: [ids.all] },
+        { kind: 'not', expr: { kind: 'tags', ids: [ids.five] } },
+        {
+          kind: 'or',
+          exprs: [
+            { kind: 'tags', ids: [ids.odd] },
+            { kind: 'tags', ids: [ids.even] },
+          ],
+        },
+      ],
+    };
+    const want = posts.filter((_, i) => i % 5 !== 0).reverse();
+    const page = await setsSearch(ctx.database, compiled(q), 3, 5, indexes, 1_000);
+    assert.deepEqual(page, { ids: want.slice(3, 8), total: want.length, estimated: false });
+    const oldest = await setsSearch(ctx.database, compiled({ kind: 'not', expr: { kind: 'tags', ids: [ids.odd] } }, ORDERS.oldest), 0, 3, indexes, 1_000);
+    assert.deepEqual(oldest?.ids, [posts[0], posts[2], posts[4]]);
+    assert.equal(oldest?.total, 20);
+  });
+
+  test('the planner takes the sets for tags alone in id or date order, and SQL for the rest', () => {
+    const indexes = { tags: new TagSets(), posts: { newestId: 1_000_000, refreshAt: async () => true, allPosts: () => new Int32Array(0) } };
+    const tags: Expr = {
+      kind: 'and',
+      exprs: [
+        { kind: 'tags', ids: [1] },
+        { kind: 'not', expr: { kind: 'tags', ids: [2] } },
+      ],
+    };
+    assert.equal(plan(compiled(tags), DEFAULT_SEARCH, indexes), 'sets');
+    assert.equal(plan(compiled(tags, ORDERS.id_asc), DEFAULT_SEARCH, indexes), 'sets');
+    assert.equal(plan(compiled(tags, ORDERS.likes), DEFAULT_SEARCH, indexes), 'sql');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, { kind: 'rating', values: ['safe'] }] }), DEFAULT_SEARCH, indexes), 'sql');
+    assert.equal(plan(compiled(tags), { ...DEFAULT_SEARCH, strategy: 'sql' }, indexes), 'sql');
+    assert.equal(plan(compiled(tags), DEFAULT_SEARCH), 'sql');
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * The in-memory strategy: a query of tags alone (AND, OR, NOT, wildcards) evaluated over the
+ * tag sets a process keeps (bitmaps and id lists: modules/posts/tag-sets.ts), in id order, which
+ * is the newest order while posts keep their upload order. Every intermediate result is a bitmap
+ * over post ids: at a million posts 31,250 words, ANDed or ORed word by word; the page is read
+ * from the top (or bottom) word, skipping whole words by their bit count, and the total is exact.
+ * Tags the process does not keep are read from their links for the query.
+ */
+import { popcount } from '../core/typed-arrays.ts';
+import { sql } from 'kysely';
+import { type Database, OverBudget } from '../db/engine.ts';
+import type { Compiled, Expr, OrderKey } from './expr.ts';
+import { ORDERS } from './expr.ts';
+import type { SearchPage } from './sql.ts';
+
+/** The tag sets this strategy reads (TagSets). */
+export interface KeptTags {
+  current(db: Database, version?: number): Promise<unknown>;
+  has(tagId: number): boolean;
+  readonly bitmapWords: number;
+  postsOf(tagId: number): { bits: Int32Array } | { ids: Int32Array };
+}
+
+/** Every post, newest first (NewestOrder). */
+export interface AllPosts {
+  /** Brings it up to date; whether newer posts always have higher ids. */
+  refreshAt(db: Database, version?: number): Promise<boolean>;
+  readonly newestId: number;
+  allPosts(words: number): Int32Array;
+}
+
+export interface SetIndexes {
+  tags: KeptTags;
+  posts: AllPosts;
+}
+
+/** Whether the expression is tags alone (with AND, OR and NOT). */
+export function tagsAlone(e: Expr): boolean {
+  switch (e.kind) {
+    case 'all':
+    case 'none':
+    case 'tags':
+      return true;
+    case 'not':
+      return tagsAlone(e.expr);
+    case 'and':
+    case 'or':
+      return e.exprs.every(tagsAlone);
+    default:
+      return false;
+  }
+}
+
+/** The orders a bitmap serves: by id, which is the date order when ids follow dates. */
+function direction(order: readonly OrderKey[]): { dir: 'asc' | 'desc'; byDate: boolean } | null {
+  if (order === ORDERS.newest) return { dir: 'desc', byDate: true };
+  if (order === ORDERS.oldest) return { dir: 'asc', byDate: true };
+  if (order === ORDERS.id) return { dir: 'desc', byDate: false };
+  if (order === ORDERS.id_asc) return { dir: 'asc', byDate: false };
+  return null;
+}
+
+/** Whether this strategy can answer the query (before its indexes are read). */
+export function setsServe(c: Compiled): boolean {
+  return tagsAlone(c.expr) && direction(c.order) !== null;
+}
+
+/** How many word operations the query takes over `words` words: one pass a node. */
+export function setsCost(e: Expr, words: number): number {
+  const nodes = (x: Expr): number =>
+    x.kind === 'and' || x.kind === 'or' ? 1 + x.exprs.reduce((n, y) => n + nodes(y), 0) : x.kind === 'not' ? 1 + nodes(x.expr) : 1;
+  return nodes(e) * words;
+}
+
+/** Links of tags the process does not keep, read for one query. */
+async function readLinks(db: Database, tagIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (tagIds.length === 0) return out;
+  const rows = await sql<{ tag_id: number; ids: string | null }>`SELECT tag_id, ${db.joinedText(sql.ref('post_id'))} AS ids FROM post_tags
+    WHERE ${db.oneOf(sql.ref('tag_id'), db.listParam(tagIds))} GROUP BY tag_id`.execute(db);
+  for (const r of rows.rows) out.set(Number(r.tag_id), r.ids ? r.ids.split(',').map(Number) : []);
+  return out;
+}
+
+function tagIdsIn(e: Expr, out: Set<number>): Set<number> {
+  if (e.kind === 'tags') for (const id of e.ids) out.add(id);
+  else if (e.kind === 'not') tagIdsIn(e.expr, out);
+  else if (e.kind === 'and' || e.kind === 'or') for (const x of e.exprs) tagIdsIn(x, out);
+  return out;
+}
+
+/**
+ * A page and the exact total of a tags-alone query, or null when the order is by date and posts
+ * are not in upload order (then the date order is not the id order).
+ */
+export async function setsSearch(db: Database, c: Compiled, offset: number, limit: number, indexes: SetIndexes, budgetMs: number): Promise<SearchPage | null> {
+  const how = direction(c.order);
+  if (!how) return null;
+  const [follows] = await Promise.all([indexes.posts.refreshAt(db), indexes.tags.current(db)]);
+  if (how.byDate && !follows) return null;
+  const wanted = [...tagIdsIn(c.expr, new Set())];
+  const fetched = await readLinks(
+    db,
+    wanted.filter((id) => !indexes.tags.has(id)),
+  );
+  const words = Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
+  const result = new Evaluator(indexes, fetched, words, budgetMs).run(c.expr);
+  if (c.before) clearFrom(result, c.before.id);
+  return { ...pageOf(result, how.dir, offset, limit), total: countBits(result), estimated: false };
+}
+
+/** Bitmaps of `words` words; each node makes a new one, but a kept bitmap is used as it is. */
+class Evaluator {
+  private readonly until: number;
+
+  constructor(
+    private readonly indexes: SetIndexes,
+    private readonly fetched: Map<number, number[]>,
+    private readonly words: number,
+    private readonly budgetMs: number,
+  ) {
+    this.until = Date.now() + budgetMs;
+  }
+
+  /** The posts of `e`, in a bitmap of its own (the caller may change it). */
+  run(e: Expr): Int32Array {
+    const bits = this.eval(e);
+    const shared = e.kind === 'all' || (e.kind === 'tags' && e.ids.length === 1);
+    return shared || bits.length !== this.words ? widened(bits, this.words) : bits;
+  }
+
+  private eval(e: Expr): Int32Array {
+    if (Date.now() > this.until) throw new OverBudget(this.budgetMs);
+    switch (e.kind) {
+      case 'all':
+        return this.indexes.posts.allPosts(this.words);
+      case 'none':
+        return new Int32Array(this.words);
+      case 'tags':
+        return e.ids.length === 1 ? this.tag(e.ids[0]) : this.union(e.ids.map((id) => this.tag(id)));
+      case 'not':
+        return this.difference(this.indexes.posts.allPosts(this.words), [e.expr]);
+      case 'or':
+        return this.union(e.exprs.map((x) => this.eval(x)));
+      case 'and': {
+        // A AND NOT B is A without B: the complement of B is never made.
+        const plus = e.exprs.filter((x) => x.kind !== 'not');
+        const minus = e.exprs.flatMap((x) => (x.kind === 'not' ? [x.expr] : []));
+        const base = plus.length ? this.intersection(plus.map((x) => this.eval(x))) : this.indexes.posts.allPosts(this.words);
+        return minus.length ? this.difference(base, minus) : base;
+      }
+      default:
+        throw new Error(`the set strategy cannot evaluate ${e.kind}`);
+    }
+  }
+
+  private tag(id: number): Int32Array {
+    const fetched = this.fetched.get(id);
+    if (fetched || !this.indexes.tags.has(id)) return fromIds(fetched ?? [], this.words);
+    const kept = this.indexes.tags.postsOf(id);
+    return 'bits' in kept ? kept.bits : fromIds(kept.ids, this.words);
+  }
+
+  private union(parts: Int32Array[]): Int32Array {
+    const out = new Int32Array(this.words);
+    for (const p of parts) for (let w = Math.min(p.length, out.length) - 1; w >= 0; w--) out[w] |= p[w];
+    return out;
+  }
+
+  private intersection(parts: Int32Array[]): Int32Array {
+    const out = widened(parts[0], this.words);
+    for (const p of parts.slice(1)) for (let w = 0; w < out.length; w++) out[w] &= w < p.length ? p[w] : 0;
+    return out;
+  }
+
+  private difference(base: Int32Array, minus: Expr[]): Int32Array {
+    const out = widened(base, this.words);
+    for (const m of minus) {
+      const p = this.eval(m);
+      for (let w = Math.min(p.length, out.length) - 1; w >= 0; w--) out[w] &= ~p[w];
+    }
+    return out;
+  }
+}
+
+/** A copy of `bits` with `words` words. */
+function widened(bits: Int32Array, words: number): Int32Array {
+  const out = new Int32Array(words);
+  out.set(bits.length > words ? bits.subarray(0, words) : bits);
+  return out;
+}
+
+function fromIds(ids: ArrayLike<number>, words: number): Int32Array {
+  const out = new Int32Array(words);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
+  }
+  return out;
+}
+
+/** Clears the bits of `id` and above: the keyset cursor, in id order. */
+function clearFrom(bits: Int32Array, id: number): void {
+  const w = id >>> 5;
+  if (w >= bits.length) return;
+  bits[w] &= (1 << (id & 31)) - 1;
+  bits.fill(0, w + 1);
+}
+
+function pageOf(bits: Int32Array, dir: 'asc' | 'desc', offset: number, limit: number): { ids: number[] } {
+  const ids: number[] = [];
+  let skip = offset;
+  const step = dir === 'desc' ? -1 : 1;
+  for (let w = dir === 'desc' ? bits.length - 1 : 0; w >= 0 && w < bits.length && ids.length < limit; w += step) {
+    let x = bits[w];
+    if (x === 0) continue;
+    // Words wholly inside the offset are counted, not read bit by bit.
+    const n = popcount(x);
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    while (x !== 0 && ids.length < limit) {
+      const b = dir === 'desc' ? 31 - Math.clz32(x) : 31 - Math.clz32(x & -x);
+      x &= ~(1 << b);
+      if (skip > 0) skip--;
+      else ids.push(w * 32 + b);
+    }
+  }
+  return { ids };
+}
+
+function countBits(bits: Int32Array): number {
+  let n = 0;
+  for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) n += popcount(bits[w]);
+  return n;
+}

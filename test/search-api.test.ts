@@ -1,0 +1,151 @@
+// GET /api/posts?q=: errors at their position, limits and the settings that raise them,
+// wildcard expansion, the cursor, and the time budget.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { sql } from 'kysely';
+import { eachDatabase, getJson } from './helpers.ts';
+import { createPost, createUser } from './factories.ts';
+
+const list = (q: string, more = '') => `/api/posts?q=${encodeURIComponent(q)}${more}`;
+
+eachDatabase('search language: errors, limits, wildcards, cursor', (ctx) => {
+  let ids: number[];
+  before(async () => {
+    const u = await createUser(ctx.database, { username: 'searcher' });
+    ids = [];
+    for (let i = 0; i < 6; i++)
+      ids.push(await createPost(ctx.database, { uploaderId: u, createdAt: Date.parse('2026-01-01') + i * 1000, tags: ['cat', `tone_${i}`], likeCount: i }));
+    // 105 tags that start alike: a wildcard over them is capped at the 100 most used.
+    for (let i = 0; i < 105; i++)
+      await createPost(ctx.database, {
+        uploaderId: u,
+        createdAt: Date.parse('2025-01-01') + i,
+        tags: Array.from({ length: 1 + (i % 3) }, (_, k) => `wide_${i + k}`),
+      });
+  });
+
+  test('a syntax error is a 400 naming q, with the character offset of what is wrong', async () => {
+    for (const [q, position, words] of [
+      ['cat (dog', 4, /parenthesis is not closed/],
+      ['cat or', 4, /or/],
+      ['likes:>x', 6, /likes: 'x' is not a whole number/],
+      ['rating:nice', 7, /rating/],
+      ['date:2026-02-30', 5, /date/],
+      ['cat order:best', 10, /order/],
+      ['md5:abc', 4, /32 hexadecimal/],
+      ['likes:9..3', 6, /empty/],
+    ] as const) {
+      const res = await getJson(ctx.app, list(q));
+      assert.equal(res.status, 400, `${q}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.status, 400);
+      assert.equal(res.body.details.length, 1);
+      const [d] = res.body.details;
+      assert.equal(d.field, 'q');
+      assert.equal(d.position, position, `${q}: ${d.message}`);
+      assert.match(d.message, words);
+    }
+  });
+
+  test('at most 1,000 characters and 20 terms (order: not counted)', async () => {
+    const terms = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`).join(' ');
+    assert.equal((await getJson(ctx.app, list(`${terms(20)} order:likes`))).status, 200);
+    const many = await getJson(ctx.app, list(terms(21)));
+    assert.equal(many.status, 400);
+    assert.match(many.body.details[0].message, /20 terms/);
+    assert.equal(many.body.details[0].position, terms(20).length + 1);
+    const long = await getJson(ctx.app, list(`cat ${'x'.repeat(997)}`));
+    assert.equal(long.status, 400);
+    assert.match(long.body.details[0].message, /1000 characters/);
+  });
+
+  test('sortBy together with order: is a 400; either alone orders the list', async () => {
+    const both = await getJson(ctx.app, list('cat order:likes', '&sortBy=most_liked'));
+    assert.equal(both.status, 400);
+    assert.equal(both.body.details[0].field, 'q');
+    const byOrder = await getJson(ctx.app, list('cat order:likes_asc'));
+    assert.deepEqual(
+      byOrder.body.posts.map((p: { id: string }) => Number(p.id)),
+      ids,
+    );
+    const bySort = await getJson(ctx.app, list('cat', '&sortBy=most_liked'));
+    assert.deepEqual(
+      bySort.body.posts.map((p: { id: string }) => Number(p.id)),
+      [...ids].reverse(),
+    );
+  });
+
+  test('a wildcard over more than 100 tags uses the 100 most used and says so', async () => {
+    const res = await getJson(ctx.app, list('wide_*', '&limit=1'));
+    assert.equal(res.status, 200);
+    const [w] = res.body.wildcards;
+    assert.equal(w.pattern, 'wide_*');
+    assert.equal(w.capped, true);
+    assert.equal(w.tags.length, 100);
+    // The most used first: wide_2 is on 3 posts (wide_0 on 1).
+    assert.ok(w.tags.indexOf('wide_2') < w.tags.indexOf('wide_0') || !w.tags.includes('wide_0'));
+    const few = await getJson(ctx.app, list('tone_* -tone_1'));
+    assert.deepEqual(few.body.wildcards[0], { pattern: 'tone_*', tags: ['tone_0', 'tone_1', 'tone_2', 'tone_3', 'tone_4', 'tone_5'], capped: false });
+    assert.equal(few.body.totalPosts, 5);
+    const plain = await getJson(ctx.app, list('cat'));
+    assert.equal(plain.body.wildcards, undefined);
+  });
+
+  test('the newest order gives a cursor that pages on; other orders give none', async () => {
+    const first = await getJson(ctx.app, list('cat', '&limit=4'));
+    assert.equal(first.body.nextCursor, String(ids[2]));
+    const next = await getJson(ctx.app, list('cat', `&limit=4&before=${first.body.nextCursor}`));
+    assert.deepEqual(
+      next.body.posts.map((p: { id: string }) => Number(p.id)),
+      [ids[1], ids[0]],
+    );
+    assert.equal((await getJson(ctx.app, list('cat order:likes', '&limit=4'))).body.nextCursor, null);
+    assert.equal((await getJson(ctx.app, list('cat order:likes', `&before=${ids[3]}`))).status, 400);
+  });
+});
+
+eachDatabase(
+  'search language: settings raise the limits',
+  (ctx) => {
+    test('SEARCH_MAX_TERMS and SEARCH_MAX_LENGTH are read', async () => {
+      const q = Array.from({ length: 30 }, (_, i) => `t${i}`).join(' ');
+      assert.equal((await getJson(ctx.app, list(q))).status, 200);
+      assert.equal((await getJson(ctx.app, list(`${q} t30 t31`))).status, 400);
+    });
+  },
+  { search: { limits: { maxLength: 2000, maxTerms: 30, maxDepth: 10 }, budgetMs: 2000 } },
+);
+
+eachDatabase(
+  'search language: the time budget',
+  (ctx) => {
+    before(async () => {
+      const u = await createUser(ctx.database, { username: 'slow' });
+      for (let i = 0; i < 3; i++) await createPost(ctx.database, { uploaderId: u, createdAt: 1000 + i, tags: ['a', 'b'] });
+      // Many posts at once, so a query that reads them all takes far more than a millisecond.
+      const copy = (i: number) => sql`INSERT INTO posts (uploader_id, title, description, content_rating, media_type, mime, file_size, width, height, duration,
+        is_animated, sha256, phash, file_path, thumb_path, preview_path, like_count, comment_count, favorite_count, created_at, updated_at, tag_string)
+        SELECT p.uploader_id, p.title, p.description, p.content_rating, p.media_type, p.mime, p.file_size, p.width, p.height, p.duration,
+        p.is_animated, substr(p.sha256, 1, 40) || '-' || ${i} || '-' || p.id, p.phash, p.file_path, p.thumb_path, p.preview_path, p.like_count, p.comment_count, p.favorite_count, p.created_at, p.updated_at, p.tag_string
+        FROM posts p`;
+      // Doubled 14 times: 49,152 posts.
+      for (let i = 0; i < 14; i++) await copy(i).execute(ctx.database);
+    });
+
+    test('a query over the budget ends with 503, Retry-After and the JSON error, and the next one is answered', async () => {
+      // Unbudgeted, this takes 7 (SQLite) to 20 (PostgreSQL) times the budget of 20 ms.
+      const slow = await ctx.app.inject({
+        method: 'GET',
+        url: list('-a or -b or title:zzz or fav:slow or -(likes:>5 b) or (comments:3..9 -a) or pool:any or tagcount:>5', '&offset=60000'),
+      });
+      assert.equal(slow.statusCode, 503, slow.body);
+      assert.ok(Number(slow.headers['retry-after']) > 0);
+      const body = slow.json();
+      assert.equal(body.status, 503);
+      assert.match(body.error, /time budget/);
+      const quick = await getJson(ctx.app, list('id:1'));
+      assert.equal(quick.status, 200);
+      assert.equal(quick.body.totalPosts, 1);
+    });
+  },
+  { search: { limits: { maxLength: 1000, maxTerms: 20, maxDepth: 10 }, budgetMs: 20 } },
+);

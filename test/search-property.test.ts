@@ -1,0 +1,226 @@
+// Random boards and random queries in the language: every page and total of GET /api/posts?q=
+// equals a plain evaluation of the query over every post (test/search-model.ts).
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import fc from 'fast-check';
+import { eachDatabase, type Ctx } from './helpers.ts';
+import { addComment, addFavorite, createPool, createUser, postRow } from './factories.ts';
+import { insertPost } from '../src/modules/posts/posts.repo.ts';
+import { evaluate, type ModelPost, ORDER_NAMES, type OrderName, queryArb, queryText, tagQueryArb, type World } from './search-model.ts';
+import { DEFAULT_SEARCH } from '../src/search/search.ts';
+
+const DAY = 86_400_000;
+/** Tag names with very different frequencies: a few on most posts, most on a few. */
+const TAGS = ['cat', 'dog', 'sky', 'sea', 'blue_hair', 'red_hair', 'long_hair', 'smile', 'tree', 'night', 'rain', 'car', 'flower_(plant)', 'star:wars'];
+const WORDS = ['sunset', 'harbour', 'portrait', 'study', 'night', 'walk', 'blue', 'morning', 'city', 'garden'];
+
+/**
+ * A board of random posts, written as the app writes them, and its model. `inOrder`: posts are
+ * dated in upload order (as uploads are), else some are dated before older ones (an import).
+ */
+async function makeWorld(ctx: Ctx, seed: number, inOrder = false): Promise<World> {
+  const rand = mulberry(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  const db = ctx.database;
+  const now = ctx.clock.now();
+  const users = ['alice', 'Bob', 'carol', 'dave'];
+  const userIds = new Map<string, number>();
+  for (const name of users) userIds.set(name, await createUser(db, { username: name }));
+  const posts: ModelPost[] = [];
+  for (let i = 0; i < 160; i++) {
+    // Some posts share a date, and some are dated before older ids: ties and imports.
+    const created =
+      i % 17 === 0 && posts.length
+        ? posts[posts.length - 1].created
+        : inOrder
+          ? now - (160 - i) * 5 * DAY
+          : now - Math.floor(rand() * 800 * DAY) - (i % 5) * 3_600_000;
+    const tags = TAGS.filter((_, k) => rand() < 0.8 / (k + 1) ** 0.9);
+    const kind = rand();
+    const mediaType = kind < 0.2 ? 'video' : 'image';
+    const animated = mediaType === 'image' && kind > 0.85;
+    const uploader = pick(users);
+    const title = `${pick(WORDS)} ${pick(WORDS)}`;
+    const row = postRow({
+      uploaderId: userIds.get(uploader)!,
+      title,
+      tags,
+      rating: pick(['safe', 'safe', 'sketchy', 'unsafe'] as const),
+      likeCount: Math.floor(rand() * rand() * 60),
+      createdAt: created,
+      mediaType,
+      width: 1 + Math.floor(rand() * 60),
+      height: 1 + Math.floor(rand() * 60),
+      fileSize: Math.floor(rand() * 40_000),
+    });
+    row.duration = mediaType === 'video' ? pick([0.5, 1.5, 3, 10, 20]) : null;
+    row.is_animated = animated ? 1 : 0;
+    const id = await insertPost(db, row, tags);
+    posts.push({
+      id,
+      title,
+      tags: [...tags].sort(),
+      rating: row.content_rating as ModelPost['rating'],
+      uploader,
+      favBy: [],
+      pools: [],
+      likes: row.like_count ?? 0,
+      favs: 0,
+      comments: 0,
+      width: row.width,
+      height: row.height,
+      filesize: row.file_size,
+      duration: row.duration ?? null,
+      mediaType,
+      animated,
+      created,
+      sha256: row.sha256,
+      md5: row.md5 ?? '',
+    });
+  }
+  for (const p of posts) {
+    for (const u of users) {
+      if (rand() < 0.15) {
+        await addFavorite(db, userIds.get(u)!, p.id, now);
+        p.favBy.push(u);
+        p.favs++;
+      }
+    }
+    const comments = rand() < 0.3 ? 1 + Math.floor(rand() * 3) : 0;
+    for (let k = 0; k < comments; k++) await addComment(db, { postId: p.id, userId: userIds.get('alice')!, createdAt: now });
+    p.comments = comments;
+  }
+  const pools: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    const members = posts.filter(() => rand() < 0.1);
+    const poolId = await createPool(db, { creatorId: userIds.get('alice')!, name: `pool ${k}`, postIds: members.map((p) => p.id), at: now });
+    for (const p of members) p.pools.push(poolId);
+    pools.push(poolId);
+  }
+  return { posts, tags: TAGS, users, pools, now };
+}
+
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+for (const strategy of ['auto', 'sql'] as const) {
+  eachDatabase(
+    `the query language against a plain evaluation (strategy ${strategy})`,
+    (ctx) => {
+      let world: World;
+      before(async () => {
+        world = await makeWorld(ctx, 20261125);
+      });
+
+      const page = async (params: Record<string, string | number>) => {
+        const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+        const res = await ctx.app.inject({ method: 'GET', url: `/api/posts?${qs}` });
+        assert.equal(res.statusCode, 200, `${qs}: ${res.body}`);
+        return res.json() as { posts: { id: string }[]; totalPosts: number; totalIsEstimate: boolean };
+      };
+
+      test('every page and total equal the plain evaluation, for random queries and every order', async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            queryArb(world),
+            fc.constantFrom<OrderName | null>(null, ...ORDER_NAMES),
+            fc.nat(100),
+            fc.integer({ min: 1, max: 40 }),
+            fc.nat(2_000_000_000),
+            fc.nat(),
+            async (q, order, offset, limit, seed, style) => {
+              const text = `${queryText(q, style)}${order ? ` order:${order}` : ''}`;
+              const want = evaluate(world, q, order ?? 'newest', seed);
+              const got = await page({ q: text, offset, limit, seed });
+              assert.deepEqual(
+                got.posts.map((p) => Number(p.id)),
+                want.slice(offset, offset + limit).map((p) => p.id),
+                `page of ${text}`,
+              );
+              assert.equal(got.totalPosts, want.length, `total of ${text}`);
+              assert.equal(got.totalIsEstimate, false);
+            },
+          ),
+          { numRuns: 300, seed: 42 },
+        );
+      });
+
+      test('the old parameters keep their meaning and are ANDed with q', async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            queryArb(world),
+            fc.constantFrom(...world.tags),
+            fc.constantFrom('safe', 'sketchy', 'unsafe'),
+            fc.nat(20),
+            fc.constantFrom('most_liked', 'oldest', 'newest') as fc.Arbitrary<'most_liked' | 'oldest' | 'newest'>,
+            fc.nat(),
+            async (q, tag, rating, minLikes, sortBy, style) => {
+              const text = queryText(q, style);
+              const extra = (p: ModelPost) => p.tags.includes(tag) && p.rating === rating && p.likes >= minLikes;
+              let want = evaluate(world, q, sortBy === 'oldest' ? 'oldest' : 'newest', 0, extra);
+              // most_liked: likes first, then newest (its tie-break since before the language).
+              if (sortBy === 'most_liked') want = [...want].sort((a, b) => b.likes - a.likes || b.created - a.created || b.id - a.id);
+              const got = await page({ q: text, tag, contentRating: rating, minLikes, sortBy, limit: 100 });
+              assert.deepEqual(
+                got.posts.map((p) => Number(p.id)),
+                want.slice(0, 100).map((p) => p.id),
+                `${text} with tag=${tag} rating=${rating} minLikes=${minLikes} sortBy=${sortBy}`,
+              );
+              assert.equal(got.totalPosts, want.length);
+            },
+          ),
+          { numRuns: 100, seed: 7 },
+        );
+      });
+    },
+    { search: { ...DEFAULT_SEARCH, strategy } },
+  );
+}
+
+eachDatabase(
+  'tags alone, from the in-memory sets, against a plain evaluation',
+  (ctx) => {
+    let world: World;
+    before(async () => {
+      world = await makeWorld(ctx, 1125, true);
+    });
+
+    test('every page and total equal the plain evaluation, in every order the sets serve', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          tagQueryArb(world),
+          fc.constantFrom<OrderName | null>(null, 'newest', 'oldest', 'id', 'id_asc'),
+          fc.nat(60),
+          fc.integer({ min: 1, max: 40 }),
+          fc.nat(),
+          async (q, order, offset, limit, style) => {
+            const text = `${queryText(q, style)}${order ? ` order:${order}` : ''}`;
+            const want = evaluate(world, q, order ?? 'newest', 0);
+            const res = await ctx.app.inject({
+              method: 'GET',
+              url: `/api/posts?${new URLSearchParams({ q: text, offset: String(offset), limit: String(limit) })}`,
+            });
+            assert.equal(res.statusCode, 200, res.body);
+            const got = res.json() as { posts: { id: string }[]; totalPosts: number };
+            assert.deepEqual(
+              got.posts.map((p) => Number(p.id)),
+              want.slice(offset, offset + limit).map((p) => p.id),
+              `page of ${text}`,
+            );
+            assert.equal(got.totalPosts, want.length, `total of ${text}`);
+          },
+        ),
+        { numRuns: 200, seed: 11 },
+      );
+    });
+  },
+  { search: { ...DEFAULT_SEARCH, strategy: 'sets' } },
+);
