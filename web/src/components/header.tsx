@@ -23,7 +23,8 @@ function SearchForm() {
   const submit = (e: Event) => {
     e.preventDefault();
     const base = onBrowse ? loc : { ...loc, path: '/', query: new URLSearchParams() };
-    navigate(withQuery({ q: q.trim() || undefined, page: undefined }, base));
+    // A new search gets a new shuffle if it asks for order:random (the browse page picks one).
+    navigate(withQuery({ q: q.trim() || undefined, page: undefined, seed: undefined }, base));
   };
   return (
     <form class="search" role="search" onSubmit={submit}>

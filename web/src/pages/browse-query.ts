@@ -15,6 +15,8 @@ export interface BrowseState {
   sort: NonNullable<PostQuery['sortBy']>;
   /** The query's own `order:` value, which overrides the sort control; null without one. */
   order: string | null;
+  /** order:random's shuffle, kept in the URL so that pages, Back and a shared link agree. */
+  seed: string;
   likes: string;
   from: string;
   to: string;
@@ -34,6 +36,7 @@ export function readBrowse(query: URLSearchParams, safeMode: boolean): BrowseSta
     rating: (RATINGS.includes(rating) ? rating : safeMode ? 'safe' : 'all') as BrowseState['rating'],
     sort: (SORTS.includes(sort) ? sort : 'newest') as BrowseState['sort'],
     order: queryOrder(q),
+    seed: /^\d{1,9}$/.test(query.get('seed') ?? '') ? query.get('seed')! : '',
     likes: /^\d+$/.test(query.get('likes') ?? '') ? query.get('likes')! : '',
     from: /^\d{4}-\d{2}-\d{2}$/.test(query.get('from') ?? '') ? query.get('from')! : '',
     to: /^\d{4}-\d{2}-\d{2}$/.test(query.get('to') ?? '') ? query.get('to')! : '',
@@ -52,8 +55,12 @@ export function apiFilters(s: BrowseState): Record<string, string | string[] | u
     minLikes: s.likes || undefined,
     dateFrom: s.from || undefined,
     dateTo: s.to || undefined,
+    seed: s.order === 'random' ? s.seed || undefined : undefined,
   };
 }
+
+/** A new shuffle for order:random. */
+export const newSeed = () => String(Math.floor(Math.random() * 1e9));
 
 export function postsUrl(filters: Record<string, string | string[] | undefined>, offset: number, limit: number): string {
   return `/api/posts${toQuery({ ...filters, offset: offset || undefined, limit })}`;

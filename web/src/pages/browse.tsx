@@ -6,11 +6,11 @@ import { PostGrid } from '../components/post-grid.tsx';
 import { StatsPanel } from '../components/stats-panel.tsx';
 import { count, plural } from '../lib/format.ts';
 import { faultOf, queryFault } from '../lib/query-fault.ts';
-import { restoreScroll, useLoc, withQuery } from '../lib/router.ts';
+import { navigate, restoreScroll, useLoc, withQuery } from '../lib/router.ts';
 import { useSafeMode } from '../lib/session.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
 import { BrowseFilters } from './browse-filters.tsx';
-import { apiFilters, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
+import { apiFilters, newSeed, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
 
 function PopularTags() {
   // The same list the post page reads tag counts from: one request serves both.
@@ -48,7 +48,12 @@ export function Browse() {
   const state = readBrowse(loc.query, safe);
   const filters = apiFilters(state);
   const offset = (state.page - 1) * PAGE_SIZE;
-  const { data, error, loading } = useApi<PostList>(postsUrl(filters, offset, PAGE_SIZE));
+  // order:random without a seed would shuffle every page anew: pick one first, into the URL.
+  const unseeded = state.order === 'random' && !state.seed;
+  useEffect(() => {
+    if (unseeded) navigate(withQuery({ seed: newSeed() }), { replace: true, keepScroll: true });
+  }, [unseeded]);
+  const { data, error, loading } = useApi<PostList>(unseeded ? null : postsUrl(filters, offset, PAGE_SIZE));
   useTitle(state.q || state.tags.length ? heading(state.q, state.tags) : undefined);
   // A search the server could not read is shown by the search box, under itself.
   const fault = faultOf(error, state.q.trim());
