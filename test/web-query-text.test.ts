@@ -2,6 +2,9 @@
 // in, what it may complete to, and whether the query sets its own order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { METATAG_NAMES } from '../src/search/compile.ts';
+import { ORDERS as SERVER_ORDERS } from '../src/search/expr.ts';
+import { METATAGS, ORDERS } from '../web/src/lib/metatags.ts';
 import { metaSuggestions, queryOrder, tagLike, wordAt } from '../web/src/lib/query-text.ts';
 
 /** The caret is where `|` is written. */
@@ -71,4 +74,11 @@ test('order: is found at any place but inside a quoted value', () => {
   assert.equal(queryOrder('title:"by order:likes" cat'), null);
   assert.equal(queryOrder('reorder:likes'), null);
   assert.equal(queryOrder('cat'), null);
+});
+
+test('the box suggests every metatag and order the server knows, and no other', () => {
+  // uploader: and favcount: are the server's aliases of user: and favs:, left out of the list.
+  const aliases = ['uploader', 'favcount'];
+  assert.deepEqual(METATAGS.map((m) => m.name).sort(), METATAG_NAMES.filter((n) => !aliases.includes(n)).sort());
+  assert.deepEqual(ORDERS, Object.keys(SERVER_ORDERS));
 });
