@@ -81,7 +81,7 @@ browserSuite('browser: the search language', { timeout: 240_000 }, () => {
     await context.close();
   });
 
-  it('lets order: in the query decide the sort, and sends no sortBy beside it', async () => {
+  it('lets order: in the query decide the sort, sends no sortBy beside it, and keeps a random order still', async () => {
     const asked: string[] = [];
     const listen = (r: { url(): string }) => {
       if (new URL(r.url()).pathname === '/api/posts') asked.push(r.url());
@@ -98,6 +98,16 @@ browserSuite('browser: the search language', { timeout: 240_000 }, () => {
       likes.every((n, i) => i === 0 || n <= likes[i - 1]),
       `most liked first: ${likes}`,
     );
+    // order:random gets a seed in the URL, so the pages and the post page's neighbours agree.
+    await page.goto(`/?rating=all&q=${encodeURIComponent('order:random')}`);
+    await page.waitForURL((u) => /^\d+$/.test(u.searchParams.get('seed') ?? ''));
+    await page.locator('.tile').first().waitFor();
+    assert.ok(asked.some((u) => new URL(u).searchParams.get('seed') === new URL(page.url()).searchParams.get('seed')));
+    const second = await page.locator('.tile').nth(1).getAttribute('data-post-id');
+    await page.locator('.tile a').first().click();
+    await page.locator('a[rel=next]').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL(new RegExp(`/posts/${second}$`));
     page.off('request', listen);
   });
 
