@@ -17,7 +17,42 @@ const EXAMPLES: [string, string][] = [
   ['pool:none -has:comments', 'in no pool, and without comments'],
 ];
 
+/** One example a metatag; the hashes are cut short, so they are shown, not linked. */
+const META_EXAMPLES: Record<string, string> = {
+  rating: 'rating:safe,sketchy',
+  order: 'order:likes',
+  type: 'type:video',
+  has: 'has:comments',
+  pool: 'pool:any',
+  user: 'user:alice',
+  fav: 'fav:alice',
+  title: 'title:"red harbour"',
+  date: 'date:2026-01-01..2026-01-31',
+  age: 'age:<7d',
+  likes: 'likes:>=10',
+  favs: 'favs:1..5',
+  comments: 'comments:0',
+  tagcount: 'tagcount:<3',
+  id: 'id:100..200',
+  width: 'width:>=1920',
+  height: 'height:<600',
+  filesize: 'filesize:>2mb',
+  duration: 'duration:10..60',
+  sha256: 'sha256:9f86d0…',
+  md5: 'md5:5d4114…',
+};
+
 const q = (text: string) => `/?q=${encodeURIComponent(text)}`;
+
+function example(name: string) {
+  const text = META_EXAMPLES[name] ?? '';
+  if (text.endsWith('…')) return <code>{text}</code>;
+  return (
+    <a href={q(text)}>
+      <code>{text}</code>
+    </a>
+  );
+}
 
 export default function SearchHelpPage() {
   useTitle('Search syntax');
@@ -69,15 +104,7 @@ export default function SearchHelpPage() {
                   <code>{m.name}:</code>
                 </td>
                 <td>{m.hint}</td>
-                <td>
-                  {m.example.includes('…') ? (
-                    <code>{m.example}</code>
-                  ) : (
-                    <a href={q(m.example)}>
-                      <code>{m.example}</code>
-                    </a>
-                  )}
-                </td>
+                <td>{example(m.name)}</td>
               </tr>
             ))}
           </tbody>
