@@ -33,6 +33,15 @@ export const SCENARIO_NAMES = [
   'tags-trending',
   'tags-prefix',
   'user-profile',
+  'q-not-common',
+  'q-or',
+  'q-mixed',
+  'q-likes',
+  'q-date',
+  'q-wildcard',
+  'q-user',
+  'q-fav',
+  'q-nested',
 ] as const;
 export const UPLOAD_SCENARIO = 'upload';
 
@@ -178,6 +187,21 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
     const allNames = (await db.all('select name from tags where post_count > 0')).map((r) => r.name as string);
     const prefixes = [...new Set(allNames.flatMap((name) => [name.slice(0, 2), name.slice(0, 3)]).filter((p) => p.length >= 2))];
     const usernames = (await db.all('select username from users')).map((r) => r.username as string);
+    // The query language's scenarios (issue 21): mid-frequency tags, and users who favorite.
+    const top20 = common.slice(0, 20);
+    const mid = (await db.all('select name from tags where post_count > 0 order by post_count desc, id limit 1800 offset 200')).map((r) => r.name as string);
+    const favers = (await db.all('select u.username from users u where exists (select 1 from favorites f where f.user_id = u.id) limit 5000')).map(
+      (r) => r.username as string,
+    );
+    const uploaders = await inChunks(db, (m) => `select p.id, u.username from posts p join users u on u.id = p.uploader_id where p.id in (${m})`, sampleIds.slice(0, 1500));
+    const uploaderOf = new Map(uploaders.map((r) => [Number(r.id), r.username as string]));
+    const postTags = [...byPost.entries()].filter(([, l]) => l.length >= 2);
+    const tagOf = () => rng.pick(rng.pick(postTagLists)).name;
+    const range = () => {
+      const from = Number(oldest) + rng.int(Math.max(1, Number(newest) - Number(oldest)));
+      return `${day(from)}..${day(from + rng.int(30) * DAY)}`;
+    };
+    const language = (text: string, pageCount = 4) => `/api/posts?${q({ q: text, offset: pages(pageCount) })}`;
 
     const pools: Record<(typeof SCENARIO_NAMES)[number], () => string | null> = {
       newest: () => `/api/posts?${q({ offset: rng.int(1000) })}`,
@@ -220,6 +244,25 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
         const mixed = [...name].map((ch) => (rng.next() < 0.5 ? ch.toUpperCase() : ch.toLowerCase())).join('');
         return `/api/users/${encodeURIComponent(mixed)}`;
       },
+      'q-not-common': () => language(`${tagOf()} -${rng.pick(top20)}`),
+      'q-or': () => language(`${rng.pick(mid)} or ${rng.pick(mid)} or ${rng.pick(mid)}`),
+      'q-mixed': () => {
+        const list = rng.pick(postTagLists);
+        return language(`${list[0].name} ${list[list.length - 1].name} -${rng.pick(top20)} rating:safe`);
+      },
+      'q-likes': () => language(`${tagOf()} likes:>${rng.pick(likeCounts)} order:likes`),
+      'q-date': () => language(`${tagOf()} date:${range()}`),
+      'q-wildcard': () => language(`${rng.pick(prefixes)}* ${tagOf()}`),
+      'q-user': () => {
+        const [id, tags] = rng.pick(postTags);
+        const name = uploaderOf.get(id);
+        return name ? language(`user:${name} ${rng.pick(tags).name}`, 1) : null;
+      },
+      'q-fav': () => (favers.length ? language(`fav:${rng.pick(favers)}`, 2) : null),
+      'q-nested': () => {
+        const [a, b] = [rng.pick(postTagLists), rng.pick(postTagLists)];
+        return language(`(${a[0].name} -${a[a.length - 1].name}) or (${b[0].name} ${b[b.length - 1].name})`);
+      },
     };
     return SCENARIO_NAMES.map((name) => ({
       name,
@@ -245,6 +288,15 @@ export const DESCRIPTIONS: Record<string, string> = {
   'tags-trending': 'GET /api/tags?sortBy=trending&timeRange=week&page=..&limit=..',
   'tags-prefix': 'GET /api/tags?search=<2-3 letter prefix>',
   'user-profile': 'GET /api/users/<name>',
+  'q-not-common': 'GET /api/posts?q=<tag> -<one of the 20 most used>',
+  'q-or': 'GET /api/posts?q=a or b or c (tags ranked 200-2,000)',
+  'q-mixed': 'GET /api/posts?q=a b -c rating:safe',
+  'q-likes': 'GET /api/posts?q=<tag> likes:>N order:likes',
+  'q-date': 'GET /api/posts?q=<tag> date:A..B (1-30 days)',
+  'q-wildcard': 'GET /api/posts?q=<2-3 letters>* <tag>',
+  'q-user': 'GET /api/posts?q=user:<name> <a tag of theirs>',
+  'q-fav': 'GET /api/posts?q=fav:<name>',
+  'q-nested': 'GET /api/posts?q=(a -b) or (c d)',
   upload: 'POST /api/upload (multipart PNG, signed in), one at a time',
 };
 
@@ -258,4 +310,13 @@ export const CEILING_TARGETS: Record<string, number> = {
   search: 0.2,
   'tags-trending': 0.2,
   'tags-prefix': 0.2,
+  'q-not-common': 0.2,
+  'q-or': 0.2,
+  'q-mixed': 0.2,
+  'q-likes': 0.2,
+  'q-date': 0.2,
+  'q-wildcard': 0.2,
+  'q-user': 0.2,
+  'q-fav': 0.2,
+  'q-nested': 0.2,
 };

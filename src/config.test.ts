@@ -33,6 +33,9 @@ test('every setting is read', () => {
     MAX_VIDEO_SECONDS: '60',
     FFMPEG_PATH: '/opt/ff/ffmpeg',
     FFPROBE_PATH: '/opt/ff/ffprobe',
+    SEARCH_MAX_LENGTH: '2000',
+    SEARCH_MAX_TERMS: '40',
+    SEARCH_TIME_BUDGET_MS: '500',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -55,6 +58,7 @@ test('every setting is read', () => {
       ffmpegPath: '/opt/ff/ffmpeg',
       ffprobePath: '/opt/ff/ffprobe',
     },
+    search: { limits: { maxLength: 2000, maxTerms: 40, maxDepth: 10 }, budgetMs: 500 },
   });
 });
 
