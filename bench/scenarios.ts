@@ -193,7 +193,11 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
     const favers = (await db.all('select u.username from users u where exists (select 1 from favorites f where f.user_id = u.id) limit 5000')).map(
       (r) => r.username as string,
     );
-    const uploaders = await inChunks(db, (m) => `select p.id, u.username from posts p join users u on u.id = p.uploader_id where p.id in (${m})`, sampleIds.slice(0, 1500));
+    const uploaders = await inChunks(
+      db,
+      (m) => `select p.id, u.username from posts p join users u on u.id = p.uploader_id where p.id in (${m})`,
+      sampleIds.slice(0, 1500),
+    );
     const uploaderOf = new Map(uploaders.map((r) => [Number(r.id), r.username as string]));
     const postTags = [...byPost.entries()].filter(([, l]) => l.length >= 2);
     const tagOf = () => rng.pick(rng.pick(postTagLists)).name;
