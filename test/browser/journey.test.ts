@@ -76,7 +76,7 @@ browserSuite('browser: a member’s journey', { timeout: 240_000 }, () => {
 
   it('finds the red image by tag search with autocomplete', async () => {
     // Tag the red one apart from the blue one, through the post editor.
-    await page.goto('/?q=Red');
+    await page.goto('/?q=title:Red');
     await page.locator('.tile a').first().click();
     await page.getByRole('button', { name: 'Edit post' }).click();
     await page.getByLabel('Description').fill('Boats coming home, shot from the pier.');
@@ -85,7 +85,7 @@ browserSuite('browser: a member’s journey', { timeout: 240_000 }, () => {
     await page.locator('[data-testid=post-tags]', { hasText: 'crimson_sails' }).waitFor();
 
     await page.goto('/');
-    const search = page.getByRole('combobox', { name: 'Search posts by tags or title' });
+    const search = page.getByRole('combobox', { name: 'Search posts' });
     await search.pressSequentially('crims');
     const option = page.getByRole('option', { name: /crimson_sails/ });
     await option.waitFor();

@@ -13,6 +13,7 @@ const UserPage = lazyPage(() => import('./pages/user.tsx'));
 const UploadPage = lazyPage(() => import('./pages/upload.tsx'));
 const SettingsPage = lazyPage(() => import('./pages/settings.tsx'));
 const AuthPage = lazyPage(() => import('./pages/auth.tsx'));
+const SearchHelpPage = lazyPage(() => import('./pages/search-help.tsx'));
 
 function route(path: string) {
   let m: RegExpMatchArray | null;
@@ -24,6 +25,7 @@ function route(path: string) {
   if ((m = path.match(/^\/users\/([^/]+)$/))) return <UserPage key={m[1]} name={decodeURIComponent(m[1])} />;
   if (path === '/upload') return <UploadPage />;
   if (path === '/settings') return <SettingsPage />;
+  if (path === '/help/search') return <SearchHelpPage />;
   if (path === '/login' || path === '/register') return <AuthPage mode={path === '/login' ? 'login' : 'register'} />;
   return <NotFound />;
 }
@@ -53,6 +55,7 @@ export function App() {
         <a href="/api/docs">API documentation</a>
         <a href="/tags">Tags</a>
         <a href="/pools">Pools</a>
+        <a href="/help/search">Search syntax</a>
       </footer>
     </>
   );

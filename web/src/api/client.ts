@@ -5,6 +5,8 @@ import { signal } from '../lib/store.ts';
 export interface FieldError {
   field: string;
   message: string;
+  /** Where in the field's text the error is (the search language's errors give it). */
+  position?: number;
 }
 
 export class ApiError extends Error {

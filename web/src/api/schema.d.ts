@@ -58,6 +58,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -81,6 +83,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -149,6 +153,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -172,6 +178,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -261,6 +269,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -283,6 +293,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -306,6 +318,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -389,6 +403,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -411,6 +427,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -434,6 +452,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -497,6 +517,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -520,6 +542,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -594,6 +618,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -617,6 +643,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -689,6 +717,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -711,6 +741,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -733,6 +765,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -756,6 +790,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -836,6 +872,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -859,6 +897,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -926,6 +966,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -948,6 +990,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -970,6 +1014,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -993,6 +1039,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1047,6 +1095,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1069,6 +1119,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1091,6 +1143,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1114,6 +1168,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1201,6 +1257,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1223,6 +1281,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1245,6 +1305,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1267,6 +1329,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1290,6 +1354,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1393,6 +1459,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1415,6 +1483,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1437,6 +1507,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1459,6 +1531,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1481,6 +1555,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1504,6 +1580,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1610,6 +1688,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1632,6 +1712,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1654,6 +1736,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1676,6 +1760,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1698,6 +1784,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1720,6 +1808,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1743,6 +1833,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1837,6 +1929,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1859,6 +1953,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1881,6 +1977,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1903,6 +2001,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -1926,6 +2026,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2016,6 +2118,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2038,6 +2142,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2060,6 +2166,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2083,6 +2191,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2151,6 +2261,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2173,6 +2285,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2195,6 +2309,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2218,6 +2334,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2283,6 +2401,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2305,6 +2425,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2327,6 +2449,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2350,6 +2474,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2403,6 +2529,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2425,6 +2553,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2447,6 +2577,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2470,6 +2602,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2535,6 +2669,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2557,6 +2693,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2579,6 +2717,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2602,6 +2742,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2655,6 +2797,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2677,6 +2821,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2699,6 +2845,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2722,6 +2870,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2807,6 +2957,14 @@ export interface paths {
                             totalPages: number;
                             /** @description With sortBy=newest and a full page: pass as `before` for the next page */
                             nextCursor: string | null;
+                            /** @description Only when `q` has wildcards: what each one was expanded to */
+                            wildcards?: {
+                                pattern: string;
+                                /** @description The tags it stood for, the most used first */
+                                tags: string[];
+                                /** @description true when more tags matched than the 100 used */
+                                capped: boolean;
+                            }[];
                         };
                     };
                 };
@@ -2825,6 +2983,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2847,6 +3007,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2869,6 +3031,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2892,6 +3056,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -2982,6 +3148,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3004,6 +3172,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3027,6 +3197,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3106,6 +3278,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3128,6 +3302,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3150,6 +3326,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3172,6 +3350,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3195,6 +3375,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3308,6 +3490,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3330,6 +3514,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3353,6 +3539,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3405,6 +3593,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3427,6 +3617,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3449,6 +3641,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3472,6 +3666,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3552,6 +3748,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3574,6 +3772,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3596,6 +3796,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3618,6 +3820,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3641,6 +3845,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3757,6 +3963,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3779,6 +3987,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3801,6 +4011,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3823,6 +4035,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3846,6 +4060,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3954,6 +4170,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3976,6 +4194,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -3998,6 +4218,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4020,6 +4242,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4043,6 +4267,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4160,6 +4386,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4182,6 +4410,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4204,6 +4434,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4227,6 +4459,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4327,6 +4561,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4349,6 +4585,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4371,6 +4609,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4394,6 +4634,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4507,6 +4749,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4529,6 +4773,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4551,6 +4797,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4573,6 +4821,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4596,6 +4846,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4632,6 +4884,7 @@ export interface paths {
                     uploader?: string;
                     /** @description Repeatable; the post must have every tag given */
                     tag?: string[];
+                    /** @description Default newest. Not together with order: in q */
                     sortBy?: "newest" | "oldest" | "most_liked" | "most_commented" | "most_favorited";
                     contentRating?: "safe" | "sketchy" | "unsafe";
                     /** @description Only posts with at least this many likes */
@@ -4642,6 +4895,10 @@ export interface paths {
                     before?: string;
                     /** @description Created at or before: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive; a bare date means the end of that UTC day */
                     dateTo?: string;
+                    /** @description A search in the query language (docs/search.md), ANDed with the other filters: `cat -dog (sky or sea) rating:safe likes:>10 order:likes`. Tags (case-insensitive; `*` wildcards, each expanded to at most 100 tags), `-` NOT, `or`/`|` OR, parentheses, `~a ~b` (either), and metatags: rating:, user:, fav:, pool:ID|any|none, title:, id:, likes:, favs:, comments:, width:, height:, filesize: (kb/mb), duration:, tagcount: (ranges N, >N, >=N, <N, <=N, A..B, A.., ..B, a,b,c), date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool, and order:newest|oldest|id|id_asc|likes|likes_asc|favs|comments|filesize|duration|tagcount|random (once, not negated, not inside OR or parentheses; not with sortBy). At most 1,000 characters and 20 terms (settings SEARCH_MAX_LENGTH, SEARCH_MAX_TERMS). A syntax error is a 400 whose details give field `q`, the message and the character `position`; a query still running after SEARCH_TIME_BUDGET_MS (2 s) ends with 503 and Retry-After */
+                    q?: string;
+                    /** @description For order:random: the same seed gives the same order, so pages agree; without one, each request shuffles anew */
+                    seed?: number;
                 };
                 header?: never;
                 path?: never;
@@ -4698,6 +4955,14 @@ export interface paths {
                             totalPages: number;
                             /** @description With sortBy=newest and a full page: pass as `before` for the next page */
                             nextCursor: string | null;
+                            /** @description Only when `q` has wildcards: what each one was expanded to */
+                            wildcards?: {
+                                pattern: string;
+                                /** @description The tags it stood for, the most used first */
+                                tags: string[];
+                                /** @description true when more tags matched than the 100 used */
+                                capped: boolean;
+                            }[];
                         };
                     };
                 };
@@ -4716,6 +4981,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4738,6 +5005,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4761,6 +5030,32 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Over a time budget (a search); see Retry-After */
+                503: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -4799,6 +5094,7 @@ export interface paths {
                     uploader?: string;
                     /** @description Repeatable; the post must have every tag given */
                     tag?: string[];
+                    /** @description Default newest. Not together with order: in q */
                     sortBy?: "newest" | "oldest" | "most_liked" | "most_commented" | "most_favorited";
                     contentRating?: "safe" | "sketchy" | "unsafe";
                     /** @description Only posts with at least this many likes */
@@ -4807,6 +5103,10 @@ export interface paths {
                     dateFrom?: string;
                     /** @description Created at or before: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive; a bare date means the end of that UTC day */
                     dateTo?: string;
+                    /** @description A search in the query language (docs/search.md), ANDed with the other filters: `cat -dog (sky or sea) rating:safe likes:>10 order:likes`. Tags (case-insensitive; `*` wildcards, each expanded to at most 100 tags), `-` NOT, `or`/`|` OR, parentheses, `~a ~b` (either), and metatags: rating:, user:, fav:, pool:ID|any|none, title:, id:, likes:, favs:, comments:, width:, height:, filesize: (kb/mb), duration:, tagcount: (ranges N, >N, >=N, <N, <=N, A..B, A.., ..B, a,b,c), date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool, and order:newest|oldest|id|id_asc|likes|likes_asc|favs|comments|filesize|duration|tagcount|random (once, not negated, not inside OR or parentheses; not with sortBy). At most 1,000 characters and 20 terms (settings SEARCH_MAX_LENGTH, SEARCH_MAX_TERMS). A syntax error is a 400 whose details give field `q`, the message and the character `position`; a query still running after SEARCH_TIME_BUDGET_MS (2 s) ends with 503 and Retry-After */
+                    q?: string;
+                    /** @description For order:random: the same seed gives the same order, so pages agree; without one, each request shuffles anew */
+                    seed?: number;
                 };
                 header?: never;
                 path: {
@@ -5006,6 +5306,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5028,6 +5330,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5050,6 +5354,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5073,6 +5379,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5125,6 +5433,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5147,6 +5457,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5169,6 +5481,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5192,6 +5506,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5306,6 +5622,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5328,6 +5646,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5350,6 +5670,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5372,6 +5694,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5395,6 +5719,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5479,6 +5805,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5501,6 +5829,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5524,6 +5854,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5608,6 +5940,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5630,6 +5964,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5653,6 +5989,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5728,6 +6066,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5751,6 +6091,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5835,6 +6177,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;
@@ -5858,6 +6202,8 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
                             }[];
                             retryAfter?: number;
                             postId?: string;

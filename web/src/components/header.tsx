@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { navigate, useLoc, withQuery } from '../lib/router.ts';
+import { queryFault } from '../lib/query-fault.ts';
 import { setSafeMode, signOut, useSafeMode, useSession } from '../lib/session.ts';
-import { TagInput } from './tag-input.tsx';
+import { useSignal } from '../lib/store.ts';
+import { QueryInput } from './query-input.tsx';
 
 const NAV = [
   ['/', 'Posts'],
@@ -17,19 +19,24 @@ function SearchForm() {
   useEffect(() => {
     if (onBrowse) setQ(loc.query.get('q') ?? '');
   }, [loc]);
+  const fault = useSignal(queryFault);
   const submit = (e: Event) => {
     e.preventDefault();
     const base = onBrowse ? loc : { ...loc, path: '/', query: new URLSearchParams() };
-    navigate(withQuery({ q: q.trim() || undefined, page: undefined }, base));
+    // A new search gets a new shuffle if it asks for order:random (the browse page picks one).
+    navigate(withQuery({ q: q.trim() || undefined, page: undefined, seed: undefined }, base));
   };
   return (
     <form class="search" role="search" onSubmit={submit}>
-      <TagInput id="search-q" label="Search posts by tags or title" hideLabel separator=" " value={q} onValue={setQ} placeholder="Search tags or titles…" />
+      <QueryInput id="search-q" label="Search posts" value={q} onValue={setQ} placeholder="Tags, rating:safe, order:likes…" fault={onBrowse ? fault : null} />
       <button type="submit" class="btn btn-primary search-btn" aria-label="Search">
         <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
           <path fill="currentColor" d="M8.5 3a5.5 5.5 0 0 1 4.38 8.83l3.65 3.64-1.06 1.06-3.64-3.65A5.5 5.5 0 1 1 8.5 3Zm0 1.5a4 4 0 1 0 0 8 4 4 0 0 0 0-8Z" />
         </svg>
       </button>
+      <a href="/help/search" class="btn search-help" aria-label="Search syntax help" title="Search syntax">
+        ?
+      </a>
     </form>
   );
 }

@@ -8,7 +8,9 @@ export function BrowseFilters({ state }: { state: BrowseState }) {
   const set = (changes: Record<string, string | undefined>) => navigate(withQuery({ ...changes, page: undefined }), { keepScroll: true });
   const value = (e: Event) => (e.target as HTMLInputElement).value;
   const active = state.sort !== 'newest' || state.likes || state.from || state.to || state.q || state.tags.length;
-  const count = [state.sort !== 'newest', state.likes, state.from, state.to, state.rating !== 'all' && state.rating !== 'safe'].filter(Boolean).length;
+  const count = [state.sort !== 'newest' && state.order === null, state.likes, state.from, state.to, state.rating !== 'all' && state.rating !== 'safe'].filter(
+    Boolean,
+  ).length;
   // On a phone the filters fold away behind one button, so the grid starts near the top.
   const [open] = useState(() => count > 0 || !window.matchMedia('(max-width: 640px)').matches);
   return (
@@ -26,13 +28,20 @@ export function BrowseFilters({ state }: { state: BrowseState }) {
         </div>
         <div class="field">
           <label for="f-sort">Sort</label>
-          <select id="f-sort" value={state.sort} onChange={(e) => set({ sort: value(e) === 'newest' ? undefined : value(e) })}>
-            {SORTS.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
+          {state.order !== null ? (
+            // The query's order: decides (the server would refuse both): shown, not changeable here.
+            <select id="f-sort" value="query" disabled title="Set by order: in the search">
+              <option value="query">By the search: order:{state.order}</option>
+            </select>
+          ) : (
+            <select id="f-sort" value={state.sort} onChange={(e) => set({ sort: value(e) === 'newest' ? undefined : value(e) })}>
+              {SORTS.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          )}
         </div>
         <div class="field field-narrow">
           <label for="f-likes">Min. likes</label>

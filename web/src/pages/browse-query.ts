@@ -1,8 +1,10 @@
 // The browse page's URL <-> the API query. The URL uses short names (q, tag, rating, sort,
 // likes, from, to, page) so a search can be shared; a missing rating means the viewer's
-// default (safe only for visitors who are not signed in).
+// default (safe only for visitors who are not signed in). q is the search language
+// (docs/search.md); the other filters map to the older parameters, which the server ANDs with it.
 import { toQuery } from '../api/client.ts';
 import type { PostQuery } from '../api/types.ts';
+import { queryOrder } from '../lib/query-text.ts';
 
 export const PAGE_SIZE = 48;
 
@@ -11,6 +13,10 @@ export interface BrowseState {
   tags: string[];
   rating: 'all' | 'safe' | 'sketchy' | 'unsafe';
   sort: NonNullable<PostQuery['sortBy']>;
+  /** The query's own `order:` value, which overrides the sort control; null without one. */
+  order: string | null;
+  /** order:random's shuffle, kept in the URL so that pages, Back and a shared link agree. */
+  seed: string;
   likes: string;
   from: string;
   to: string;
@@ -23,11 +29,14 @@ const RATINGS = ['all', 'safe', 'sketchy', 'unsafe'];
 export function readBrowse(query: URLSearchParams, safeMode: boolean): BrowseState {
   const rating = query.get('rating') ?? '';
   const sort = query.get('sort') ?? '';
+  const q = query.get('q') ?? '';
   return {
-    q: query.get('q') ?? '',
+    q,
     tags: query.getAll('tag').filter(Boolean),
     rating: (RATINGS.includes(rating) ? rating : safeMode ? 'safe' : 'all') as BrowseState['rating'],
     sort: (SORTS.includes(sort) ? sort : 'newest') as BrowseState['sort'],
+    order: queryOrder(q),
+    seed: /^\d{1,9}$/.test(query.get('seed') ?? '') ? query.get('seed')! : '',
     likes: /^\d+$/.test(query.get('likes') ?? '') ? query.get('likes')! : '',
     from: /^\d{4}-\d{2}-\d{2}$/.test(query.get('from') ?? '') ? query.get('from')! : '',
     to: /^\d{4}-\d{2}-\d{2}$/.test(query.get('to') ?? '') ? query.get('to')! : '',
@@ -38,15 +47,20 @@ export function readBrowse(query: URLSearchParams, safeMode: boolean): BrowseSta
 /** The GET /api/posts parameters of a browse state, without paging. */
 export function apiFilters(s: BrowseState): Record<string, string | string[] | undefined> {
   return {
-    search: s.q.trim() || undefined,
+    q: s.q.trim() || undefined,
     tag: s.tags.length ? s.tags : undefined,
     contentRating: s.rating === 'all' ? undefined : s.rating,
-    sortBy: s.sort === 'newest' ? undefined : s.sort,
+    // The server refuses sortBy beside order: (a 400), so the query's order wins.
+    sortBy: s.sort === 'newest' || s.order !== null ? undefined : s.sort,
     minLikes: s.likes || undefined,
     dateFrom: s.from || undefined,
     dateTo: s.to || undefined,
+    seed: s.order === 'random' ? s.seed || undefined : undefined,
   };
 }
+
+/** A new shuffle for order:random. */
+export const newSeed = () => String(Math.floor(Math.random() * 1e9));
 
 export function postsUrl(filters: Record<string, string | string[] | undefined>, offset: number, limit: number): string {
   return `/api/posts${toQuery({ ...filters, offset: offset || undefined, limit })}`;

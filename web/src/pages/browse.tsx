@@ -5,11 +5,12 @@ import { Pager } from '../components/pager.tsx';
 import { PostGrid } from '../components/post-grid.tsx';
 import { StatsPanel } from '../components/stats-panel.tsx';
 import { count, plural } from '../lib/format.ts';
-import { restoreScroll, useLoc, withQuery } from '../lib/router.ts';
+import { faultOf, queryFault } from '../lib/query-fault.ts';
+import { navigate, restoreScroll, useLoc, withQuery } from '../lib/router.ts';
 import { useSafeMode } from '../lib/session.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
 import { BrowseFilters } from './browse-filters.tsx';
-import { apiFilters, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
+import { apiFilters, newSeed, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
 
 function PopularTags() {
   // The same list the post page reads tag counts from: one request serves both.
@@ -47,8 +48,17 @@ export function Browse() {
   const state = readBrowse(loc.query, safe);
   const filters = apiFilters(state);
   const offset = (state.page - 1) * PAGE_SIZE;
-  const { data, error, loading } = useApi<PostList>(postsUrl(filters, offset, PAGE_SIZE));
+  // order:random without a seed would shuffle every page anew: pick one first, into the URL.
+  const unseeded = state.order === 'random' && !state.seed;
+  useEffect(() => {
+    if (unseeded) navigate(withQuery({ seed: newSeed() }), { replace: true, keepScroll: true });
+  }, [unseeded]);
+  const { data, error, loading } = useApi<PostList>(unseeded ? null : postsUrl(filters, offset, PAGE_SIZE));
   useTitle(state.q || state.tags.length ? heading(state.q, state.tags) : undefined);
+  // A search the server could not read is shown by the search box, under itself.
+  const fault = faultOf(error, state.q.trim());
+  useEffect(() => queryFault.set(fault), [error, state.q]);
+  useEffect(() => () => queryFault.set(null), []);
 
   useEffect(() => {
     if (!data) return;
@@ -84,7 +94,13 @@ export function Browse() {
             Safe mode: showing posts rated safe. <a href={withQuery({ rating: 'all', page: undefined })}>Show all ratings</a>
           </p>
         )}
-        <ErrorNote error={error} />
+        {fault ? (
+          <p class="note" data-testid="query-refused">
+            This search could not be read: see the message under the search box, or the <a href="/help/search">search syntax</a>.
+          </p>
+        ) : (
+          <ErrorNote error={error} />
+        )}
         {loading && !data && <Loading label="Loading posts…" />}
         {data && data.posts.length === 0 && (
           <Empty>
@@ -92,7 +108,7 @@ export function Browse() {
               <strong>No posts match.</strong>
             </p>
             <p>
-              Try fewer tags, another rating or a wider date range. <a href="/">Show everything</a>
+              Try fewer tags, another rating or a wider date range (<a href="/help/search">search syntax</a>). <a href="/">Show everything</a>
             </p>
           </Empty>
         )}
