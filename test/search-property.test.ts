@@ -111,7 +111,7 @@ function mulberry(seed: number): () => number {
   };
 }
 
-for (const strategy of ['auto', 'sql'] as const) {
+for (const strategy of ['auto', 'sql', 'driven'] as const) {
   eachDatabase(
     `the query language against a plain evaluation (strategy ${strategy})`,
     (ctx) => {

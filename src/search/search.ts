@@ -6,6 +6,7 @@ import type { Database } from '../db/engine.ts';
 import { compileTree, type Lookups, orderOf } from './compile.ts';
 import { type Compiled, type Expr, ORDERS, type OrderKey, type Wildcard } from './expr.ts';
 import { DEFAULT_LIMITS, type Limits, parseQuery, QueryError } from './parse.ts';
+import { drivenSearch, drivenServe, MAX_CANDIDATES, split } from './driven.ts';
 import { type SetIndexes, setsCost, setsSearch, setsServe } from './sets.ts';
 import { type SearchPage, sqlSearch } from './sql.ts';
 
@@ -13,13 +14,13 @@ export interface SearchSettings {
   limits: Limits;
   /** A query still running after this long ends with OverBudget (503). */
   budgetMs: number;
-  /** Tests run every query through one strategy where it can answer it; the board lets the planner choose ('auto'). */
+  /** Tests run every query through one strategy where it can answer it (else SQL); the board lets the planner choose ('auto'). */
   strategy?: StrategyName | 'auto';
 }
 
 export const DEFAULT_SEARCH: SearchSettings = { limits: DEFAULT_LIMITS, budgetMs: 2_000 };
 
-export type StrategyName = 'sets' | 'sql';
+export type StrategyName = 'sets' | 'driven' | 'sql';
 
 /** What the old parameters of GET /api/posts compiled to, ANDed with `q`. */
 export interface BaseQuery {
@@ -64,8 +65,10 @@ export async function search(
   const compiled = await compileQuery(r, lookups, settings);
   const c = { ...compiled, expr: simplify(compiled.expr) };
   const strategy = plan(c, settings, indexes);
+  // A strategy that finds it cannot answer after all (dates out of id order, too many candidates) gives null: SQL answers.
   const page =
     (strategy === 'sets' && indexes ? await setsSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
+    (strategy === 'driven' && indexes ? await drivenSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
     (await sqlSearch(db, c, r.offset, r.limit, settings.budgetMs));
   return { ...page, wildcards: compiled.wildcards, order: compiled.order };
 }
@@ -77,15 +80,25 @@ const WORD_US = 0.002;
 /**
  * The strategy with the lowest estimated cost among those that can answer the query. SQL reads
  * rows until it has the page and then counts up to COUNT_CAP: at worst every post, each with a
- * lookup per condition. The sets pass over a bitmap of every post id once a node.
+ * lookup per condition. The sets pass over a bitmap of every post id once a node. The driven
+ * strategy costs the sets of its part that is sets, plus a row read for each candidate: how many
+ * there are is known only once the sets are evaluated, so it gives way to SQL past
+ * MAX_CANDIDATES (driven.ts).
  */
 export function plan(c: Compiled, settings: SearchSettings, indexes?: SetIndexes): StrategyName {
-  if (!indexes || !setsServe(c) || settings.strategy === 'sql') return 'sql';
-  if (settings.strategy === 'sets') return 'sets';
+  const forced = settings.strategy ?? 'auto';
+  if (!indexes || forced === 'sql') return 'sql';
   const posts = indexes.posts.newestId + 1;
   const words = Math.ceil(posts / 32);
   const sqlCost = posts * SQL_ROW_US * (1 + leaves(c.expr));
-  return setsCost(c.expr, words) * WORD_US < sqlCost ? 'sets' : 'sql';
+  const setsCheaper = setsCost(c.expr, words) * WORD_US < sqlCost;
+  if (setsServe(c) && (forced === 'sets' || (forced === 'auto' && setsCheaper))) return 'sets';
+  if (drivenServe(c) && (forced === 'driven' || forced === 'auto')) {
+    const { sets } = split(c.expr);
+    const drivenCost = setsCost({ kind: 'and', exprs: sets }, words) * WORD_US + MAX_CANDIDATES * SQL_ROW_US;
+    if (forced === 'driven' || drivenCost < sqlCost) return 'driven';
+  }
+  return 'sql';
 }
 
 function leaves(e: Expr): number {

@@ -7,6 +7,7 @@ import { TagSets } from '../modules/posts/tag-sets.ts';
 import { tagsByName } from '../modules/posts/posts.repo.ts';
 import { type Compiled, type Expr, ORDERS } from './expr.ts';
 import { plan, DEFAULT_SEARCH } from './search.ts';
+import { drivenSearch } from './driven.ts';
 import { type KeptTags, setsSearch } from './sets.ts';
 
 const compiled = (expr: Expr, order: Compiled['order'] = ORDERS.newest): Compiled => ({ expr, order, seed: 0, wildcards: [] });
@@ -58,7 +59,25 @@ eachDatabase('the in-memory set strategy', (ctx) => {
     assert.equal(oldest?.total, 20);
   });
 
-  test('the planner takes the sets for tags alone in id or date order, and SQL for the rest', () => {
+  test('the driven strategy reads the candidates of its sets, and gives way to SQL past its cap', async () => {
+    const indexes = { tags: new TagSets(), posts: new NewestOrder() };
+    const q: Expr = {
+      kind: 'and',
+      exprs: [
+        { kind: 'tags', ids: [ids.five] },
+        { kind: 'num', field: 'created', ranges: [{ lo: 1_010, hi: Infinity }] },
+      ],
+    };
+    const want = posts.filter((_, i) => i % 5 === 0 && i >= 10).reverse();
+    assert.deepEqual(await drivenSearch(ctx.database, compiled(q, ORDERS.oldest), 1, 2, indexes, 1_000), {
+      ids: [...want].reverse().slice(1, 3),
+      total: want.length,
+      estimated: false,
+    });
+    assert.equal(await drivenSearch(ctx.database, compiled(q), 0, 2, indexes, 1_000, 7), null, '8 candidates, at most 7');
+  });
+
+  test('the planner takes the sets for sets alone in id or date order, the driven strategy for sets with other conditions, and SQL for the rest', () => {
     const indexes = { tags: new TagSets(), posts: { newestId: 1_000_000, refreshAt: async () => true, allPosts: () => new Int32Array(0) } };
     const tags: Expr = {
       kind: 'and',
@@ -69,8 +88,17 @@ eachDatabase('the in-memory set strategy', (ctx) => {
     };
     assert.equal(plan(compiled(tags), DEFAULT_SEARCH, indexes), 'sets');
     assert.equal(plan(compiled(tags, ORDERS.id_asc), DEFAULT_SEARCH, indexes), 'sets');
-    assert.equal(plan(compiled(tags, ORDERS.likes), DEFAULT_SEARCH, indexes), 'sql');
-    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, { kind: 'rating', values: ['safe'] }] }), DEFAULT_SEARCH, indexes), 'sql');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, { kind: 'fav', userId: 3 }] }), DEFAULT_SEARCH, indexes), 'sets');
+    const safe: Expr = { kind: 'rating', values: ['safe'] };
+    assert.equal(plan(compiled(tags, ORDERS.likes), DEFAULT_SEARCH, indexes), 'driven');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, safe] }), DEFAULT_SEARCH, indexes), 'driven');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [{ kind: 'uploader', userId: 1 }, safe] }), DEFAULT_SEARCH, indexes), 'driven');
+    // Nothing that selects a few posts: a NOT of a tag, or an OR with a column condition in it.
+    assert.equal(plan(compiled({ kind: 'and', exprs: [{ kind: 'not', expr: { kind: 'tags', ids: [1] } }, safe] }), DEFAULT_SEARCH, indexes), 'sql');
+    assert.equal(plan(compiled({ kind: 'or', exprs: [{ kind: 'tags', ids: [1] }, safe] }), DEFAULT_SEARCH, indexes), 'sql');
+    // A small board: walking its posts costs less than reading candidates by id.
+    const small = { ...indexes, posts: { ...indexes.posts, newestId: 500 } };
+    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, safe] }), DEFAULT_SEARCH, small), 'sql');
     assert.equal(plan(compiled(tags), { ...DEFAULT_SEARCH, strategy: 'sql' }, indexes), 'sql');
     assert.equal(plan(compiled(tags), DEFAULT_SEARCH), 'sql');
   });

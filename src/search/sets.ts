@@ -1,10 +1,11 @@
 /**
- * The in-memory strategy: a query of tags alone (AND, OR, NOT, wildcards) evaluated over the
- * tag sets a process keeps (bitmaps and id lists: modules/posts/tag-sets.ts), in id order, which
- * is the newest order while posts keep their upload order. Every intermediate result is a bitmap
- * over post ids: at a million posts 31,250 words, ANDed or ORed word by word; the page is read
- * from the top (or bottom) word, skipping whole words by their bit count, and the total is exact.
- * Tags the process does not keep are read from their links for the query.
+ * The in-memory strategy: a query of sets alone (tags, wildcards, fav:, user:, pool:, with AND,
+ * OR and NOT) evaluated over the tag sets a process keeps (bitmaps and id lists:
+ * modules/posts/tag-sets.ts), in id order, which is the newest order while posts keep their
+ * upload order. Every intermediate result is a bitmap over post ids: at a million posts 31,250
+ * words, ANDed or ORed word by word; the page is read from the top (or bottom) word, skipping
+ * whole words by their bit count, and the total is exact. Tags the process does not keep, and a
+ * user's favorites or uploads and a pool's posts, are read by key for the query.
  */
 import { popcount } from '../core/typed-arrays.ts';
 import { sql } from 'kysely';
@@ -34,18 +35,24 @@ export interface SetIndexes {
   posts: AllPosts;
 }
 
-/** Whether the expression is tags alone (with AND, OR and NOT). */
-export function tagsAlone(e: Expr): boolean {
+/** A leaf whose posts are a set read by key: a tag's, a user's favorites or uploads, a pool's. */
+type SetLeaf = Extract<Expr, { kind: 'tags' | 'fav' | 'uploader' | 'pool' }>;
+
+/** Whether the expression is made of sets alone (tags, fav:, user:, pool:, with AND, OR and NOT). */
+export function setsAlone(e: Expr): boolean {
   switch (e.kind) {
     case 'all':
     case 'none':
     case 'tags':
+    case 'fav':
+    case 'uploader':
+    case 'pool':
       return true;
     case 'not':
-      return tagsAlone(e.expr);
+      return setsAlone(e.expr);
     case 'and':
     case 'or':
-      return e.exprs.every(tagsAlone);
+      return e.exprs.every(setsAlone);
     default:
       return false;
   }
@@ -62,7 +69,7 @@ function direction(order: readonly OrderKey[]): { dir: 'asc' | 'desc'; byDate: b
 
 /** Whether this strategy can answer the query (before its indexes are read). */
 export function setsServe(c: Compiled): boolean {
-  return tagsAlone(c.expr) && direction(c.order) !== null;
+  return setsAlone(c.expr) && direction(c.order) !== null;
 }
 
 /** How many word operations the query takes over `words` words: one pass a node. */
@@ -72,20 +79,37 @@ export function setsCost(e: Expr, words: number): number {
   return nodes(e) * words;
 }
 
-/** Links of tags the process does not keep, read for one query. */
-async function readLinks(db: Database, tagIds: number[]): Promise<Map<number, number[]>> {
-  const out = new Map<number, number[]>();
-  if (tagIds.length === 0) return out;
-  const rows = await sql<{ tag_id: number; ids: string | null }>`SELECT tag_id, ${db.joinedText(sql.ref('post_id'))} AS ids FROM post_tags
-    WHERE ${db.oneOf(sql.ref('tag_id'), db.listParam(tagIds))} GROUP BY tag_id`.execute(db);
-  for (const r of rows.rows) out.set(Number(r.tag_id), r.ids ? r.ids.split(',').map(Number) : []);
-  return out;
-}
+/** Posts read from the database for one query: tags the process does not keep, and the other sets, by key. */
+type Fetched = Map<string, number[]>;
+const keyOf = (kind: SetLeaf['kind'], id: number) => `${kind}:${id}`;
 
-function tagIdsIn(e: Expr, out: Set<number>): Set<number> {
-  if (e.kind === 'tags') for (const id of e.ids) out.add(id);
-  else if (e.kind === 'not') tagIdsIn(e.expr, out);
-  else if (e.kind === 'and' || e.kind === 'or') for (const x of e.exprs) tagIdsIn(x, out);
+/** Where each kind of set is read from: its table, the column of its key, and of its posts. */
+const SOURCES = {
+  tags: { table: 'post_tags', key: 'tag_id', post: 'post_id' },
+  fav: { table: 'favorites', key: 'user_id', post: 'post_id' },
+  uploader: { table: 'posts', key: 'uploader_id', post: 'id' },
+  pool: { table: 'pool_posts', key: 'pool_id', post: 'post_id' },
+} as const;
+
+/** The sets of the leaves not kept in memory, each as one text of ids from its table's index. */
+async function fetchSets(db: Database, e: Expr, kept: KeptTags): Promise<Fetched> {
+  const wanted = new Map<SetLeaf['kind'], Set<number>>();
+  const want = (kind: SetLeaf['kind'], id: number) => wanted.set(kind, (wanted.get(kind) ?? new Set()).add(id));
+  const walk = (x: Expr): void => {
+    if (x.kind === 'tags') for (const id of x.ids) if (!kept.has(id)) want('tags', id);
+    if (x.kind === 'fav' || x.kind === 'uploader') want(x.kind, x.userId);
+    if (x.kind === 'pool') want('pool', x.poolId);
+    if (x.kind === 'not') walk(x.expr);
+    if (x.kind === 'and' || x.kind === 'or') x.exprs.forEach(walk);
+  };
+  walk(e);
+  const out: Fetched = new Map();
+  for (const [kind, keys] of wanted) {
+    const { table, key, post } = SOURCES[kind];
+    const rows = await sql<{ k: number; ids: string | null }>`SELECT ${sql.ref(key)} AS k, ${db.joinedText(sql.ref(post))} AS ids FROM ${sql.table(table)}
+      WHERE ${db.oneOf(sql.ref(key), db.listParam([...keys]))} GROUP BY ${sql.ref(key)}`.execute(db);
+    for (const r of rows.rows) out.set(keyOf(kind, Number(r.k)), r.ids ? r.ids.split(',').map(Number) : []);
+  }
   return out;
 }
 
@@ -98,16 +122,24 @@ export async function setsSearch(db: Database, c: Compiled, offset: number, limi
   if (!how) return null;
   const [follows] = await Promise.all([indexes.posts.refreshAt(db), indexes.tags.current(db)]);
   if (how.byDate && !follows) return null;
-  const wanted = [...tagIdsIn(c.expr, new Set())];
-  const fetched = await readLinks(
-    db,
-    wanted.filter((id) => !indexes.tags.has(id)),
-  );
-  const words = Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
-  const result = new Evaluator(indexes, fetched, words, budgetMs).run(c.expr);
+  const result = await evaluateSets(db, c.expr, indexes, budgetMs);
   if (c.before) clearFrom(result, c.before.id);
   return { ...pageOf(result, how.dir, offset, limit), total: countBits(result), estimated: false };
 }
+
+/** The posts of an expression of sets alone, as a bitmap of their ids (the caller's to change). */
+export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, budgetMs: number): Promise<Int32Array> {
+  const fetched = await fetchSets(db, e, indexes.tags);
+  const words = Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
+  return new Evaluator(indexes, fetched, words, budgetMs).run(e);
+}
+
+/** The ids whose bits are set, highest first. */
+export function idsOf(bits: Int32Array): number[] {
+  return pageOf(bits, 'desc', 0, Infinity).ids;
+}
+
+export { countBits };
 
 /** Bitmaps of `words` words; each node makes a new one, but a kept bitmap is used as it is. */
 class Evaluator {
@@ -115,7 +147,7 @@ class Evaluator {
 
   constructor(
     private readonly indexes: SetIndexes,
-    private readonly fetched: Map<number, number[]>,
+    private readonly fetched: Fetched,
     private readonly words: number,
     private readonly budgetMs: number,
   ) {
@@ -138,6 +170,11 @@ class Evaluator {
         return new Int32Array(this.words);
       case 'tags':
         return e.ids.length === 1 ? this.tag(e.ids[0]) : this.union(e.ids.map((id) => this.tag(id)));
+      case 'fav':
+      case 'uploader':
+        return fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? [], this.words);
+      case 'pool':
+        return fromIds(this.fetched.get(keyOf('pool', e.poolId)) ?? [], this.words);
       case 'not':
         return this.difference(this.indexes.posts.allPosts(this.words), [e.expr]);
       case 'or':
@@ -155,7 +192,7 @@ class Evaluator {
   }
 
   private tag(id: number): Int32Array {
-    const fetched = this.fetched.get(id);
+    const fetched = this.fetched.get(keyOf('tags', id));
     if (fetched || !this.indexes.tags.has(id)) return fromIds(fetched ?? [], this.words);
     const kept = this.indexes.tags.postsOf(id);
     return 'bits' in kept ? kept.bits : fromIds(kept.ids, this.words);

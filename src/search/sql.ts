@@ -113,7 +113,8 @@ function orderColumn(k: OrderKey, seed: number): RawBuilder<unknown> {
   }
 }
 
-const orderBy = (order: readonly OrderKey[], seed: number) =>
+/** ORDER BY of the order's keys. */
+export const orderBy = (order: readonly OrderKey[], seed: number) =>
   sql.join(
     order.map((k) => sql`${orderColumn(k, seed)} ${sql.raw(k.dir)}`),
     sql`, `,

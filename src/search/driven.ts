@@ -1,0 +1,60 @@
+/**
+ * The driven strategy: a query that ANDs sets (tags, fav:, user:, pool:) with conditions on the
+ * post's own columns (rating, likes, dates, ...) or any order. The sets are evaluated in memory
+ * (sets.ts) into the candidate posts; SQL then reads only those rows, tests the rest and sorts
+ * them. When the candidates are many, reading them one by one costs more than walking posts in
+ * order, and the SQL strategy answers instead.
+ */
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Database } from '../db/engine.ts';
+import type { Compiled, Expr } from './expr.ts';
+import { countBits, evaluateSets, idsOf, type SetIndexes, setsAlone } from './sets.ts';
+import { condition, orderBy, type SearchPage } from './sql.ts';
+
+/** Candidates read by id at most; past this the SQL strategy walks posts in order instead. */
+export const MAX_CANDIDATES = 20_000;
+
+/** The query's conjuncts that are sets with something to select (not a NOT alone), and the rest. */
+export function split(e: Expr): { sets: Expr[]; rest: Expr[] } {
+  const parts = e.kind === 'and' ? e.exprs : [e];
+  const sets = parts.filter((x) => setsAlone(x) && x.kind !== 'not' && x.kind !== 'all');
+  // A NOT of sets narrows the candidates in memory too, once there are some.
+  const narrowing = sets.length ? parts.filter((x) => x.kind === 'not' && setsAlone(x)) : [];
+  return { sets: [...sets, ...narrowing], rest: parts.filter((x) => !sets.includes(x) && !narrowing.includes(x)) };
+}
+
+/** Whether this strategy can answer the query: some of it is sets that select posts. */
+export function drivenServe(c: Compiled): boolean {
+  return split(c.expr).sets.some((x) => x.kind !== 'not');
+}
+
+/** A page and the exact total, or null when the candidates are more than `maxCandidates`. */
+export async function drivenSearch(
+  db: Database,
+  c: Compiled,
+  offset: number,
+  limit: number,
+  indexes: SetIndexes,
+  budgetMs: number,
+  maxCandidates = MAX_CANDIDATES,
+): Promise<SearchPage | null> {
+  const { sets, rest } = split(c.expr);
+  await Promise.all([indexes.posts.refreshAt(db), indexes.tags.current(db)]);
+  const started = Date.now();
+  const candidates = await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs);
+  if (countBits(candidates) > maxCandidates) return null;
+  const ids = idsOf(candidates);
+  if (ids.length === 0) return { ids: [], total: 0, estimated: false };
+  return db.withinBudget(Math.max(1, budgetMs - (Date.now() - started)), async (q, guard) => {
+    const j = db.idRows(db.listParam(ids));
+    const parts: RawBuilder<SqlBool>[] = [guard, ...rest.map((x) => condition(db, x))];
+    if (c.before) parts.push(sql`(posts.created_at, posts.id) < (${c.before.created}, ${c.before.id})`);
+    const where = sql.join(parts, sql` AND `);
+    const from = sql`${j.from} JOIN posts ON posts.id = ${j.id}`;
+    const [page, count] = await Promise.all([
+      sql<{ id: number }>`SELECT posts.id FROM ${from} WHERE ${where} ORDER BY ${orderBy(c.order, c.seed)} LIMIT ${limit} OFFSET ${offset}`.execute(q),
+      sql<{ n: number }>`SELECT count(*) AS n FROM ${from} WHERE ${where}`.execute(q),
+    ]);
+    return { ids: page.rows.map((r) => Number(r.id)), total: Number(count.rows[0]?.n ?? 0), estimated: false };
+  });
+}
