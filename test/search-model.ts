@@ -417,13 +417,12 @@ export function queryArb(w: World): fc.Arbitrary<Q> {
   return q.filter((x) => termCount(x) <= 20);
 }
 
-/** Queries of tags and wildcards alone, with AND, OR and NOT. */
-export function tagQueryArb(w: World): fc.Arbitrary<Q> {
-  const term = fc
-    .oneof(
-      { weight: 5, arbitrary: fc.oneof(fc.constantFrom(...w.tags), fc.constant('no_such_tag')).map((name): Term => ({ t: 'tag', name })) },
-      { weight: 1, arbitrary: fc.constantFrom(...w.tags).map((name): Term => ({ t: 'wild', pattern: `${name.slice(0, 2)}*` })) },
-    )
+/** Queries of what the in-memory sets hold: tags, wildcards, user:, fav:, pool:, id:, date: and age:, with AND, OR and NOT. */
+export function setQueryArb(w: World): fc.Arbitrary<Q> {
+  const sets = new Set(['tag', 'wild', 'user', 'fav', 'pool', 'date', 'age']);
+  const term = termArb(w)
+    // pool:any and pool:none are a condition on every post, not a pool's set.
+    .filter((t) => (sets.has(t.t) && !(t.t === 'pool' && (t.value === 'any' || t.value === 'none'))) || (t.t === 'num' && t.field === 'id'))
     .map((t): Q => ({ k: 'term', term: t }));
   const { q } = fc.letrec<{ q: Q }>((tie) => ({
     q: fc.oneof(

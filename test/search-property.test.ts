@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { eachDatabase, type Ctx } from './helpers.ts';
 import { addComment, addFavorite, createPool, createUser, postRow } from './factories.ts';
 import { insertPost } from '../src/modules/posts/posts.repo.ts';
-import { evaluate, type ModelPost, ORDER_NAMES, type OrderName, queryArb, queryText, tagQueryArb, type World } from './search-model.ts';
+import { evaluate, type ModelPost, ORDER_NAMES, type OrderName, queryArb, queryText, setQueryArb, type World } from './search-model.ts';
 import { DEFAULT_SEARCH } from '../src/search/search.ts';
 
 const DAY = 86_400_000;
@@ -186,7 +186,7 @@ for (const strategy of ['auto', 'sql', 'driven'] as const) {
 }
 
 eachDatabase(
-  'tags alone, from the in-memory sets, against a plain evaluation',
+  'sets alone (tags, user:, fav:, pool:, id:, date:, age:), from memory, against a plain evaluation',
   (ctx) => {
     let world: World;
     before(async () => {
@@ -196,7 +196,7 @@ eachDatabase(
     test('every page and total equal the plain evaluation, in every order the sets serve', async () => {
       await fc.assert(
         fc.asyncProperty(
-          tagQueryArb(world),
+          setQueryArb(world),
           fc.constantFrom<OrderName | null>(null, 'newest', 'oldest', 'id', 'id_asc'),
           fc.nat(60),
           fc.integer({ min: 1, max: 40 }),

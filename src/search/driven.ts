@@ -14,12 +14,15 @@ import { condition, orderBy, type SearchPage } from './sql.ts';
 /** Candidates read by id at most; past this the SQL strategy walks posts in order instead. */
 export const MAX_CANDIDATES = 20_000;
 
-/** The query's conjuncts that are sets with something to select (not a NOT alone), and the rest. */
-export function split(e: Expr): { sets: Expr[]; rest: Expr[] } {
+/**
+ * The query's conjuncts that are sets with something to select (not a NOT alone), and the rest.
+ * `datesById`: whether date ranges are id ranges (ids follow dates).
+ */
+export function split(e: Expr, datesById = true): { sets: Expr[]; rest: Expr[] } {
   const parts = e.kind === 'and' ? e.exprs : [e];
-  const sets = parts.filter((x) => setsAlone(x) && x.kind !== 'not' && x.kind !== 'all');
+  const sets = parts.filter((x) => setsAlone(x, datesById) && x.kind !== 'not' && x.kind !== 'all');
   // A NOT of sets narrows the candidates in memory too, once there are some.
-  const narrowing = sets.length ? parts.filter((x) => x.kind === 'not' && setsAlone(x)) : [];
+  const narrowing = sets.length ? parts.filter((x) => x.kind === 'not' && setsAlone(x, datesById)) : [];
   return { sets: [...sets, ...narrowing], rest: parts.filter((x) => !sets.includes(x) && !narrowing.includes(x)) };
 }
 
@@ -38,8 +41,9 @@ export async function drivenSearch(
   budgetMs: number,
   maxCandidates = MAX_CANDIDATES,
 ): Promise<SearchPage | null> {
-  const { sets, rest } = split(c.expr);
-  await Promise.all([indexes.posts.refreshAt(db), indexes.tags.current(db)]);
+  const [follows] = await Promise.all([indexes.posts.refreshAt(db), indexes.tags.current(db)]);
+  const { sets, rest } = split(c.expr, follows);
+  if (!sets.some((x) => x.kind !== 'not')) return null;
   const started = Date.now();
   const candidates = await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs);
   if (countBits(candidates) > maxCandidates) return null;
@@ -51,10 +55,12 @@ export async function drivenSearch(
     if (c.before) parts.push(sql`(posts.created_at, posts.id) < (${c.before.created}, ${c.before.id})`);
     const where = sql.join(parts, sql` AND `);
     const from = sql`${j.from} JOIN posts ON posts.id = ${j.id}`;
-    const [page, count] = await Promise.all([
-      sql<{ id: number }>`SELECT posts.id FROM ${from} WHERE ${where} ORDER BY ${orderBy(c.order, c.seed)} LIMIT ${limit} OFFSET ${offset}`.execute(q),
-      sql<{ n: number }>`SELECT count(*) AS n FROM ${from} WHERE ${where}`.execute(q),
-    ]);
-    return { ids: page.rows.map((r) => Number(r.id)), total: Number(count.rows[0]?.n ?? 0), estimated: false };
+    // The total beside the page, in the same pass over the candidates (a window over every match).
+    const page = await sql<{ id: number; n: number }>`SELECT posts.id, count(*) OVER () AS n FROM ${from} WHERE ${where}
+      ORDER BY ${orderBy(c.order, c.seed)} LIMIT ${limit} OFFSET ${offset}`.execute(q);
+    const total = page.rows.length
+      ? Number(page.rows[0].n)
+      : Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${from} WHERE ${where}`.execute(q)).rows[0]?.n ?? 0);
+    return { ids: page.rows.map((r) => Number(r.id)), total, estimated: false };
   });
 }

@@ -10,7 +10,7 @@
 import { popcount } from '../core/typed-arrays.ts';
 import { sql } from 'kysely';
 import { type Database, OverBudget } from '../db/engine.ts';
-import type { Compiled, Expr, OrderKey } from './expr.ts';
+import type { Compiled, Expr, Interval, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
 import type { SearchPage } from './sql.ts';
 
@@ -28,6 +28,8 @@ export interface AllPosts {
   refreshAt(db: Database, version?: number): Promise<boolean>;
   readonly newestId: number;
   allPosts(words: number): Int32Array;
+  /** The id range of the posts created in a range of times, when ids follow dates. */
+  idsCreatedIn(r: Interval): [number, number] | null;
 }
 
 export interface SetIndexes {
@@ -38,8 +40,12 @@ export interface SetIndexes {
 /** A leaf whose posts are a set read by key: a tag's, a user's favorites or uploads, a pool's. */
 type SetLeaf = Extract<Expr, { kind: 'tags' | 'fav' | 'uploader' | 'pool' }>;
 
-/** Whether the expression is made of sets alone (tags, fav:, user:, pool:, with AND, OR and NOT). */
-export function setsAlone(e: Expr): boolean {
+/**
+ * Whether the expression is made of sets alone: tags, fav:, user:, pool:, id ranges, and (when
+ * ids follow dates, `datesById`) date and age ranges, which are then id ranges too; with AND, OR
+ * and NOT.
+ */
+export function setsAlone(e: Expr, datesById = true): boolean {
   switch (e.kind) {
     case 'all':
     case 'none':
@@ -48,11 +54,13 @@ export function setsAlone(e: Expr): boolean {
     case 'uploader':
     case 'pool':
       return true;
+    case 'num':
+      return e.field === 'id' || (e.field === 'created' && datesById);
     case 'not':
-      return setsAlone(e.expr);
+      return setsAlone(e.expr, datesById);
     case 'and':
     case 'or':
-      return e.exprs.every(setsAlone);
+      return e.exprs.every((x) => setsAlone(x, datesById));
     default:
       return false;
   }
@@ -121,7 +129,7 @@ export async function setsSearch(db: Database, c: Compiled, offset: number, limi
   const how = direction(c.order);
   if (!how) return null;
   const [follows] = await Promise.all([indexes.posts.refreshAt(db), indexes.tags.current(db)]);
-  if (how.byDate && !follows) return null;
+  if ((how.byDate || !setsAlone(c.expr, false)) && !follows) return null;
   const result = await evaluateSets(db, c.expr, indexes, budgetMs);
   if (c.before) clearFrom(result, c.before.id);
   return { ...pageOf(result, how.dir, offset, limit), total: countBits(result), estimated: false };
@@ -175,6 +183,8 @@ class Evaluator {
         return fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? [], this.words);
       case 'pool':
         return fromIds(this.fetched.get(keyOf('pool', e.poolId)) ?? [], this.words);
+      case 'num':
+        return this.idRanges(e);
       case 'not':
         return this.difference(this.indexes.posts.allPosts(this.words), [e.expr]);
       case 'or':
@@ -187,7 +197,7 @@ class Evaluator {
         return minus.length ? this.difference(base, minus) : base;
       }
       default:
-        throw new Error(`the set strategy cannot evaluate ${e.kind}`);
+        return badLeaf(e);
     }
   }
 
@@ -196,6 +206,24 @@ class Evaluator {
     if (fetched || !this.indexes.tags.has(id)) return fromIds(fetched ?? [], this.words);
     const kept = this.indexes.tags.postsOf(id);
     return 'bits' in kept ? kept.bits : fromIds(kept.ids, this.words);
+  }
+
+  /** The posts of an id range, or of a date range while ids follow dates (its posts' ids are then a range). */
+  private idRanges(e: Extract<Expr, { kind: 'num' }>): Int32Array {
+    const out = new Int32Array(this.words);
+    for (const r of e.ranges) {
+      const ids =
+        e.field === 'id'
+          ? ([Math.ceil(r.loOpen ? r.lo + 1 : r.lo), Math.floor(r.hiOpen ? r.hi - 1 : r.hi)] as const)
+          : e.field === 'created'
+            ? this.indexes.posts.idsCreatedIn(r)
+            : badLeaf(e);
+      if (ids) setRange(out, Math.max(0, ids[0]), Math.min(this.words * 32 - 1, ids[1]));
+    }
+    // Ids and dates name posts that may be gone: only the ones that exist.
+    const all = this.indexes.posts.allPosts(this.words);
+    for (let w = 0; w < out.length; w++) out[w] &= all[w];
+    return out;
   }
 
   private union(parts: Int32Array[]): Int32Array {
@@ -217,6 +245,25 @@ class Evaluator {
       for (let w = Math.min(p.length, out.length) - 1; w >= 0; w--) out[w] &= ~p[w];
     }
     return out;
+  }
+}
+
+function badLeaf(e: Expr): never {
+  throw new Error(`the set strategy cannot evaluate ${e.kind}`);
+}
+
+/** Sets the bits from `from` to `to`, both included (nothing when `from` > `to`). */
+function setRange(bits: Int32Array, from: number, to: number): void {
+  for (let id = from; id <= to; ) {
+    const w = id >>> 5;
+    const bit = id & 31;
+    if (bit === 0 && id + 31 <= to) {
+      bits[w] = -1;
+      id += 32;
+    } else {
+      bits[w] |= 1 << bit;
+      id++;
+    }
   }
 }
 

@@ -197,6 +197,17 @@ export class NewestOrder {
 
   private all: { key: string; bits: Int32Array } | null = null;
 
+  /**
+   * The lowest and highest id of the posts created in a range of times (a bound excluded when its
+   * `Open` flag is set), when ids follow dates: those posts are then a run of the order, and every
+   * post with an id between the two is one of them. null when there are none (call refresh first).
+   */
+  idsCreatedIn(r: { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean }): [number, number] | null {
+    const start = this.firstAtOrBelow(r.hi, r.hiOpen === true);
+    const end = this.firstAtOrBelow(r.lo, r.loOpen !== true);
+    return start < end ? [this.ids.at(end - 1), this.ids.at(start)] : null;
+  }
+
   /** How many posts have a higher id, when ids follow dates (call refresh first). */
   newerThanId(id: number): number {
     return this.ids.countAbove(id);
