@@ -41,7 +41,7 @@ export async function drivenSearch(
   budgetMs: number,
   maxCandidates = MAX_CANDIDATES,
 ): Promise<SearchPage | null> {
-  const [follows] = await Promise.all([indexes.posts.refreshAt(db), indexes.tags.current(db)]);
+  const [follows] = await Promise.all([indexes.posts.refreshAt(db, indexes.version), indexes.tags.current(db, indexes.version)]);
   const { sets, rest } = split(c.expr, follows);
   if (!sets.some((x) => x.kind !== 'not')) return null;
   const started = Date.now();

@@ -35,6 +35,8 @@ export interface AllPosts {
 export interface SetIndexes {
   tags: KeptTags;
   posts: AllPosts;
+  /** The data version as the request read it: the indexes need not read it again to know they are current. */
+  version?: number;
 }
 
 /** A leaf whose posts are a set read by key: a tag's, a user's favorites or uploads, a pool's. */
@@ -128,7 +130,7 @@ async function fetchSets(db: Database, e: Expr, kept: KeptTags): Promise<Fetched
 export async function setsSearch(db: Database, c: Compiled, offset: number, limit: number, indexes: SetIndexes, budgetMs: number): Promise<SearchPage | null> {
   const how = direction(c.order);
   if (!how) return null;
-  const [follows] = await Promise.all([indexes.posts.refreshAt(db), indexes.tags.current(db)]);
+  const [follows] = await Promise.all([indexes.posts.refreshAt(db, indexes.version), indexes.tags.current(db, indexes.version)]);
   if ((how.byDate || !setsAlone(c.expr, false)) && !follows) return null;
   const result = await evaluateSets(db, c.expr, indexes, budgetMs);
   if (c.before) clearFrom(result, c.before.id);

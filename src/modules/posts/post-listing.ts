@@ -27,10 +27,27 @@ export function createPostsService(deps: Deps) {
     tags: new TagNames(),
     seen: {},
   };
-  const tagsNamed: TagLookup = (names) => (memory.tags ? memory.tags.lookup(deps.db, names, () => counter(deps.db, 'version')) : tagsByName(deps.db, names));
-  /** GET /api/posts as JSON text: with `q`, through the search module. */
-  const indexes = { tags: memory.tagSets!, posts: memory.order! };
-  const list = (q: PostListQuery) => (q.q === undefined ? listPosts(deps, q, memory) : listBySearch(deps, { ...q, q: q.q }, tagsNamed, indexes));
+  /**
+   * GET /api/posts with `q`: through the search module, at one data version. As for the list
+   * without `q` (listPosts), the version this process saw last stands in for a read of it: the
+   * statement that reads the page's items reads it too, and if it moved, the search runs again
+   * at the new one. Without items to read, the version is read at the end.
+   */
+  const search = async (q: PostListQuery & { q: string }): Promise<string> => {
+    const seen = memory.seen!;
+    const at = (version: number) => {
+      const tagsNamed: TagLookup = (names) => (memory.tags ? memory.tags.lookup(deps.db, names, async () => version) : tagsByName(deps.db, names));
+      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, posts: memory.order!, version });
+    };
+    const assumed = seen.version ?? (await counter(deps.db, 'version'));
+    let page = await at(assumed);
+    const now = page.version ?? (await counter(deps.db, 'version'));
+    if (now !== assumed) page = await at(now);
+    seen.version = Math.max(seen.version ?? -1, now);
+    return page.json;
+  };
+  /** GET /api/posts as JSON text. */
+  const list = (q: PostListQuery) => (q.q === undefined ? listPosts(deps, q, memory) : search({ ...q, q: q.q }));
   return {
     list,
     /** GET /api/posts/<id>, with its neighbours when asked. */

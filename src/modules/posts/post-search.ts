@@ -91,8 +91,16 @@ async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promis
   return base;
 }
 
-/** GET /api/posts with `q`: the search module's page, as the list's JSON text. */
-export async function listBySearch(deps: Deps, q: PostListQuery & { q: string }, tagsNamed: TagLookup, indexes?: SetIndexes): Promise<string> {
+/**
+ * GET /api/posts with `q`: the search module's page, as the list's JSON text, and the data
+ * version the page's items were read at (when a statement read them).
+ */
+export async function listBySearch(
+  deps: Deps,
+  q: PostListQuery & { q: string },
+  tagsNamed: TagLookup,
+  indexes?: SetIndexes,
+): Promise<{ json: string; version?: number }> {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
   const lookups = boardLookups(deps, tagsNamed);
@@ -108,5 +116,5 @@ export async function listBySearch(deps: Deps, q: PostListQuery & { q: string },
   const newest = result.order === ORDERS.newest;
   const last = items.ids[items.ids.length - 1];
   const cursor = newest && items.ids.length === limit && last !== undefined ? String(last) : null;
-  return postListJson(items, { total: result.total, estimated: result.estimated }, offset, limit, cursor, result.wildcards);
+  return { json: postListJson(items, { total: result.total, estimated: result.estimated }, offset, limit, cursor, result.wildcards), version: items.version };
 }
