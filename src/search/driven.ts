@@ -8,7 +8,8 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../db/engine.ts';
 import type { Compiled, Expr } from './expr.ts';
-import { countBits, evaluateSets, idsOf, type SetIndexes, setsAlone } from './sets.ts';
+import { pageOf, sizeOf } from './post-set.ts';
+import { evaluateSets, type SetIndexes, setsAlone } from './sets.ts';
 import { condition, orderBy, type SearchPage } from './sql.ts';
 
 /** Candidates read by id at most; past this the SQL strategy walks posts in order instead. */
@@ -46,8 +47,9 @@ export async function drivenSearch(
   if (!sets.some((x) => x.kind !== 'not')) return null;
   const started = Date.now();
   const candidates = await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs);
-  if (countBits(candidates) > maxCandidates) return null;
-  const ids = idsOf(candidates);
+  const count = sizeOf(candidates);
+  if (count > maxCandidates) return null;
+  const ids = pageOf(candidates, 'desc', 0, count);
   if (ids.length === 0) return { ids: [], total: 0, estimated: false };
   return db.withinBudget(Math.max(1, budgetMs - (Date.now() - started)), async (q, guard) => {
     const j = db.idRows(db.listParam(ids));

@@ -7,11 +7,11 @@
  * whole words by their bit count, and the total is exact. Tags the process does not keep, and a
  * user's favorites or uploads and a pool's posts, are read by key for the query.
  */
-import { popcount } from '../core/typed-arrays.ts';
 import { sql } from 'kysely';
 import { type Database, OverBudget } from '../db/engine.ts';
 import type { Compiled, Expr, Interval, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
+import { below, difference, emptySet, fromIds, intersection, pageOf, type PostSet, sizeOf, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
 
 /** The tag sets this strategy reads (TagSets). */
@@ -132,24 +132,20 @@ export async function setsSearch(db: Database, c: Compiled, offset: number, limi
   if (!how) return null;
   const [follows] = await Promise.all([indexes.posts.refreshAt(db, indexes.version), indexes.tags.current(db, indexes.version)]);
   if ((how.byDate || !setsAlone(c.expr, false)) && !follows) return null;
-  const result = await evaluateSets(db, c.expr, indexes, budgetMs);
-  if (c.before) clearFrom(result, c.before.id);
-  return { ...pageOf(result, how.dir, offset, limit), total: countBits(result), estimated: false };
+  const words = wordsOf(indexes);
+  const found = await evaluateSets(db, c.expr, indexes, budgetMs);
+  const result = c.before ? below(found, c.before.id, words) : found;
+  return { ids: pageOf(result, how.dir, offset, limit), total: sizeOf(result), estimated: false };
 }
 
-/** The posts of an expression of sets alone, as a bitmap of their ids (the caller's to change). */
-export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, budgetMs: number): Promise<Int32Array> {
+/** Bitmap words that hold every post id the indexes know. */
+const wordsOf = (indexes: SetIndexes) => Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
+
+/** The posts of an expression of sets alone. */
+export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, budgetMs: number): Promise<PostSet> {
   const fetched = await fetchSets(db, e, indexes.tags);
-  const words = Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
-  return new Evaluator(indexes, fetched, words, budgetMs).run(e);
+  return new Evaluator(indexes, fetched, wordsOf(indexes), budgetMs).eval(e);
 }
-
-/** The ids whose bits are set, highest first. */
-export function idsOf(bits: Int32Array): number[] {
-  return pageOf(bits, 'desc', 0, Infinity).ids;
-}
-
-export { countBits };
 
 /** Bitmaps of `words` words; each node makes a new one, but a kept bitmap is used as it is. */
 class Evaluator {
@@ -164,54 +160,67 @@ class Evaluator {
     this.until = Date.now() + budgetMs;
   }
 
-  /** The posts of `e`, in a bitmap of its own (the caller may change it). */
-  run(e: Expr): Int32Array {
-    const bits = this.eval(e);
-    const shared = e.kind === 'all' || (e.kind === 'tags' && e.ids.length === 1);
-    return shared || bits.length !== this.words ? widened(bits, this.words) : bits;
-  }
-
-  private eval(e: Expr): Int32Array {
+  /** The posts of `e`. A bitmap may be shared with the indexes: read it, never write it. */
+  eval(e: Expr): PostSet {
     if (Date.now() > this.until) throw new OverBudget(this.budgetMs);
     switch (e.kind) {
       case 'all':
-        return this.indexes.posts.allPosts(this.words);
+        return { bits: this.indexes.posts.allPosts(this.words) };
       case 'none':
-        return new Int32Array(this.words);
+        return emptySet();
       case 'tags':
-        return e.ids.length === 1 ? this.tag(e.ids[0]) : this.union(e.ids.map((id) => this.tag(id)));
+        return e.ids.length === 1
+          ? this.tag(e.ids[0])
+          : union(
+              e.ids.map((id) => this.tag(id)),
+              this.words,
+            );
       case 'fav':
       case 'uploader':
-        return fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? [], this.words);
+        return fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? []);
       case 'pool':
-        return fromIds(this.fetched.get(keyOf('pool', e.poolId)) ?? [], this.words);
+        return fromIds(this.fetched.get(keyOf('pool', e.poolId)) ?? []);
       case 'num':
         return this.idRanges(e);
       case 'not':
-        return this.difference(this.indexes.posts.allPosts(this.words), [e.expr]);
+        return difference({ bits: this.indexes.posts.allPosts(this.words) }, [this.eval(e.expr)], this.words);
       case 'or':
-        return this.union(e.exprs.map((x) => this.eval(x)));
+        return union(
+          e.exprs.map((x) => this.eval(x)),
+          this.words,
+        );
       case 'and': {
         // A AND NOT B is A without B: the complement of B is never made.
         const plus = e.exprs.filter((x) => x.kind !== 'not');
         const minus = e.exprs.flatMap((x) => (x.kind === 'not' ? [x.expr] : []));
-        const base = plus.length ? this.intersection(plus.map((x) => this.eval(x))) : this.indexes.posts.allPosts(this.words);
-        return minus.length ? this.difference(base, minus) : base;
+        const base = plus.length
+          ? intersection(
+              plus.map((x) => this.eval(x)),
+              this.words,
+            )
+          : { bits: this.indexes.posts.allPosts(this.words) };
+        return minus.length
+          ? difference(
+              base,
+              minus.map((x) => this.eval(x)),
+              this.words,
+            )
+          : base;
       }
       default:
         return badLeaf(e);
     }
   }
 
-  private tag(id: number): Int32Array {
+  private tag(id: number): PostSet {
     const fetched = this.fetched.get(keyOf('tags', id));
-    if (fetched || !this.indexes.tags.has(id)) return fromIds(fetched ?? [], this.words);
-    const kept = this.indexes.tags.postsOf(id);
-    return 'bits' in kept ? kept.bits : fromIds(kept.ids, this.words);
+    if (fetched || !this.indexes.tags.has(id)) return fromIds(fetched ?? []);
+    // Kept sets come as they are kept: a bitmap, or ids already highest first.
+    return this.indexes.tags.postsOf(id);
   }
 
   /** The posts of an id range, or of a date range while ids follow dates (its posts' ids are then a range). */
-  private idRanges(e: Extract<Expr, { kind: 'num' }>): Int32Array {
+  private idRanges(e: Extract<Expr, { kind: 'num' }>): PostSet {
     const out = new Int32Array(this.words);
     for (const r of e.ranges) {
       const ids =
@@ -225,28 +234,7 @@ class Evaluator {
     // Ids and dates name posts that may be gone: only the ones that exist.
     const all = this.indexes.posts.allPosts(this.words);
     for (let w = 0; w < out.length; w++) out[w] &= all[w];
-    return out;
-  }
-
-  private union(parts: Int32Array[]): Int32Array {
-    const out = new Int32Array(this.words);
-    for (const p of parts) for (let w = Math.min(p.length, out.length) - 1; w >= 0; w--) out[w] |= p[w];
-    return out;
-  }
-
-  private intersection(parts: Int32Array[]): Int32Array {
-    const out = widened(parts[0], this.words);
-    for (const p of parts.slice(1)) for (let w = 0; w < out.length; w++) out[w] &= w < p.length ? p[w] : 0;
-    return out;
-  }
-
-  private difference(base: Int32Array, minus: Expr[]): Int32Array {
-    const out = widened(base, this.words);
-    for (const m of minus) {
-      const p = this.eval(m);
-      for (let w = Math.min(p.length, out.length) - 1; w >= 0; w--) out[w] &= ~p[w];
-    }
-    return out;
+    return { bits: out };
   }
 }
 
@@ -267,57 +255,4 @@ function setRange(bits: Int32Array, from: number, to: number): void {
       id++;
     }
   }
-}
-
-/** A copy of `bits` with `words` words. */
-function widened(bits: Int32Array, words: number): Int32Array {
-  const out = new Int32Array(words);
-  out.set(bits.length > words ? bits.subarray(0, words) : bits);
-  return out;
-}
-
-function fromIds(ids: ArrayLike<number>, words: number): Int32Array {
-  const out = new Int32Array(words);
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
-    if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
-  }
-  return out;
-}
-
-/** Clears the bits of `id` and above: the keyset cursor, in id order. */
-function clearFrom(bits: Int32Array, id: number): void {
-  const w = id >>> 5;
-  if (w >= bits.length) return;
-  bits[w] &= (1 << (id & 31)) - 1;
-  bits.fill(0, w + 1);
-}
-
-function pageOf(bits: Int32Array, dir: 'asc' | 'desc', offset: number, limit: number): { ids: number[] } {
-  const ids: number[] = [];
-  let skip = offset;
-  const step = dir === 'desc' ? -1 : 1;
-  for (let w = dir === 'desc' ? bits.length - 1 : 0; w >= 0 && w < bits.length && ids.length < limit; w += step) {
-    let x = bits[w];
-    if (x === 0) continue;
-    // Words wholly inside the offset are counted, not read bit by bit.
-    const n = popcount(x);
-    if (skip >= n) {
-      skip -= n;
-      continue;
-    }
-    while (x !== 0 && ids.length < limit) {
-      const b = dir === 'desc' ? 31 - Math.clz32(x) : 31 - Math.clz32(x & -x);
-      x &= ~(1 << b);
-      if (skip > 0) skip--;
-      else ids.push(w * 32 + b);
-    }
-  }
-  return { ids };
-}
-
-function countBits(bits: Int32Array): number {
-  let n = 0;
-  for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) n += popcount(bits[w]);
-  return n;
 }

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { below, bitsOf, difference, fromIds, has, intersection, pageOf, type PostSet, sizeOf, union } from './post-set.ts';
+
+const WORDS = 8;
+const MAX_ID = WORDS * 32 - 1;
+
+/** A set of ids, kept either way: the operations must not care. */
+const setArb = fc
+  .tuple(fc.uniqueArray(fc.integer({ min: 0, max: MAX_ID }), { maxLength: 60 }), fc.boolean())
+  .map(([ids, dense]): { plain: Set<number>; set: PostSet } => {
+    const sparse = fromIds(ids);
+    return { plain: new Set(ids), set: dense ? { bits: bitsOf(sparse, WORDS) } : sparse };
+  });
+
+const desc = (xs: Iterable<number>) => [...xs].sort((a, b) => b - a);
+const all = (s: PostSet) => pageOf(s, 'desc', 0, Infinity);
+
+test('union, intersection and difference agree with plain sets, sparse or dense', () => {
+  fc.assert(
+    fc.property(fc.array(setArb, { minLength: 1, maxLength: 4 }), (sets) => {
+      const plains = sets.map((s) => s.plain);
+      const parts = sets.map((s) => s.set);
+      assert.deepEqual(all(union(parts, WORDS)), desc(new Set(plains.flatMap((p) => [...p]))));
+      assert.deepEqual(all(intersection(parts, WORDS)), desc([...plains[0]].filter((id) => plains.every((p) => p.has(id)))));
+      assert.deepEqual(all(difference(parts[0], parts.slice(1), WORDS)), desc([...plains[0]].filter((id) => !plains.slice(1).some((p) => p.has(id)))));
+    }),
+  );
+});
+
+test('pages in both directions, sizes, membership and the cursor agree with plain sets', () => {
+  fc.assert(
+    fc.property(setArb, fc.nat(70), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: MAX_ID + 1 }), ({ plain, set }, offset, limit, cursor) => {
+      const sorted = desc(plain);
+      assert.deepEqual(pageOf(set, 'desc', offset, limit), sorted.slice(offset, offset + limit));
+      assert.deepEqual(pageOf(set, 'asc', offset, limit), [...sorted].reverse().slice(offset, offset + limit));
+      assert.equal(sizeOf(set), plain.size);
+      for (let id = 0; id <= MAX_ID; id += 7) assert.equal(has(set, id), plain.has(id));
+      assert.deepEqual(
+        all(below(set, cursor, WORDS)),
+        sorted.filter((id) => id < cursor),
+      );
+    }),
+  );
+});

@@ -1,0 +1,145 @@
+/**
+ * A set of post ids as the in-memory strategies hold it: a bitmap over every id (bit i: post i)
+ * when it is dense, or its ids highest first when it is sparse. A bitmap costs a pass over every
+ * word whatever it holds (31,250 at a million posts); a few thousand ids cost their own number.
+ * So AND is driven by the smallest sparse part and tests each of its ids against the others, OR
+ * merges sparse parts while they stay sparse, and a bitmap is made only when a set is dense.
+ */
+import { popcount } from '../core/typed-arrays.ts';
+
+export type PostSet = { bits: Int32Array } | { ids: Int32Array };
+
+const EMPTY: PostSet = { ids: new Int32Array(0) };
+export const emptySet = (): PostSet => EMPTY;
+
+/** Whether the set holds the post. */
+export function has(s: PostSet, id: number): boolean {
+  if ('bits' in s) {
+    const w = id >>> 5;
+    return w < s.bits.length && (s.bits[w] & (1 << (id & 31))) !== 0;
+  }
+  const ids = s.ids;
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const x = ids[mid];
+    if (x === id) return true;
+    if (x > id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+export function sizeOf(s: PostSet): number {
+  if ('ids' in s) return s.ids.length;
+  let n = 0;
+  for (let w = 0; w < s.bits.length; w++) if (s.bits[w] !== 0) n += popcount(s.bits[w]);
+  return n;
+}
+
+/** A bitmap of `words` words of its own with the set's posts. */
+export function bitsOf(s: PostSet, words: number): Int32Array {
+  const out = new Int32Array(words);
+  if ('bits' in s) out.set(s.bits.length > words ? s.bits.subarray(0, words) : s.bits);
+  else for (const id of s.ids) if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
+  return out;
+}
+
+/** Ids in any order as a sparse set (sorted highest first, each once). */
+export function fromIds(ids: ArrayLike<number>): PostSet {
+  const sorted = Int32Array.from(ids).sort().reverse();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+  return { ids: sorted.subarray(0, n) };
+}
+
+/** Posts in any of the sets: merged ids while the result stays sparse (no more ids than words), else a bitmap. */
+export function union(sets: PostSet[], words: number): PostSet {
+  const sparse = sets.every((s) => 'ids' in s);
+  const total = sets.reduce((n, s) => n + ('ids' in s ? s.ids.length : 0), 0);
+  if (sparse && total <= words) {
+    const all = new Int32Array(total);
+    let at = 0;
+    for (const s of sets) {
+      all.set((s as { ids: Int32Array }).ids, at);
+      at += (s as { ids: Int32Array }).ids.length;
+    }
+    return fromIds(all);
+  }
+  const out = new Int32Array(words);
+  for (const s of sets) {
+    if ('bits' in s) for (let w = Math.min(s.bits.length, words) - 1; w >= 0; w--) out[w] |= s.bits[w];
+    else for (const id of s.ids) if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
+  }
+  return { bits: out };
+}
+
+/** Posts in every set: the smallest sparse one's ids, each tested against the others; bitmaps ANDed word by word. */
+export function intersection(sets: PostSet[], words: number): PostSet {
+  const sparse = sets.filter((s): s is { ids: Int32Array } => 'ids' in s).sort((a, b) => a.ids.length - b.ids.length);
+  if (sparse.length) {
+    const driver = sparse[0];
+    const others = sets.filter((s) => s !== driver);
+    return { ids: driver.ids.filter((id) => others.every((o) => has(o, id))) };
+  }
+  const bitmaps = sets as { bits: Int32Array }[];
+  const out = bitsOf(bitmaps[0], words);
+  for (const s of bitmaps.slice(1)) for (let w = 0; w < words; w++) out[w] &= w < s.bits.length ? s.bits[w] : 0;
+  return { bits: out };
+}
+
+/** Posts of `base` in none of `minus`. */
+export function difference(base: PostSet, minus: PostSet[], words: number): PostSet {
+  if ('ids' in base) return { ids: base.ids.filter((id) => !minus.some((m) => has(m, id))) };
+  const out = bitsOf(base, words);
+  for (const m of minus) {
+    if ('bits' in m) for (let w = Math.min(m.bits.length, words) - 1; w >= 0; w--) out[w] &= ~m.bits[w];
+    else for (const id of m.ids) if (id >>> 5 < words) out[id >>> 5] &= ~(1 << (id & 31));
+  }
+  return { bits: out };
+}
+
+/** The set without the posts from `id` up (the keyset cursor, in id order). */
+export function below(s: PostSet, id: number, words: number): PostSet {
+  if ('ids' in s) return { ids: s.ids.filter((x) => x < id) };
+  const out = bitsOf(s, words);
+  const w = id >>> 5;
+  if (w < out.length) {
+    out[w] &= (1 << (id & 31)) - 1;
+    out.fill(0, w + 1);
+  }
+  return { bits: out };
+}
+
+/** A page of the set's ids, highest first ('desc') or lowest first. */
+export function pageOf(s: PostSet, dir: 'asc' | 'desc', offset: number, limit: number): number[] {
+  if ('ids' in s) {
+    const ids = s.ids;
+    if (dir === 'desc') return Array.from(ids.subarray(Math.min(offset, ids.length), Math.min(offset + limit, ids.length)));
+    const out: number[] = [];
+    for (let i = ids.length - 1 - offset; i >= 0 && out.length < limit; i--) out.push(ids[i]);
+    return out;
+  }
+  const bits = s.bits;
+  const ids: number[] = [];
+  let skip = offset;
+  const step = dir === 'desc' ? -1 : 1;
+  for (let w = dir === 'desc' ? bits.length - 1 : 0; w >= 0 && w < bits.length && ids.length < limit; w += step) {
+    let x = bits[w];
+    if (x === 0) continue;
+    // Words wholly inside the offset are counted, not read bit by bit.
+    const n = popcount(x);
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    while (x !== 0 && ids.length < limit) {
+      const b = dir === 'desc' ? 31 - Math.clz32(x) : 31 - Math.clz32(x & -x);
+      x &= ~(1 << b);
+      if (skip > 0) skip--;
+      else ids.push(w * 32 + b);
+    }
+  }
+  return ids;
+}
