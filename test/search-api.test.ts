@@ -113,6 +113,12 @@ eachDatabase('search language: errors, limits, wildcards, cursor', (ctx) => {
       assert.equal(after.body.totalPosts, before + 1, q);
       assert.equal(after.body.posts[0].id, String(id), q);
     }
+    // A wildcard's expansion is kept per data version: a new tag it matches is in the next answer.
+    assert.equal((await getJson(ctx.app, list('tone_z* order:id'))).body.totalPosts, 0);
+    const id = await createPost(ctx.database, { uploaderId: u, createdAt: Date.parse('2026-02-02'), tags: ['tone_zz'] });
+    const widened = await getJson(ctx.app, list('tone_z* order:id'));
+    assert.deepEqual(widened.body.wildcards[0].tags, ['tone_zz']);
+    assert.equal(widened.body.posts[0].id, String(id));
   });
 });
 

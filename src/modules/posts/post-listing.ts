@@ -11,6 +11,7 @@ import { type TagLookup, TagNames } from './tag-lookup-cache.ts';
 import { TagSets } from './tag-sets.ts';
 import { TermWords } from './term-search.ts';
 import { WordSets } from './title-word-sets.ts';
+import { VersionedMap } from './versioned-map.ts';
 
 /**
  * The post list and detail of one process, with the in-memory indexes they read (the newest
@@ -27,6 +28,7 @@ export function createPostsService(deps: Deps) {
     tags: new TagNames(),
     seen: {},
   };
+  const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   /**
    * GET /api/posts with `q`: through the search module, at one data version. As for the list
    * without `q` (listPosts), the version this process saw last stands in for a read of it: the
@@ -37,7 +39,7 @@ export function createPostsService(deps: Deps) {
     const seen = memory.seen!;
     const at = (version: number) => {
       const tagsNamed: TagLookup = (names) => (memory.tags ? memory.tags.lookup(deps.db, names, async () => version) : tagsByName(deps.db, names));
-      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, posts: memory.order!, version });
+      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, posts: memory.order!, version }, { map: wildcards, version });
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));
     let page = await at(assumed);

@@ -13,24 +13,28 @@ import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
 import { parseDateParam, postListJson } from './posts.service.ts';
 import type { TagLookup } from './tag-lookup-cache.ts';
+import type { VersionedMap } from './versioned-map.ts';
 
 const MAX_TERMS = 10;
 
+/** Wildcard expansions at one data version (tags and their counts move only with it). */
+export interface WildcardCache {
+  map: VersionedMap<{ id: number; name: string }[]>;
+  version: number;
+}
+
 /** What the search module looks up, from this board's tables. */
-export function boardLookups(deps: Deps, tagsNamed: TagLookup): Lookups {
+export function boardLookups(deps: Deps, tagsNamed: TagLookup, wildcards?: WildcardCache): Lookups {
   const { db } = deps;
   return {
     tags: tagsNamed,
     wildcard: async (pattern, limit) => {
-      // A literal start narrows the names to a range of the unique index on them.
-      const literal = pattern.slice(0, pattern.indexOf('*'));
-      let q = db
-        .selectFrom('tags')
-        .select(['id', 'name'])
-        .where('post_count', '>', 0)
-        .where(sql<boolean>`name LIKE ${escapeLike(pattern).replace(/\*/g, '%')} ESCAPE '\\'`);
-      if (literal) q = q.where('name', '>=', literal).where('name', '<', `${literal}\uffff`);
-      return q.orderBy('post_count', 'desc').orderBy('name').limit(limit).execute();
+      const key = `${limit}:${pattern}`;
+      const kept = wildcards?.map.get(key, wildcards.version);
+      if (kept) return kept;
+      const found = await expand(pattern, limit);
+      wildcards?.map.set(key, found, wildcards.version);
+      return found;
     },
     user: (name) => findUserIdByName(db, name),
     pool: async (raw) => {
@@ -39,6 +43,19 @@ export function boardLookups(deps: Deps, tagsNamed: TagLookup): Lookups {
       return (await db.selectFrom('pools').select('id').where('id', '=', id).executeTakeFirst())?.id;
     },
   };
+
+  /** The tags a pattern matches, the most used first. */
+  async function expand(pattern: string, limit: number) {
+    // A literal start narrows the names to a range of the unique index on them.
+    const literal = pattern.slice(0, pattern.indexOf('*'));
+    let q = db
+      .selectFrom('tags')
+      .select(['id', 'name'])
+      .where('post_count', '>', 0)
+      .where(sql<boolean>`name LIKE ${escapeLike(pattern).replace(/\*/g, '%')} ESCAPE '\\'`);
+    if (literal) q = q.where('name', '>=', literal).where('name', '<', `${literal}\uffff`);
+    return q.orderBy('post_count', 'desc').orderBy('name').limit(limit).execute();
+  }
 }
 
 /** The old list parameters as the search module's base query (each keeps its meaning and its errors). */
@@ -100,10 +117,11 @@ export async function listBySearch(
   q: PostListQuery & { q: string },
   tagsNamed: TagLookup,
   indexes?: SetIndexes,
+  wildcards?: WildcardCache,
 ): Promise<{ json: string; version?: number }> {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
-  const lookups = boardLookups(deps, tagsNamed);
+  const lookups = boardLookups(deps, tagsNamed, wildcards);
   const base = await baseQuery(deps, q, lookups);
   const result = await search(
     deps.db,
