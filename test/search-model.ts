@@ -404,26 +404,21 @@ function mapRange<V>(r: Range<V>, f: (v: V) => V): Range<V> {
 
 /** Queries of up to 3 levels and at most 20 terms. */
 export function queryArb(w: World): fc.Arbitrary<Q> {
-  const term = termArb(w).map((t): Q => ({ k: 'term', term: t }));
-  const { q } = fc.letrec<{ q: Q }>((tie) => ({
-    q: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      { weight: 4, arbitrary: term },
-      { weight: 2, arbitrary: tie('q').map((x): Q => ({ k: 'not', q: x })) },
-      { weight: 2, arbitrary: fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((qs): Q => ({ k: 'and', qs })) },
-      { weight: 2, arbitrary: fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((qs): Q => ({ k: 'or', qs })) },
-    ),
-  }));
-  return q.filter((x) => termCount(x) <= 20);
+  return treesOf(termArb(w));
 }
 
 /** Queries of what the in-memory sets hold: tags, wildcards, user:, fav:, pool:, id:, date: and age:, with AND, OR and NOT. */
 export function setQueryArb(w: World): fc.Arbitrary<Q> {
   const sets = new Set(['tag', 'wild', 'user', 'fav', 'pool', 'date', 'age']);
-  const term = termArb(w)
-    // pool:any and pool:none are a condition on every post, not a pool's set.
-    .filter((t) => (sets.has(t.t) && !(t.t === 'pool' && (t.value === 'any' || t.value === 'none'))) || (t.t === 'num' && t.field === 'id'))
-    .map((t): Q => ({ k: 'term', term: t }));
+  // pool:any and pool:none are a condition on every post, not a pool's set.
+  return treesOf(
+    termArb(w).filter((t) => (sets.has(t.t) && !(t.t === 'pool' && (t.value === 'any' || t.value === 'none'))) || (t.t === 'num' && t.field === 'id')),
+  );
+}
+
+/** Trees of the terms with NOT, AND and OR, up to 3 levels and at most 20 terms. */
+function treesOf(terms: fc.Arbitrary<Term>): fc.Arbitrary<Q> {
+  const term = terms.map((t): Q => ({ k: 'term', term: t }));
   const { q } = fc.letrec<{ q: Q }>((tie) => ({
     q: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },

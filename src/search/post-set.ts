@@ -5,7 +5,7 @@
  * So AND is driven by the smallest sparse part and tests each of its ids against the others, OR
  * merges sparse parts while they stay sparse, and a bitmap is made only when a set is dense.
  */
-import { popcount } from '../core/typed-arrays.ts';
+import { containsDescending, popcount } from '../core/typed-arrays.ts';
 
 export type PostSet = { bits: Int32Array } | { ids: Int32Array };
 
@@ -18,17 +18,7 @@ export function has(s: PostSet, id: number): boolean {
     const w = id >>> 5;
     return w < s.bits.length && (s.bits[w] & (1 << (id & 31))) !== 0;
   }
-  const ids = s.ids;
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const x = ids[mid];
-    if (x === id) return true;
-    if (x > id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
+  return containsDescending(s.ids, id);
 }
 
 export function sizeOf(s: PostSet): number {

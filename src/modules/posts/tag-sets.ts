@@ -8,7 +8,7 @@ import { countRows, hasStoredCount, type PostFilter } from './posts.query.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
-import { popcount, widen } from '../../core/typed-arrays.ts';
+import { containsDescending, popcount, widen } from '../../core/typed-arrays.ts';
 
 /**
  * Memory the tag sets of one process may take. The most used tags take MOST_USED_SHARE of it
@@ -523,20 +523,6 @@ class TagCursor {
     if (stale) while (id >= 0 && (stale[id >>> 5] & (1 << (id & 31))) !== 0) id = this.base.next();
     return id;
   }
-}
-
-/** Whether `ids` (strictly descending) holds `id`. */
-function containsDescending(ids: Int32Array, id: number): boolean {
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const x = ids[mid];
-    if (x === id) return true;
-    if (x > id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 /** Bytes a post in an id list of `count` posts among `maxId` takes: the varint length of the mean gap. */
