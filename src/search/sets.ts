@@ -124,8 +124,8 @@ async function fetchSets(db: Database, e: Expr, kept: KeptTags): Promise<Fetched
 }
 
 /**
- * A page and the exact total of a tags-alone query, or null when the order is by date and posts
- * are not in upload order (then the date order is not the id order).
+ * A page and the exact total of a query of sets alone, or null when it needs ids to follow dates
+ * (a date order, a date range) and posts are not in upload order.
  */
 export async function setsSearch(db: Database, c: Compiled, offset: number, limit: number, indexes: SetIndexes, budgetMs: number): Promise<SearchPage | null> {
   const how = direction(c.order);
@@ -147,7 +147,7 @@ export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, b
   return new Evaluator(indexes, fetched, wordsOf(indexes), budgetMs).eval(e);
 }
 
-/** Bitmaps of `words` words; each node makes a new one, but a kept bitmap is used as it is. */
+/** Evaluates an expression of sets alone into a PostSet (post-set.ts), node by node; kept bitmaps are used as they are. */
 class Evaluator {
   private readonly until: number;
 
