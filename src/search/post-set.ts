@@ -4,6 +4,7 @@
  * word whatever it holds (31,250 at a million posts); a few thousand ids cost their own number.
  * So AND is driven by the smallest sparse part and tests each of its ids against the others, OR
  * merges sparse parts while they stay sparse, and a bitmap is made only when a set is dense.
+ * No operation changes the sets it is given (a kept bitmap is shared with the tag sets).
  */
 import { containsDescending, popcount } from '../core/typed-arrays.ts';
 
@@ -67,6 +68,8 @@ export function union(sets: PostSet[], words: number): PostSet {
 
 /** Posts in every set: the smallest sparse one's ids, each tested against the others; bitmaps ANDed word by word. */
 export function intersection(sets: PostSet[], words: number): PostSet {
+  // Sets are never changed in place, so one part is the answer as it is.
+  if (sets.length === 1) return sets[0];
   const sparse = sets.filter((s): s is { ids: Int32Array } => 'ids' in s).sort((a, b) => a.ids.length - b.ids.length);
   if (sparse.length) {
     const driver = sparse[0];
