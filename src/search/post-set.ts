@@ -72,9 +72,14 @@ export function intersection(sets: PostSet[], words: number): PostSet {
   if (sets.length === 1) return sets[0];
   const sparse = sets.filter((s): s is { ids: Int32Array } => 'ids' in s).sort((a, b) => a.ids.length - b.ids.length);
   if (sparse.length) {
-    const driver = sparse[0];
-    const others = sets.filter((s) => s !== driver);
-    return { ids: driver.ids.filter((id) => others.every((o) => has(o, id))) };
+    // The smallest sparse part, narrowed by the others: sparse ones first, by a walk or a search each.
+    let ids = sparse[0].ids;
+    for (const other of sparse.slice(1)) ids = sparseAnd(ids, other.ids, true);
+    const dense = sets.flatMap((s) => ('bits' in s ? [s.bits] : []));
+    if (dense.length === 0) return { ids };
+    // More ids than words: a bitmap of them ANDed word by word costs less than a test each.
+    if (ids.length > words) return intersection([{ bits: bitsOf({ ids }, words) }, ...dense.map((bits) => ({ bits }))], words);
+    return { ids: inBitmaps(ids, dense, true) };
   }
   const bitmaps = sets as { bits: Int32Array }[];
   const out = bitsOf(bitmaps[0], words);
@@ -84,13 +89,54 @@ export function intersection(sets: PostSet[], words: number): PostSet {
 
 /** Posts of `base` in none of `minus`. */
 export function difference(base: PostSet, minus: PostSet[], words: number): PostSet {
-  if ('ids' in base) return { ids: base.ids.filter((id) => !minus.some((m) => has(m, id))) };
+  if ('ids' in base) {
+    let ids = base.ids;
+    for (const m of minus) ids = 'ids' in m ? sparseAnd(ids, m.ids, false) : inBitmaps(ids, [m.bits], false);
+    return { ids };
+  }
   const out = bitsOf(base, words);
   for (const m of minus) {
     if ('bits' in m) for (let w = Math.min(m.bits.length, words) - 1; w >= 0; w--) out[w] &= ~m.bits[w];
     else for (const id of m.ids) if (id >>> 5 < words) out[id >>> 5] &= ~(1 << (id & 31));
   }
   return { bits: out };
+}
+
+/** The ids that are in every bitmap (`keep` true), or in none of them. */
+function inBitmaps(ids: Int32Array, bitmaps: Int32Array[], keep: boolean): Int32Array {
+  const out = new Int32Array(ids.length);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const w = id >>> 5;
+    const bit = 1 << (id & 31);
+    let every = true;
+    let any = false;
+    for (let k = 0; k < bitmaps.length; k++) {
+      const set = w < bitmaps[k].length && (bitmaps[k][w] & bit) !== 0;
+      every &&= set;
+      any ||= set;
+    }
+    if (keep ? every : !any) out[n++] = id;
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * The ids of `a` that are (`keep` true) or are not in `b`, both highest first. A walk of both
+ * when they are of a size; a binary search in `b` for each of `a` when `b` is far larger.
+ */
+function sparseAnd(a: Int32Array, b: Int32Array, keep: boolean): Int32Array {
+  if (a.length * Math.log2(b.length + 2) < a.length + b.length) return a.filter((id) => containsDescending(b, id) === keep);
+  const out = new Int32Array(a.length);
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < a.length; i++) {
+    const id = a[i];
+    while (j < b.length && b[j] > id) j++;
+    if ((j < b.length && b[j] === id) === keep) out[n++] = id;
+  }
+  return out.subarray(0, n);
 }
 
 /** The set without the posts from `id` up (the keyset cursor, in id order). */
