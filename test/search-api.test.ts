@@ -122,6 +122,21 @@ eachDatabase('search language: errors, limits, wildcards, cursor', (ctx) => {
   });
 });
 
+eachDatabase('search language: a rating edited by another process', (ctx) => {
+  test('the rating sets catch up from the change log', async () => {
+    const u = await createUser(ctx.database, { username: 'rater' });
+    const ids: number[] = [];
+    for (const rating of ['safe', 'sketchy', 'unsafe', 'safe'] as const)
+      ids.push(await createPost(ctx.database, { uploaderId: u, createdAt: 1_000 + ids.length, rating, tags: ['cat'] }));
+    const rated = async (r: string) => (await getJson(ctx.app, list(`cat rating:${r} order:id`))).body.posts.map((p: { id: string }) => Number(p.id));
+    assert.deepEqual(await rated('unsafe'), [ids[2]]);
+    // Straight into the database, as another instance would: only the log tells this process which post.
+    await ctx.database.updateTable('posts').set({ content_rating: 'unsafe', updated_at: 5_000 }).where('id', '=', ids[0]).execute();
+    assert.deepEqual(await rated('unsafe'), [ids[2], ids[0]]);
+    assert.deepEqual(await rated('safe'), [ids[3]]);
+  });
+});
+
 eachDatabase(
   'search language: settings raise the limits',
   (ctx) => {

@@ -407,9 +407,9 @@ export function queryArb(w: World): fc.Arbitrary<Q> {
   return treesOf(termArb(w));
 }
 
-/** Queries of what the in-memory sets hold: tags, wildcards, user:, fav:, pool:, id:, date: and age:, with AND, OR and NOT. */
+/** Queries of what the in-memory sets hold: tags, wildcards, user:, fav:, pool:, rating:, type:, id:, date: and age:, with AND, OR and NOT. */
 export function setQueryArb(w: World): fc.Arbitrary<Q> {
-  const sets = new Set(['tag', 'wild', 'user', 'fav', 'pool', 'date', 'age']);
+  const sets = new Set(['tag', 'wild', 'user', 'fav', 'pool', 'date', 'age', 'rating', 'type']);
   // pool:any and pool:none are a condition on every post, not a pool's set.
   return treesOf(
     termArb(w).filter((t) => (sets.has(t.t) && !(t.t === 'pool' && (t.value === 'any' || t.value === 'none'))) || (t.t === 'num' && t.field === 'id')),

@@ -186,7 +186,7 @@ for (const strategy of ['auto', 'sql', 'driven'] as const) {
 }
 
 eachDatabase(
-  'sets alone (tags, user:, fav:, pool:, id:, date:, age:), from memory, against a plain evaluation',
+  'sets alone (tags, user:, fav:, pool:, rating:, type:, id:, date:, age:), from memory, against a plain evaluation',
   (ctx) => {
     let world: World;
     before(async () => {

@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import * as initialSchema from './migrations/001-initial-schema.ts';
 import * as postsMd5 from './migrations/002-posts-md5.ts';
+import * as ratingLogged from './migrations/003-rating-changes-logged.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -11,6 +12,7 @@ import { adoptDevelopmentMigrations } from './development-migrations.ts';
 export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promise<void> }> = {
   '001-initial-schema': initialSchema,
   '002-posts-md5': postsMd5,
+  '003-rating-changes-logged': ratingLogged,
 };
 
 /**

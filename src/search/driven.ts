@@ -9,7 +9,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../db/engine.ts';
 import type { Compiled, Expr } from './expr.ts';
 import { pageOf, sizeOf } from './post-set.ts';
-import { evaluateSets, type SetIndexes, setsAlone } from './sets.ts';
+import { current, evaluateSets, type SetIndexes, setsAlone } from './sets.ts';
 import { condition, orderBy, type SearchPage } from './sql.ts';
 
 /** Candidates read by id at most; past this the SQL strategy walks posts in order instead. */
@@ -42,7 +42,7 @@ export async function drivenSearch(
   budgetMs: number,
   maxCandidates = MAX_CANDIDATES,
 ): Promise<SearchPage | null> {
-  const [follows] = await Promise.all([indexes.posts.refreshAt(db, indexes.version), indexes.tags.current(db, indexes.version)]);
+  const follows = await current(db, indexes);
   const { sets, rest } = split(c.expr, follows);
   if (!sets.some((x) => x.kind !== 'not')) return null;
   const started = Date.now();

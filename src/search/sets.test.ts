@@ -4,6 +4,7 @@ import { eachDatabase } from '../../test/helpers.ts';
 import { createPost, createUser } from '../../test/factories.ts';
 import { NewestOrder } from '../modules/posts/newest-order.ts';
 import { TagSets } from '../modules/posts/tag-sets.ts';
+import { KindSets, RatingSets } from '../modules/posts/column-sets.ts';
 import { tagsByName } from '../modules/posts/posts.repo.ts';
 import { type Compiled, type Expr, ORDERS } from './expr.ts';
 import { plan, DEFAULT_SEARCH } from './search.ts';
@@ -36,7 +37,7 @@ eachDatabase('the in-memory set strategy', (ctx) => {
       },
       postsOf: (id) => real.postsOf(id),
     };
-    const indexes = { tags, posts: new NewestOrder() };
+    const indexes = { tags, ratings: new RatingSets(), kinds: new KindSets(), posts: new NewestOrder() };
     const q: Expr = {
       kind: 'and',
       exprs: [
@@ -60,7 +61,7 @@ eachDatabase('the in-memory set strategy', (ctx) => {
   });
 
   test('the driven strategy reads the candidates of its sets, and gives way to SQL past its cap', async () => {
-    const indexes = { tags: new TagSets(), posts: new NewestOrder() };
+    const indexes = { tags: new TagSets(), ratings: new RatingSets(), kinds: new KindSets(), posts: new NewestOrder() };
     const q: Expr = {
       kind: 'and',
       exprs: [
@@ -81,6 +82,8 @@ eachDatabase('the in-memory set strategy', (ctx) => {
   test('the planner takes the sets for sets alone in id or date order, the driven strategy for sets with other conditions, and SQL for the rest', () => {
     const indexes = {
       tags: new TagSets(),
+      ratings: new RatingSets(),
+      kinds: new KindSets(),
       posts: { newestId: 1_000_000, refreshAt: async () => true, allPosts: () => new Int32Array(0), idsCreatedIn: () => null },
     };
     const tags: Expr = {
@@ -94,15 +97,17 @@ eachDatabase('the in-memory set strategy', (ctx) => {
     assert.equal(plan(compiled(tags, ORDERS.id_asc), DEFAULT_SEARCH, indexes), 'sets');
     assert.equal(plan(compiled({ kind: 'and', exprs: [tags, { kind: 'fav', userId: 3 }] }), DEFAULT_SEARCH, indexes), 'sets');
     const safe: Expr = { kind: 'rating', values: ['safe'] };
+    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, safe, { kind: 'type', values: ['gif'] }] }), DEFAULT_SEARCH, indexes), 'sets');
+    const liked: Expr = { kind: 'num', field: 'likes', ranges: [{ lo: 3, hi: Infinity }] };
     assert.equal(plan(compiled(tags, ORDERS.likes), DEFAULT_SEARCH, indexes), 'driven');
-    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, safe] }), DEFAULT_SEARCH, indexes), 'driven');
-    assert.equal(plan(compiled({ kind: 'and', exprs: [{ kind: 'uploader', userId: 1 }, safe] }), DEFAULT_SEARCH, indexes), 'driven');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, liked] }), DEFAULT_SEARCH, indexes), 'driven');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [{ kind: 'uploader', userId: 1 }, liked] }), DEFAULT_SEARCH, indexes), 'driven');
     // Nothing that selects a few posts: a NOT of a tag, or an OR with a column condition in it.
-    assert.equal(plan(compiled({ kind: 'and', exprs: [{ kind: 'not', expr: { kind: 'tags', ids: [1] } }, safe] }), DEFAULT_SEARCH, indexes), 'sql');
-    assert.equal(plan(compiled({ kind: 'or', exprs: [{ kind: 'tags', ids: [1] }, safe] }), DEFAULT_SEARCH, indexes), 'sql');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [{ kind: 'not', expr: { kind: 'tags', ids: [1] } }, liked] }), DEFAULT_SEARCH, indexes), 'sql');
+    assert.equal(plan(compiled({ kind: 'or', exprs: [{ kind: 'tags', ids: [1] }, liked] }), DEFAULT_SEARCH, indexes), 'sql');
     // A small board: walking its posts costs less than reading candidates by id.
     const small = { ...indexes, posts: { ...indexes.posts, newestId: 500 } };
-    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, safe] }), DEFAULT_SEARCH, small), 'sql');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, liked] }), DEFAULT_SEARCH, small), 'sql');
     assert.equal(plan(compiled(tags), { ...DEFAULT_SEARCH, strategy: 'sql' }, indexes), 'sql');
     assert.equal(plan(compiled(tags), DEFAULT_SEARCH), 'sql');
   });

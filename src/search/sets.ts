@@ -7,9 +7,10 @@
  * whole words by their bit count, and the total is exact. Tags the process does not keep, and a
  * user's favorites or uploads and a pool's posts, are read by key for the query.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { type Database, OverBudget } from '../db/engine.ts';
-import type { Compiled, Expr, Interval, OrderKey } from './expr.ts';
+import type { Rating } from '../core/schemas.ts';
+import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
 import { below, difference, emptySet, fromIds, intersection, pageOf, type PostSet, sizeOf, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
@@ -34,13 +35,25 @@ export interface AllPosts {
 
 export interface SetIndexes {
   tags: KeptTags;
+  /** The posts of each rating (keys: RATING_KEYS) and of each kind of media (KIND_KEYS), kept like the tags. */
+  ratings: KeptTags;
+  kinds: KeptTags;
   posts: AllPosts;
   /** The data version as the request read it: the indexes need not read it again to know they are current. */
   version?: number;
 }
 
-/** A leaf whose posts are a set read by key: a tag's, a user's favorites or uploads, a pool's. */
-type SetLeaf = Extract<Expr, { kind: 'tags' | 'fav' | 'uploader' | 'pool' }>;
+/** The keys of the rating and media-kind sets: a post's key is its place in these lists. */
+export const RATING_KEYS: readonly Rating[] = ['safe', 'sketchy', 'unsafe'];
+export const KIND_KEYS = ['still', 'video', 'animated'] as const;
+/** Which KIND_KEYS a `type:` value stands for: an image is still or animated, a gif animated. */
+const KINDS_OF: Record<MediaKind, number[]> = { image: [0, 2], video: [1], gif: [2] };
+/** A post's key in the rating and the kind sets, as SQL over posts. */
+export const RATING_KEY = sql`(CASE content_rating WHEN 'safe' THEN 0 WHEN 'sketchy' THEN 1 ELSE 2 END)`;
+export const KIND_KEY = sql`(CASE WHEN media_type = 'video' THEN 1 WHEN is_animated = 1 THEN 2 ELSE 0 END)`;
+
+/** A kind of set read by key: a tag's posts, a user's favorites or uploads, a pool's, a rating's, a kind of media's. */
+type SetKind = 'tags' | 'fav' | 'uploader' | 'pool' | 'rating' | 'kind';
 
 /**
  * Whether the expression is made of sets alone: tags, fav:, user:, pool:, id ranges, and (when
@@ -55,6 +68,8 @@ export function setsAlone(e: Expr, datesById = true): boolean {
     case 'fav':
     case 'uploader':
     case 'pool':
+    case 'rating':
+    case 'type':
       return true;
     case 'num':
       return e.field === 'id' || (e.field === 'created' && datesById);
@@ -89,24 +104,33 @@ export function setsCost(e: Expr, words: number): number {
   return nodes(e) * words;
 }
 
-/** Posts read from the database for one query: tags the process does not keep, and the other sets, by key. */
+/** Posts read from the database for one query: sets the process does not keep, by kind and key. */
 type Fetched = Map<string, number[]>;
-const keyOf = (kind: SetLeaf['kind'], id: number) => `${kind}:${id}`;
+const keyOf = (kind: SetKind, id: number) => `${kind}:${id}`;
 
-/** Where each kind of set is read from: its table, the column of its key, and of its posts. */
-const SOURCES = {
-  tags: { table: 'post_tags', key: 'tag_id', post: 'post_id' },
-  fav: { table: 'favorites', key: 'user_id', post: 'post_id' },
-  uploader: { table: 'posts', key: 'uploader_id', post: 'id' },
-  pool: { table: 'pool_posts', key: 'pool_id', post: 'post_id' },
-} as const;
+/** Where each kind of set is read from: its table, the SQL of its key, and the column of its posts. */
+const SOURCES: Record<SetKind, { table: string; key: RawBuilder<unknown>; post: string }> = {
+  tags: { table: 'post_tags', key: sql.ref('tag_id'), post: 'post_id' },
+  fav: { table: 'favorites', key: sql.ref('user_id'), post: 'post_id' },
+  uploader: { table: 'posts', key: sql.ref('uploader_id'), post: 'id' },
+  pool: { table: 'pool_posts', key: sql.ref('pool_id'), post: 'post_id' },
+  rating: { table: 'posts', key: RATING_KEY, post: 'id' },
+  kind: { table: 'posts', key: KIND_KEY, post: 'id' },
+};
+
+/** The keys of the kept sets a rating or type leaf reads. */
+const ratingKeys = (e: Extract<Expr, { kind: 'rating' }>) => e.values.map((v) => RATING_KEYS.indexOf(v));
+const kindKeys = (e: Extract<Expr, { kind: 'type' }>) => [...new Set(e.values.flatMap((v) => KINDS_OF[v]))];
 
 /** The sets of the leaves not kept in memory, each as one text of ids from its table's index. */
-async function fetchSets(db: Database, e: Expr, kept: KeptTags): Promise<Fetched> {
-  const wanted = new Map<SetLeaf['kind'], Set<number>>();
-  const want = (kind: SetLeaf['kind'], id: number) => wanted.set(kind, (wanted.get(kind) ?? new Set()).add(id));
+async function fetchSets(db: Database, e: Expr, indexes: SetIndexes): Promise<Fetched> {
+  const wanted = new Map<SetKind, Set<number>>();
+  const want = (kind: SetKind, id: number) => wanted.set(kind, (wanted.get(kind) ?? new Set()).add(id));
   const walk = (x: Expr): void => {
-    if (x.kind === 'tags') for (const id of x.ids) if (!kept.has(id)) want('tags', id);
+    if (x.kind === 'tags') for (const id of x.ids) if (!indexes.tags.has(id)) want('tags', id);
+    // A rating or kind with no posts when the sets were read is not kept: its posts since are read here.
+    if (x.kind === 'rating') for (const k of ratingKeys(x)) if (!indexes.ratings.has(k)) want('rating', k);
+    if (x.kind === 'type') for (const k of kindKeys(x)) if (!indexes.kinds.has(k)) want('kind', k);
     if (x.kind === 'fav' || x.kind === 'uploader') want(x.kind, x.userId);
     if (x.kind === 'pool') want('pool', x.poolId);
     if (x.kind === 'not') walk(x.expr);
@@ -116,11 +140,23 @@ async function fetchSets(db: Database, e: Expr, kept: KeptTags): Promise<Fetched
   const out: Fetched = new Map();
   for (const [kind, keys] of wanted) {
     const { table, key, post } = SOURCES[kind];
-    const rows = await sql<{ k: number; ids: string | null }>`SELECT ${sql.ref(key)} AS k, ${db.joinedText(sql.ref(post))} AS ids FROM ${sql.table(table)}
-      WHERE ${db.oneOf(sql.ref(key), db.listParam([...keys]))} GROUP BY ${sql.ref(key)}`.execute(db);
+    const rows = await sql<{ k: number; ids: string | null }>`SELECT ${key} AS k, ${db.joinedText(sql.ref(post))} AS ids FROM ${sql.table(table)}
+      WHERE ${db.oneOf(key, db.listParam([...keys]))} GROUP BY ${key}`.execute(db);
     for (const r of rows.rows) out.set(keyOf(kind, Number(r.k)), r.ids ? r.ids.split(',').map(Number) : []);
   }
   return out;
+}
+
+/** Brings every kept set up to the data version; whether ids follow dates. */
+export async function current(db: Database, indexes: SetIndexes): Promise<boolean> {
+  const { version } = indexes;
+  const [follows] = await Promise.all([
+    indexes.posts.refreshAt(db, version),
+    indexes.tags.current(db, version),
+    indexes.ratings.current(db, version),
+    indexes.kinds.current(db, version),
+  ]);
+  return follows;
 }
 
 /**
@@ -130,7 +166,7 @@ async function fetchSets(db: Database, e: Expr, kept: KeptTags): Promise<Fetched
 export async function setsSearch(db: Database, c: Compiled, offset: number, limit: number, indexes: SetIndexes, budgetMs: number): Promise<SearchPage | null> {
   const how = direction(c.order);
   if (!how) return null;
-  const [follows] = await Promise.all([indexes.posts.refreshAt(db, indexes.version), indexes.tags.current(db, indexes.version)]);
+  const follows = await current(db, indexes);
   if ((how.byDate || !setsAlone(c.expr, false)) && !follows) return null;
   const words = wordsOf(indexes);
   const found = await evaluateSets(db, c.expr, indexes, budgetMs);
@@ -143,7 +179,7 @@ const wordsOf = (indexes: SetIndexes) => Math.max(indexes.tags.bitmapWords, (ind
 
 /** The posts of an expression of sets alone. */
 export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, budgetMs: number): Promise<PostSet> {
-  const fetched = await fetchSets(db, e, indexes.tags);
+  const fetched = await fetchSets(db, e, indexes);
   return new Evaluator(indexes, fetched, wordsOf(indexes), budgetMs).eval(e);
 }
 
@@ -180,6 +216,16 @@ class Evaluator {
         return fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? []);
       case 'pool':
         return fromIds(this.fetched.get(keyOf('pool', e.poolId)) ?? []);
+      case 'rating':
+        return union(
+          ratingKeys(e).map((k) => this.kept('rating', this.indexes.ratings, k)),
+          this.words,
+        );
+      case 'type':
+        return union(
+          kindKeys(e).map((k) => this.kept('kind', this.indexes.kinds, k)),
+          this.words,
+        );
       case 'num':
         return this.idRanges(e);
       case 'not':
@@ -213,10 +259,14 @@ class Evaluator {
   }
 
   private tag(id: number): PostSet {
-    const fetched = this.fetched.get(keyOf('tags', id));
-    if (fetched || !this.indexes.tags.has(id)) return fromIds(fetched ?? []);
-    // Kept sets come as they are kept: a bitmap, or ids already highest first.
-    return this.indexes.tags.postsOf(id);
+    return this.kept('tags', this.indexes.tags, id);
+  }
+
+  /** A kept set as it is kept (a bitmap, or ids already highest first), or as read for the query. */
+  private kept(kind: SetKind, sets: KeptTags, key: number): PostSet {
+    const fetched = this.fetched.get(keyOf(kind, key));
+    if (fetched || !sets.has(key)) return fromIds(fetched ?? []);
+    return sets.postsOf(key);
   }
 
   /** The posts of an id range, or of a date range while ids follow dates (its posts' ids are then a range). */

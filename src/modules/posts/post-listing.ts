@@ -1,5 +1,6 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { counter } from '../../db/counters.ts';
+import { KindSets, RatingSets } from './column-sets.ts';
 import { CountCache } from './count-cache.ts';
 import { NewestOrder } from './newest-order.ts';
 import { getPostAndNeighbours } from './post-neighbours.ts';
@@ -29,6 +30,8 @@ export function createPostsService(deps: Deps) {
     seen: {},
   };
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
+  const ratings = new RatingSets();
+  const kinds = new KindSets();
   /**
    * GET /api/posts with `q`: through the search module, at one data version. As for the list
    * without `q` (listPosts), the version this process saw last stands in for a read of it: the
@@ -39,7 +42,7 @@ export function createPostsService(deps: Deps) {
     const seen = memory.seen!;
     const at = (version: number) => {
       const tagsNamed: TagLookup = (names) => (memory.tags ? memory.tags.lookup(deps.db, names, async () => version) : tagsByName(deps.db, names));
-      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, posts: memory.order!, version }, { map: wildcards, version });
+      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, ratings, kinds, posts: memory.order!, version }, { map: wildcards, version });
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));
     let page = await at(assumed);

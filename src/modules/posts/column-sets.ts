@@ -1,0 +1,40 @@
+import { type RawBuilder, sql } from 'kysely';
+import { KIND_KEY, RATING_KEY } from '../../search/sets.ts';
+import { keyReaders, PostSets, type SetSource } from './tag-sets.ts';
+
+/**
+ * The posts of each rating and of each kind of media, kept per process like the tag sets (a
+ * bitmap each at a million posts: ~125 KB), so that `rating:` and `type:` are sets in the search
+ * too. A key is a post's place in the search's RATING_KEYS or KIND_KEYS. New posts are read by
+ * id, and the change log names deleted posts and re-rated ones (migration 003); a kind never
+ * changes.
+ */
+
+/** A SetSource over one column of posts: `key` the SQL of a post's key. */
+function columnSource(key: RawBuilder<unknown>): SetSource {
+  return {
+    keys: async (db, dir) =>
+      (
+        await sql<{ id: number; count: number }>`SELECT ${key} AS id, count(*) AS count FROM posts GROUP BY ${key} ORDER BY count(*) ${sql.raw(dir)}`.execute(
+          db,
+        )
+      ).rows.map((r) => ({ id: Number(r.id), count: Number(r.count) })),
+    ...keyReaders((k) => sql`SELECT id AS post_id FROM posts WHERE ${key} = ${k}`),
+    links: async (db, which) =>
+      (await sql<{ post_id: number; key: number }>`SELECT id AS post_id, ${key} AS key FROM posts WHERE ${which(sql.ref('id'))}`.execute(db)).rows,
+  };
+}
+
+/** The posts of each rating. */
+export class RatingSets extends PostSets {
+  constructor() {
+    super(columnSource(RATING_KEY), { budget: 4 * 1024 * 1024 });
+  }
+}
+
+/** The posts of each kind of media (still image, video, animated image). */
+export class KindSets extends PostSets {
+  constructor() {
+    super(columnSource(KIND_KEY), { budget: 4 * 1024 * 1024 });
+  }
+}
