@@ -3,7 +3,7 @@
 // and ids; without them, upload order): those come whole, so stepping to one shows it from the
 // cache, and the next request goes out only near the end of what is known. At one post a second
 // that is a detail request every few posts, well inside the 50 a minute the API allows.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { cached, prime, toQuery } from '../api/client.ts';
 import type { PostDetail } from '../api/types.ts';
 import { navigate } from '../lib/router.ts';
@@ -102,7 +102,9 @@ export function useArrowKeys(n: Neighbours): void {
   // appear already works (an effect re-registered after render could still hold the old ones).
   const latest = useRef(n);
   latest.current = n;
-  useEffect(() => {
+  // A layout effect: registered before the page is painted. A plain effect runs a frame after the
+  // links show, and a key pressed in that frame went nowhere.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || typing(e.target)) return;
       const id = e.key === 'ArrowLeft' ? latest.current.prev : e.key === 'ArrowRight' ? latest.current.next : undefined;
