@@ -8,6 +8,7 @@ import type { TagList } from '../api/types.ts';
 import { count } from '../lib/format.ts';
 import type { QueryFault } from '../lib/query-fault.ts';
 import { metaSuggestions, type Suggestion, tagLike, type Word, wordAt } from '../lib/query-text.ts';
+import { SuggestionList } from './suggestion-list.tsx';
 
 interface Props {
   id: string;
@@ -144,27 +145,14 @@ export function QueryInput({ id, label, value, onValue, placeholder, fault }: Pr
           onFocus={onFocus}
           onBlur={() => setTimeout(() => setOpen(false), 100)}
         />
-        {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern; focus stays in the input (aria-activedescendant) */}
-        <ul id={listId} role="listbox" class="combo-list" hidden={!show} aria-label="Search suggestions">
-          {items.map((s, i) => (
-            // biome-ignore lint/a11y/useFocusableInteractive: options of a combobox are reached through the input, not by Tab
-            <li
-              key={s.text}
-              id={`${listId}-${i}`}
-              // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern
-              role="option"
-              aria-selected={i === active}
-              class={i === active ? 'active' : undefined}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                choose(s);
-              }}
-            >
-              <span class="tag-name">{s.text}</span>
-              <span class="tag-count">{s.note}</span>
-            </li>
-          ))}
-        </ul>
+        <SuggestionList
+          id={listId}
+          label="Search suggestions"
+          show={show}
+          active={active}
+          items={items.map((s) => ({ key: s.text, text: s.text, note: s.note }))}
+          onChoose={(i) => choose(items[i])}
+        />
       </div>
       {fault && <FaultNote id={errorId} fault={fault} onJump={jump} />}
     </>

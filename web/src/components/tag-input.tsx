@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { getCached } from '../api/client.ts';
 import type { TagList } from '../api/types.ts';
 import { count } from '../lib/format.ts';
+import { SuggestionList } from './suggestion-list.tsx';
 
 interface Props {
   id: string;
@@ -105,27 +106,14 @@ export function TagInput({ id, label, value, onValue, separator, placeholder, hi
         onKeyDown={onKeyDown}
         onBlur={() => setTimeout(() => setOpen(false), 100)}
       />
-      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern; focus stays in the input (aria-activedescendant) */}
-      <ul id={listId} role="listbox" class="combo-list" hidden={!show} aria-label="Tag suggestions">
-        {items.map((t, i) => (
-          // biome-ignore lint/a11y/useFocusableInteractive: options of a combobox are reached through the input, not by Tab
-          <li
-            key={t._id}
-            id={`${listId}-${i}`}
-            // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern
-            role="option"
-            aria-selected={i === active}
-            class={i === active ? 'active' : undefined}
-            onMouseDown={(e) => {
-              e.preventDefault();
-              choose(t.name);
-            }}
-          >
-            <span class="tag-name">{t.name}</span>
-            <span class="tag-count">{count(t.postsCount)}</span>
-          </li>
-        ))}
-      </ul>
+      <SuggestionList
+        id={listId}
+        label="Tag suggestions"
+        show={show}
+        active={active}
+        items={items.map((t) => ({ key: t._id, text: t.name, note: count(t.postsCount) }))}
+        onChoose={(i) => choose(items[i].name)}
+      />
     </div>
   );
 }
