@@ -161,15 +161,17 @@ eachDatabase(
         SELECT p.uploader_id, p.title, p.description, p.content_rating, p.media_type, p.mime, p.file_size, p.width, p.height, p.duration,
         p.is_animated, substr(p.sha256, 1, 40) || '-' || ${i} || '-' || p.id, p.phash, p.file_path, p.thumb_path, p.preview_path, p.like_count, p.comment_count, p.favorite_count, p.created_at, p.updated_at, p.tag_string
         FROM posts p`;
-      // Doubled 14 times: 49,152 posts.
-      for (let i = 0; i < 14; i++) await copy(i).execute(ctx.database);
+      // Doubled 15 times: 98,304 posts.
+      for (let i = 0; i < 15; i++) await copy(i).execute(ctx.database);
     });
 
     test('a query over the budget ends with 503, Retry-After and the JSON error, and the next one is answered', async () => {
-      // Unbudgeted, this takes 7 (SQLite) to 20 (PostgreSQL) times the budget of 20 ms.
+      // Unbudgeted, this takes about 280 ms on SQLite and 900 ms on PostgreSQL here, against a
+      // budget of 50 ms; the query after it is a key lookup, well inside the budget even on a
+      // loaded machine.
       const slow = await ctx.app.inject({
         method: 'GET',
-        url: list('-a or -b or title:zzz or fav:slow or -(likes:>5 b) or (comments:3..9 -a) or pool:any or tagcount:>5', '&offset=60000'),
+        url: list('a or b or title:zzz or fav:slow or pool:any or comments:3..9 or tagcount:>5 or -likes:>=0 order:random', '&offset=200000'),
       });
       assert.equal(slow.statusCode, 503, slow.body);
       assert.ok(Number(slow.headers['retry-after']) > 0);
@@ -181,5 +183,5 @@ eachDatabase(
       assert.equal(quick.body.totalPosts, 1);
     });
   },
-  { search: { limits: { maxLength: 1000, maxTerms: 20, maxDepth: 10 }, budgetMs: 20 } },
+  { search: { limits: { maxLength: 1000, maxTerms: 20, maxDepth: 10 }, budgetMs: 50 } },
 );
