@@ -97,6 +97,16 @@ const cpuSince = (start: NodeJS.CpuUsage) => {
   const u = process.cpuUsage(start);
   return (u.user + u.system) / 1e6;
 };
+
+/** What a finished dataset records about itself, from when (`started`, `cpu`) its generation began. */
+const markerOf = (params: DatasetParams, summary: SeedSummary, started: number, cpu: NodeJS.CpuUsage): Marker => ({
+  version: DATASET_VERSION,
+  params,
+  summary,
+  generationSeconds: (performance.now() - started) / 1000,
+  cpuSeconds: cpuSince(cpu),
+  finishedAt: new Date().toISOString(),
+});
 const sameParams = (a: DatasetParams, b: DatasetParams) => JSON.stringify(a) === JSON.stringify(b);
 
 export async function prepareDataset(o: DatasetOptions): Promise<Dataset> {
@@ -198,14 +208,7 @@ async function prepareSqlite(o: DatasetOptions, now: number): Promise<Dataset> {
   const started = performance.now();
   const cpu = process.cpuUsage();
   const summary = await seedSqlite(partial, params, o.log);
-  const marker: Marker = {
-    version: DATASET_VERSION,
-    params,
-    summary,
-    generationSeconds: (performance.now() - started) / 1000,
-    cpuSeconds: cpuSince(cpu),
-    finishedAt: new Date().toISOString(),
-  };
+  const marker = markerOf(params, summary, started, cpu);
   fs.writeFileSync(path.join(partial, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
   fs.renameSync(partial, path.join(o.dataRoot, name));
   return describe(sqliteDataset(o.dataRoot, name, marker, false, now), o.log);
@@ -313,14 +316,7 @@ async function preparePostgres(o: DatasetOptions, now: number): Promise<Dataset>
     for (const { t } of (await admin.query<{ t: string }>('select tablename as t from pg_tables where schemaname = $1', [schema])).rows) {
       await admin.query(`vacuum analyze ${schema}."${t}"`);
     }
-    const marker: Marker = {
-      version: DATASET_VERSION,
-      params,
-      summary,
-      generationSeconds: (performance.now() - started) / 1000,
-      cpuSeconds: cpuSince(cpu),
-      finishedAt: new Date().toISOString(),
-    };
+    const marker = markerOf(params, summary, started, cpu);
     await admin.query(`create table ${schema}.bench_marker (marker text not null)`);
     await admin.query(`insert into ${schema}.bench_marker values ($1)`, [JSON.stringify(marker)]);
     return describe(pgDataset(o, schema, marker, false, now), o.log);

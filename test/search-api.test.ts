@@ -100,6 +100,22 @@ eachDatabase('search language: errors, limits, wildcards, cursor', (ctx) => {
     );
     assert.equal((await getJson(ctx.app, list('cat order:likes', '&limit=4'))).body.nextCursor, null);
     assert.equal((await getJson(ctx.app, list('cat order:likes', `&before=${ids[3]}`))).status, 400);
+    // The cursor with sortBy is the old parameters' error, named as it always was.
+    const sorted = await getJson(ctx.app, list('cat', `&sortBy=oldest&before=${ids[3]}`));
+    assert.equal(sorted.status, 400);
+    assert.equal(sorted.body.details[0].field, 'before');
+  });
+
+  test('a post opened from a search has the posts of that search around it', async () => {
+    const q = encodeURIComponent('cat order:likes_asc');
+    const ids_ = (posts: { id: string }[]) => posts.map((p) => Number(p.id));
+    const at = await getJson(ctx.app, `/api/posts/${ids[2]}?neighbours=2&at=2&q=${q}`);
+    assert.equal(at.status, 200);
+    assert.deepEqual(ids_(at.body.neighbours.before), [ids[1], ids[0]]);
+    assert.deepEqual(ids_(at.body.neighbours.after), [ids[3], ids[4]]);
+    // Without its place, a search with its own order has no upload-order fallback (sortBy would clash with order:).
+    const lost = await getJson(ctx.app, `/api/posts/${ids[2]}?neighbours=2&q=${q}`);
+    assert.deepEqual(lost.body.neighbours, { before: [], after: [] });
   });
 
   test('a post written by another process is found at once, by the sets and by SQL', async () => {

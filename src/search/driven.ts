@@ -5,12 +5,12 @@
  * them. When the candidates are many, reading them one by one costs more than walking posts in
  * order, and the SQL strategy answers instead.
  */
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../db/engine.ts';
 import type { Compiled, Expr } from './expr.ts';
 import { pageOf, sizeOf } from './post-set.ts';
 import { current, evaluateSets, type SetIndexes, setsAlone } from './sets.ts';
-import { condition, orderBy, type SearchPage } from './sql.ts';
+import { orderBy, type SearchPage, where } from './sql.ts';
 
 /** Candidates read by id at most; past this the SQL strategy walks posts in order instead. */
 export const MAX_CANDIDATES = 20_000;
@@ -53,16 +53,14 @@ export async function drivenSearch(
   if (ids.length === 0) return { ids: [], total: 0, estimated: false };
   return db.withinBudget(Math.max(1, budgetMs - (Date.now() - started)), async (q, guard) => {
     const j = db.idRows(db.listParam(ids));
-    const parts: RawBuilder<SqlBool>[] = [guard, ...rest.map((x) => condition(db, x))];
-    if (c.before) parts.push(sql`(posts.created_at, posts.id) < (${c.before.created}, ${c.before.id})`);
-    const where = sql.join(parts, sql` AND `);
+    const cond = where(db, { kind: 'and', exprs: rest }, c.before, guard);
     const from = sql`${j.from} JOIN posts ON posts.id = ${j.id}`;
     // The total beside the page, in the same pass over the candidates (a window over every match).
-    const page = await sql<{ id: number; n: number }>`SELECT posts.id, count(*) OVER () AS n FROM ${from} WHERE ${where}
+    const page = await sql<{ id: number; n: number }>`SELECT posts.id, count(*) OVER () AS n FROM ${from} WHERE ${cond}
       ORDER BY ${orderBy(c.order, c.seed)} LIMIT ${limit} OFFSET ${offset}`.execute(q);
     const total = page.rows.length
       ? Number(page.rows[0].n)
-      : Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${from} WHERE ${where}`.execute(q)).rows[0]?.n ?? 0);
+      : Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${from} WHERE ${cond}`.execute(q)).rows[0]?.n ?? 0);
     return { ids: page.rows.map((r) => Number(r.id)), total, estimated: false };
   });
 }

@@ -49,8 +49,9 @@ export async function compileQuery(r: SearchRequest, lookups: Lookups, settings:
   if (order && r.base.order) throw new QueryError('order: cannot be used together with the sortBy parameter; give one of them', parsed.order!.position);
   const { expr, wildcards } = await compileTree(parsed.tree, lookups, { now: r.now });
   const before = r.base.before;
+  // The old parameters check the cursor against sortBy; an order: of q is checked here, at its place.
+  if (before && order && order !== ORDERS.newest) throw new QueryError('the before cursor works with the newest order only', parsed.order!.position);
   const keys = order ?? r.base.order ?? ORDERS.newest;
-  if (before && keys !== ORDERS.newest) throw new QueryError('the before cursor works with the newest order only', parsed.order?.position ?? 0);
   return { expr: andOf(r.base.expr, expr), order: keys, before, seed: r.seed, wildcards };
 }
 

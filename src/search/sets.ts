@@ -35,7 +35,7 @@ export interface AllPosts {
 
 export interface SetIndexes {
   tags: KeptTags;
-  /** The posts of each rating (keys: RATING_KEYS) and of each kind of media (KIND_KEYS), kept like the tags. */
+  /** The posts of each rating (keys: RATING_KEYS) and of each kind of media (KINDS_OF), kept like the tags. */
   ratings: KeptTags;
   kinds: KeptTags;
   posts: AllPosts;
@@ -43,10 +43,9 @@ export interface SetIndexes {
   version?: number;
 }
 
-/** The keys of the rating and media-kind sets: a post's key is its place in these lists. */
+/** The keys of the rating sets: a post's key is its rating's place here. */
 export const RATING_KEYS: readonly Rating[] = ['safe', 'sketchy', 'unsafe'];
-export const KIND_KEYS = ['still', 'video', 'animated'] as const;
-/** Which KIND_KEYS a `type:` value stands for: an image is still or animated, a gif animated. */
+/** Which keys of the media-kind sets (0 still image, 1 video, 2 animated image) a `type:` value stands for. */
 const KINDS_OF: Record<MediaKind, number[]> = { image: [0, 2], video: [1], gif: [2] };
 /** A post's key in the rating and the kind sets, as SQL over posts. */
 export const RATING_KEY = sql`(CASE content_rating WHEN 'safe' THEN 0 WHEN 'sketchy' THEN 1 ELSE 2 END)`;

@@ -120,10 +120,10 @@ export const orderBy = (order: readonly OrderKey[], seed: number) =>
     sql`, `,
   );
 
-/** The compiled query's condition, with its cursor. */
-function where(db: Database, c: Compiled, guard: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
-  const parts = [guard, condition(db, c.expr)];
-  if (c.before) parts.push(sql`(posts.created_at, posts.id) < (${c.before.created}, ${c.before.id})`);
+/** The WHERE of a statement run within a budget: its guard first, the expression, and the cursor. */
+export function where(db: Database, expr: Expr, before: Compiled['before'], guard: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
+  const parts = [guard, condition(db, expr)];
+  if (before) parts.push(sql`(posts.created_at, posts.id) < (${before.created}, ${before.id})`);
   return sql<SqlBool>`${sql.join(parts, sql` AND `)}`;
 }
 
@@ -136,7 +136,7 @@ export interface SearchPage {
 /** A page of the query's posts (their ids) and the total, within `budgetMs` (else OverBudget). */
 export async function sqlSearch(db: Database, c: Compiled, offset: number, limit: number, budgetMs: number): Promise<SearchPage> {
   return db.withinBudget(budgetMs, async (q, guard) => {
-    const cond = where(db, c, guard);
+    const cond = where(db, c.expr, c.before, guard);
     const page = await sql<{
       id: number;
     }>`SELECT posts.id FROM posts WHERE ${cond} ORDER BY ${orderBy(c.order, c.seed)} LIMIT ${limit} OFFSET ${offset}`.execute(q);

@@ -119,8 +119,3 @@ export function ageRange(text: string, now: number): Interval[] {
   // An age of a ms is a creation time a ms further back: bounds swap sides.
   return ranges.map((r) => ({ lo: now - r.hi, hi: now - r.lo, loOpen: r.hiOpen, hiOpen: r.loOpen }));
 }
-
-/** Whether a value is in any of the intervals. */
-export function inRanges(value: number, ranges: readonly Interval[]): boolean {
-  return ranges.some((r) => (r.loOpen ? value > r.lo : value >= r.lo) && (r.hiOpen ? value < r.hi : value <= r.hi));
-}

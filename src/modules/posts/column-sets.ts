@@ -5,7 +5,7 @@ import { keyReaders, PostSets, type SetSource } from './tag-sets.ts';
 /**
  * The posts of each rating and of each kind of media, kept per process like the tag sets (a
  * bitmap each at a million posts: ~125 KB), so that `rating:` and `type:` are sets in the search
- * too. A key is a post's place in the search's RATING_KEYS or KIND_KEYS. New posts are read by
+ * too. A key is a rating's place in the search's RATING_KEYS, or a kind of media's number (KIND_KEY). New posts are read by
  * id, and the change log names deleted posts and re-rated ones (migration 003); a kind never
  * changes.
  */

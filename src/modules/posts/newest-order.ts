@@ -186,16 +186,15 @@ export class NewestOrder {
    * negate (call refresh first). Kept until the posts change.
    */
   allPosts(words: number): Int32Array {
-    const key = `${this.total}:${this.maxId}:${words}`;
-    if (this.all?.key !== key) {
-      const bits = new Int32Array(words);
-      this.ids.markIn(bits);
-      this.all = { key, bits };
-    }
-    return this.all.bits;
+    const all = this.all;
+    if (all && all.total === this.total && all.maxId === this.maxId && all.bits.length === words) return all.bits;
+    const bits = new Int32Array(words);
+    this.ids.markIn(bits);
+    this.all = { total: this.total, maxId: this.maxId, bits };
+    return bits;
   }
 
-  private all: { key: string; bits: Int32Array } | null = null;
+  private all: { total: number; maxId: number; bits: Int32Array } | null = null;
 
   /**
    * The lowest and highest id of the posts created in a range of times (a bound excluded when its

@@ -5,7 +5,6 @@ import { CountCache } from './count-cache.ts';
 import { NewestOrder } from './newest-order.ts';
 import { getPostAndNeighbours } from './post-neighbours.ts';
 import { listBySearch } from './post-search.ts';
-import { tagsByName } from './posts.repo.ts';
 import type { PostDetailQuery, PostListQuery } from './posts.schemas.ts';
 import { listPosts, type ListMemory } from './posts.service.ts';
 import { type TagLookup, TagNames } from './tag-lookup-cache.ts';
@@ -41,7 +40,7 @@ export function createPostsService(deps: Deps) {
   const search = async (q: PostListQuery & { q: string }): Promise<string> => {
     const seen = memory.seen!;
     const at = (version: number) => {
-      const tagsNamed: TagLookup = (names) => (memory.tags ? memory.tags.lookup(deps.db, names, async () => version) : tagsByName(deps.db, names));
+      const tagsNamed: TagLookup = (names) => memory.tags!.lookup(deps.db, names, async () => version);
       return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, ratings, kinds, posts: memory.order!, version }, { map: wildcards, version });
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));

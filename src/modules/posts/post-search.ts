@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
-import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import { escapeLike } from '../../db/engine.ts';
 import type { Lookups } from '../../search/compile.ts';
@@ -11,11 +10,9 @@ import type { SetIndexes } from '../../search/sets.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
-import { parseDateParam, postListJson } from './posts.service.ts';
+import { cursorPost, parseDateParam, postListJson, searchTerms, tagNamesOf } from './posts.service.ts';
 import type { TagLookup } from './tag-lookup-cache.ts';
 import type { VersionedMap } from './versioned-map.ts';
-
-const MAX_TERMS = 10;
 
 /** Wildcard expansions at one data version (tags and their counts move only with it). */
 export interface WildcardCache {
@@ -66,13 +63,8 @@ async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promis
     const hi = q.dateTo === undefined ? Infinity : parseDateParam('dateTo', q.dateTo, true);
     parts.push({ kind: 'num', field: 'created', ranges: [{ lo, hi }] });
   }
-  const terms = (q.search ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
-  if (terms.length > MAX_TERMS) {
-    throw new AppError(400, `query parameter 'search' has ${terms.length} terms; at most ${MAX_TERMS} are allowed`, {
-      details: [{ field: 'search', message: `at most ${MAX_TERMS} terms` }],
-    });
-  }
-  const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
+  const terms = searchTerms(q);
+  const tagNames = tagNamesOf(q);
   const found = await lookups.tags([...tagNames, ...terms]);
   for (const name of tagNames) parts.push(found.has(name) ? { kind: 'tags', ids: [found.get(name)!.id] } : { kind: 'none' });
   for (const text of terms) {
@@ -99,11 +91,8 @@ async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promis
   const base: BaseQuery = { expr: parts.length === 0 ? { kind: 'all' } : { kind: 'and', exprs: parts } };
   if (q.sortBy) base.order = SORT_ORDERS[q.sortBy];
   if (q.before !== undefined) {
-    const id = toId(q.before);
-    const cursor = id === null ? undefined : await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
-    if (!cursor)
-      throw new AppError(400, "query parameter 'before' must be the id of an existing post", { details: [{ field: 'before', message: 'unknown post' }] });
-    base.before = { created: cursor.created_at, id: cursor.id };
+    const cursor = await cursorPost(deps, { ...q, before: q.before });
+    base.before = { created: cursor.createdAt, id: cursor.id };
   }
   return base;
 }

@@ -6,6 +6,8 @@ import type { Sort } from './posts.schemas.ts';
 import { LIST_COLUMNS, idList, itemsByIds, itemsOf, type Items } from './posts.repo.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
+// Exact counts are taken up to the search's cap; past it the total is an estimate, and says so.
+import { COUNT_CAP } from '../../search/sql.ts';
 
 /** A resolved post filter: names already turned into ids (with their stored counts) by the service. */
 export interface PostFilter {
@@ -32,8 +34,6 @@ export function usesOnly(f: PostFilter, ...allowed: FilterPart[]): boolean {
   return set.every((part) => allowed.includes(part));
 }
 
-/** Exact counts are taken up to this many matches; past it the total is an estimate, and says so. */
-export const COUNT_CAP = 10_000;
 /** Newest posts sampled to estimate a large total. */
 const SAMPLE = 2_000;
 /**

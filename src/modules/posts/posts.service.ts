@@ -33,18 +33,40 @@ export function parseDateParam(name: string, value: string, endOfDay: boolean): 
   return bare && endOfDay ? ms + 86_400_000 - 1 : ms;
 }
 
-/** Parses an opaque post id; anything that is not one of ours is simply not found. */
-async function resolveFilter(deps: Deps, q: PostListQuery, tagsNamed: TagLookup): Promise<PostFilter | null> {
-  // Dates first: a bad date is a 400 even when another filter already means "no posts".
-  const from = q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false);
-  const to = q.dateTo === undefined ? undefined : parseDateParam('dateTo', q.dateTo, true);
+/** The `search` parameter's terms, lower case (a 400 past MAX_TERMS). */
+export function searchTerms(q: PostListQuery): string[] {
   const terms = (q.search ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (terms.length > MAX_TERMS) {
     throw new AppError(400, `query parameter 'search' has ${terms.length} terms; at most ${MAX_TERMS} are allowed`, {
       details: [{ field: 'search', message: `at most ${MAX_TERMS} terms` }],
     });
   }
-  const tagNames = [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
+  return terms;
+}
+
+/** The `tag` parameters as tag names (named as uploads name them), each once. */
+export const tagNamesOf = (q: PostListQuery): string[] => [...new Set((q.tag ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '_')))];
+
+/** The post the `before` cursor names (a 400 when it is not one, or the order is not newest first). */
+export async function cursorPost(deps: Deps, q: PostListQuery & { before: string }): Promise<{ createdAt: number; id: number }> {
+  if ((q.sortBy ?? 'newest') !== 'newest') {
+    throw new AppError(400, "query parameter 'before' works with sortBy=newest only", { details: [{ field: 'before', message: 'only with sortBy=newest' }] });
+  }
+  const id = toId(q.before);
+  const cursor = id === null ? undefined : await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
+  if (!cursor) {
+    throw new AppError(400, `query parameter 'before' must be the id of an existing post`, { details: [{ field: 'before', message: 'unknown post' }] });
+  }
+  return { createdAt: cursor.created_at, id: cursor.id };
+}
+
+/** Parses an opaque post id; anything that is not one of ours is simply not found. */
+async function resolveFilter(deps: Deps, q: PostListQuery, tagsNamed: TagLookup): Promise<PostFilter | null> {
+  // Dates first: a bad date is a 400 even when another filter already means "no posts".
+  const from = q.dateFrom === undefined ? undefined : parseDateParam('dateFrom', q.dateFrom, false);
+  const to = q.dateTo === undefined ? undefined : parseDateParam('dateTo', q.dateTo, true);
+  const terms = searchTerms(q);
+  const tagNames = tagNamesOf(q);
   const found = await tagsNamed([...tagNames, ...terms]);
   if (tagNames.some((n) => !found.has(n))) return null;
   const filter: PostFilter = {
@@ -55,17 +77,7 @@ async function resolveFilter(deps: Deps, q: PostListQuery, tagsNamed: TagLookup)
     from,
     to,
   };
-  if (q.before !== undefined) {
-    if ((q.sortBy ?? 'newest') !== 'newest') {
-      throw new AppError(400, "query parameter 'before' works with sortBy=newest only", { details: [{ field: 'before', message: 'only with sortBy=newest' }] });
-    }
-    const id = toId(q.before);
-    const cursor = id === null ? undefined : await deps.db.selectFrom('posts').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
-    if (!cursor) {
-      throw new AppError(400, `query parameter 'before' must be the id of an existing post`, { details: [{ field: 'before', message: 'unknown post' }] });
-    }
-    filter.before = { createdAt: cursor.created_at, id: cursor.id };
-  }
+  if (q.before !== undefined) filter.before = await cursorPost(deps, { ...q, before: q.before });
   if (q.uploader !== undefined) {
     const uploaderId = await findUserIdByName(deps.db, q.uploader);
     if (uploaderId === undefined) return null;
