@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { eachDatabase, getJson } from './helpers.ts';
-import { createPost, createUser } from './factories.ts';
+import { addComment, addFavorite, addLike, createPost, createUser } from './factories.ts';
 
 const list = (q: string, more = '') => `/api/posts?q=${encodeURIComponent(q)}${more}`;
 
@@ -150,6 +150,33 @@ eachDatabase('search language: a rating edited by another process', (ctx) => {
     await ctx.database.updateTable('posts').set({ content_rating: 'unsafe', updated_at: 5_000 }).where('id', '=', ids[0]).execute();
     assert.deepEqual(await rated('unsafe'), [ids[2], ids[0]]);
     assert.deepEqual(await rated('safe'), [ids[3]]);
+  });
+});
+
+eachDatabase('search language: likes, favourites and comments moved by another process', (ctx) => {
+  test('the counts kept in memory catch up from their log, and from a full read when far behind', async () => {
+    const u = await createUser(ctx.database, { username: 'fan' });
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await createPost(ctx.database, { uploaderId: u, createdAt: 1_000 + i, tags: ['cat'], likeCount: i }));
+    const ranked = async (q: string) => {
+      const body = (await getJson(ctx.app, list(q))).body;
+      return { ids: body.posts.map((p: { id: string }) => Number(p.id)), total: body.totalPosts };
+    };
+    assert.deepEqual(await ranked('cat likes:>=2 order:likes'), { ids: [ids[3], ids[2]], total: 2 });
+    // Straight into the database, as another instance would: only the count log tells this process.
+    for (let k = 0; k < 3; k++) await addLike(ctx.database, await createUser(ctx.database, { username: `liker${k}` }), ids[0], 2_000);
+    assert.deepEqual(await ranked('cat likes:>=2 order:likes'), { ids: [ids[3], ids[0], ids[2]], total: 3 });
+    await addFavorite(ctx.database, u, ids[1], 2_000);
+    await addComment(ctx.database, { postId: ids[2], userId: u, createdAt: 2_000 });
+    assert.deepEqual(await ranked('cat favs:1 order:likes'), { ids: [ids[1]], total: 1 });
+    assert.deepEqual(await ranked('cat has:comments order:comments'), { ids: [ids[2]], total: 1 });
+    // A process further behind than the log keeps reads every post again.
+    await ctx.database.updateTable('posts').set({ like_count: 50 }).where('id', '=', ids[1]).execute();
+    // As if 20,000 more moves had come and the log had dropped this one.
+    await ctx.database.updateTable('counters').set({ value: sql`value + 20000` }).where('name', '=', 'counts').execute();
+    await ctx.database.deleteFrom('count_changes').execute();
+    // 3 likes each: the newer first.
+    assert.deepEqual(await ranked('cat likes:>=3 order:likes'), { ids: [ids[1], ids[3], ids[0]], total: 3 });
   });
 });
 

@@ -135,6 +135,12 @@ export interface TagChangesTable {
   post_id: number;
 }
 
+/** Posts whose like, favourite or comment count moved (migrations/004-count-changes-logged.ts). */
+export interface CountChangesTable {
+  seq: number;
+  post_id: number;
+}
+
 export interface PostsByLikesTable {
   content_rating: string;
   like_count: number;
@@ -145,6 +151,7 @@ export interface DB {
   counters: CountersTable;
   posts_by_likes: PostsByLikesTable;
   tag_changes: TagChangesTable;
+  count_changes: CountChangesTable;
   login_failures: LoginFailuresTable;
   users: UsersTable;
   sessions: SessionsTable;

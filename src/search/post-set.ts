@@ -47,6 +47,8 @@ export function fromIds(ids: ArrayLike<number>): PostSet {
 
 /** Posts in any of the sets: merged ids while the result stays sparse (no more ids than words), else a bitmap. */
 export function union(sets: PostSet[], words: number): PostSet {
+  // Sets are never changed in place, so one part is the answer as it is (a kept bitmap, not a copy).
+  if (sets.length === 1) return sets[0];
   const sparse = sets.every((s) => 'ids' in s);
   const total = sets.reduce((n, s) => n + ('ids' in s ? s.ids.length : 0), 0);
   if (sparse && total <= words) {
@@ -149,6 +151,22 @@ export function below(s: PostSet, id: number, words: number): PostSet {
     out.fill(0, w + 1);
   }
   return { bits: out };
+}
+
+/** Every id of the set, highest first. */
+export function idsOf(s: PostSet): Int32Array {
+  if ('ids' in s) return s.ids;
+  const out = new Int32Array(sizeOf(s));
+  let n = 0;
+  for (let w = s.bits.length - 1; w >= 0; w--) {
+    let x = s.bits[w];
+    while (x !== 0) {
+      const b = 31 - Math.clz32(x);
+      x &= ~(1 << b);
+      out[n++] = w * 32 + b;
+    }
+  }
+  return out;
 }
 
 /** A page of the set's ids, highest first ('desc') or lowest first. */

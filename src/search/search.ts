@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, type Limits, parseQuery, QueryError } from './parse.ts'
 import { drivenSearch, drivenServe, MAX_CANDIDATES, split } from './driven.ts';
 import { type SetIndexes, setsCost, setsSearch, setsServe } from './sets.ts';
 import { type SearchPage, sqlSearch } from './sql.ts';
+import { columnsSearch, columnsServe } from './columns.ts';
 
 export interface SearchSettings {
   limits: Limits;
@@ -20,7 +21,7 @@ export interface SearchSettings {
 
 export const DEFAULT_SEARCH: SearchSettings = { limits: DEFAULT_LIMITS, budgetMs: 2_000 };
 
-export type StrategyName = 'sets' | 'driven' | 'sql';
+export type StrategyName = 'sets' | 'columns' | 'driven' | 'sql';
 
 /** What the old parameters of GET /api/posts compiled to, ANDed with `q`. */
 export interface BaseQuery {
@@ -69,14 +70,16 @@ export async function search(
   // A strategy that finds it cannot answer after all (dates out of id order, too many candidates) gives null: SQL answers.
   const page =
     (strategy === 'sets' && indexes ? await setsSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
+    (strategy === 'columns' && indexes ? await columnsSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
     (strategy === 'driven' && indexes ? await drivenSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
     (await sqlSearch(db, c, r.offset, r.limit, settings.budgetMs));
   return { ...page, wildcards: compiled.wildcards, order: compiled.order };
 }
 
-/** Rough microseconds a SQL query spends on a post it looks at, and a set strategy on a bitmap word. */
+/** Rough microseconds a SQL query spends on a post it looks at, a set strategy on a bitmap word, and the columns strategy on a candidate. */
 const SQL_ROW_US = 1;
 const WORD_US = 0.002;
+const CANDIDATE_US = 0.01;
 
 /**
  * The strategy with the lowest estimated cost among those that can answer the query. SQL reads
@@ -84,7 +87,8 @@ const WORD_US = 0.002;
  * lookup per condition. The sets pass over a bitmap of every post id once a node. The driven
  * strategy costs the sets of its part that is sets, plus a row read for each candidate: how many
  * there are is known only once the sets are evaluated, so it gives way to SQL past
- * MAX_CANDIDATES (driven.ts).
+ * MAX_CANDIDATES (driven.ts). The columns strategy tests and ranks each candidate in memory, at
+ * worst every post: a hundredth of a row read each.
  */
 export function plan(c: Compiled, settings: SearchSettings, indexes?: SetIndexes): StrategyName {
   const forced = settings.strategy ?? 'auto';
@@ -94,6 +98,11 @@ export function plan(c: Compiled, settings: SearchSettings, indexes?: SetIndexes
   const sqlCost = posts * SQL_ROW_US * (1 + leaves(c.expr));
   const setsCheaper = setsCost(c.expr, words) * WORD_US < sqlCost;
   if (setsServe(c) && (forced === 'sets' || (forced === 'auto' && setsCheaper))) return 'sets';
+  if (columnsServe(c, indexes) && (forced === 'columns' || forced === 'auto')) {
+    const { sets } = split(c.expr);
+    const columnsCost = setsCost({ kind: 'and', exprs: sets }, words) * WORD_US + posts * CANDIDATE_US;
+    if (forced === 'columns' || columnsCost < sqlCost) return 'columns';
+  }
   if (drivenServe(c) && (forced === 'driven' || forced === 'auto')) {
     const { sets } = split(c.expr);
     const drivenCost = setsCost({ kind: 'and', exprs: sets }, words) * WORD_US + MAX_CANDIDATES * SQL_ROW_US;

@@ -14,6 +14,7 @@ import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
 import { below, difference, emptySet, fromIds, intersection, pageOf, type PostSet, sizeOf, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
+import type { KeptNumbers } from './columns.ts';
 
 /** The tag sets this strategy reads (TagSets). */
 export interface KeptTags {
@@ -39,6 +40,8 @@ export interface SetIndexes {
   ratings: KeptTags;
   kinds: KeptTags;
   posts: AllPosts;
+  /** The posts' counts (likes, favs, comments), for the columns strategy. */
+  numbers?: KeptNumbers;
   /** The data version as the request read it: the indexes need not read it again to know they are current. */
   version?: number;
 }

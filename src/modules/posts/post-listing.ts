@@ -3,6 +3,7 @@ import { counter } from '../../db/counters.ts';
 import { KindSets, RatingSets } from './column-sets.ts';
 import { CountCache } from './count-cache.ts';
 import { NewestOrder } from './newest-order.ts';
+import { PostNumbers } from './post-numbers.ts';
 import { getPostAndNeighbours } from './post-neighbours.ts';
 import { listBySearch } from './post-search.ts';
 import type { PostDetailQuery, PostListQuery } from './posts.schemas.ts';
@@ -31,6 +32,7 @@ export function createPostsService(deps: Deps) {
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const ratings = new RatingSets();
   const kinds = new KindSets();
+  const numbers = new PostNumbers();
   /**
    * GET /api/posts with `q`: through the search module, at one data version. As for the list
    * without `q` (listPosts), the version this process saw last stands in for a read of it: the
@@ -41,7 +43,7 @@ export function createPostsService(deps: Deps) {
     const seen = memory.seen!;
     const at = (version: number) => {
       const tagsNamed: TagLookup = (names) => memory.tags!.lookup(deps.db, names, async () => version);
-      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, ratings, kinds, posts: memory.order!, version }, { map: wildcards, version });
+      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, ratings, kinds, posts: memory.order!, numbers, version }, { map: wildcards, version });
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));
     let page = await at(assumed);
@@ -56,8 +58,11 @@ export function createPostsService(deps: Deps) {
     list,
     /** GET /api/posts/<id>, with its neighbours when asked. */
     get: (id: string, viewer: Viewer | null, q: PostDetailQuery) => getPostAndNeighbours(deps, id, viewer, q, list),
-    /** Builds the newest order a first deep page or date count would wait for. */
-    warm: () => listPosts(deps, { offset: 10000, limit: 1 }, memory),
+    /** Builds the newest order a first deep page or date count would wait for, and the counts a search by likes would. */
+    warm: async () => {
+      await listPosts(deps, { offset: 10000, limit: 1 }, memory);
+      await numbers.current(deps.db, memory.order!.newestId);
+    },
   };
 }
 

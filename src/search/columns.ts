@@ -1,0 +1,306 @@
+/**
+ * The columns strategy: sets (tags, fav:, user:, ratings, date ranges, ...) ANDed with conditions
+ * on the counts a process keeps in memory (likes, favs, comments), in the order of any of them, of
+ * ids, dates (while ids follow dates) or order:random. The sets give the candidates (sets.ts);
+ * each is tested against the conditions and the matches ranked, all in memory: a pass over the
+ * candidates, where the driven strategy reads each one's row and the SQL one walks posts. Totals
+ * are exact.
+ */
+import type { Database } from '../db/engine.ts';
+import { split } from './driven.ts';
+import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
+import { has, idsOf, type PostSet, sizeOf } from './post-set.ts';
+import { current, evaluateSets, type SetIndexes } from './sets.ts';
+import { COUNT_CAP, type SearchPage } from './sql.ts';
+
+export type CountField = 'likes' | 'favs' | 'comments';
+const COUNT_FIELDS: readonly string[] = ['likes', 'favs', 'comments'] satisfies CountField[];
+
+/** The counts of every post, kept current with the data (PostNumbers). */
+export interface KeptNumbers {
+  /** Brings the counts up to date, for posts up to `newestId` at least. */
+  current(db: Database, newestId: number): Promise<void>;
+  /** A post's count (0 for a post it does not know). */
+  column(field: CountField): (id: number) => number;
+  /** The first posts in the order of a count (highest first, the higher id first among equals): a prefix of that order over every post. */
+  leading(field: CountField): Int32Array;
+}
+
+/** Candidates counted one by one up to this many; past it a sample of them tells whether the total is far above COUNT_CAP. */
+const EXACT_UP_TO = 20_000;
+const SAMPLE = 5_000;
+
+/** Whether an expression is conditions on the kept counts alone (with AND, OR, NOT). */
+function countsAlone(e: Expr): boolean {
+  switch (e.kind) {
+    case 'num':
+      return COUNT_FIELDS.includes(e.field);
+    case 'not':
+      return countsAlone(e.expr);
+    case 'and':
+    case 'or':
+      return e.exprs.every(countsAlone);
+    default:
+      return false;
+  }
+}
+
+/** Whether an order's keys are all ones this strategy ranks by (dates only while ids follow them). */
+function ranks(order: readonly OrderKey[], datesById: boolean): boolean {
+  return order.every((k) => COUNT_FIELDS.includes(k.field) || k.field === 'id' || k.field === 'random' || (k.field === 'created' && datesById));
+}
+
+/** Whether this strategy can answer the query (before its indexes are read). */
+export function columnsServe(c: Compiled, indexes?: SetIndexes): boolean {
+  return indexes?.numbers !== undefined && split(c.expr).rest.every(countsAlone) && ranks(c.order, true);
+}
+
+/** A page and the total (estimated only far above COUNT_CAP), or null when dates are in the query and ids do not follow them. */
+export async function columnsSearch(
+  db: Database,
+  c: Compiled,
+  offset: number,
+  limit: number,
+  indexes: SetIndexes,
+  budgetMs: number,
+): Promise<SearchPage | null> {
+  const numbers = indexes.numbers;
+  if (!numbers) return null;
+  const follows = await current(db, indexes);
+  const { sets, rest } = split(c.expr, follows);
+  if (!rest.every(countsAlone) || !ranks(c.order, follows)) return null;
+  await numbers.current(db, indexes.posts.newestId);
+  const candidates = sets.some((x) => x.kind !== 'not')
+    ? await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs)
+    : await evaluateSets(db, { kind: 'and', exprs: [{ kind: 'num', field: 'id', ranges: [{ lo: 0, hi: Infinity }] }, ...sets] }, indexes, budgetMs);
+  const test = tester({ kind: 'and', exprs: rest }, numbers);
+  const below = c.before?.id ?? Infinity;
+  const keep = (id: number) => id < below && test(id);
+  const size = sizeOf(candidates);
+  const [first, ...then] = c.order;
+  const k = offset + limit;
+  const total = () =>
+    rest.length === 0 && !c.before ? { total: size, estimated: false } : (amongLeaders(rest, candidates, keep, numbers) ?? countOf(candidates, keep, size));
+  // By ids (or dates, while ids follow dates): the candidates' own order, read from the top.
+  if (first.field === 'id' || first.field === 'created') {
+    const ids = firstMatches(candidates, first.dir, keep, k);
+    return { ids: ids.slice(offset), ...total() };
+  }
+  const tieByNewest = then.every((x) => (x.field === 'id' || x.field === 'created') && x.dir === 'desc');
+  // The highest counts first: the count's leading posts, walked until the page is found among them.
+  if (COUNT_FIELDS.includes(first.field) && first.dir === 'desc' && tieByNewest && size > EXACT_UP_TO) {
+    const ids = fromLeaders(numbers.leading(first.field as CountField), candidates, keep, k);
+    if (ids) return { ids: ids.slice(offset), ...total() };
+  }
+  const all = idsOf(candidates);
+  const matches = new Int32Array(all.length);
+  let n = 0;
+  for (let i = 0; i < all.length; i++) if (keep(all[i])) matches[n++] = all[i];
+  const found = matches.subarray(0, n);
+  // By a count, newer first among equals: ranked by the count's histogram, without comparing posts.
+  if (COUNT_FIELDS.includes(first.field) && tieByNewest) {
+    return { ids: byCount(found, numbers.column(first.field as CountField), first.dir, k).slice(offset), total: n, estimated: false };
+  }
+  return { ids: top(found, k, comparator(c.order, c.seed, numbers)).slice(offset), total: n, estimated: false };
+}
+
+/** The first `k` candidates that `keep` takes, in id order. */
+function firstMatches(s: PostSet, dir: 'asc' | 'desc', keep: (id: number) => boolean, k: number): number[] {
+  const out: number[] = [];
+  if ('ids' in s) {
+    const ids = s.ids;
+    const step = dir === 'desc' ? 1 : -1;
+    for (let i = dir === 'desc' ? 0 : ids.length - 1; i >= 0 && i < ids.length && out.length < k; i += step) if (keep(ids[i])) out.push(ids[i]);
+    return out;
+  }
+  const bits = s.bits;
+  const step = dir === 'desc' ? -1 : 1;
+  for (let w = dir === 'desc' ? bits.length - 1 : 0; w >= 0 && w < bits.length && out.length < k; w += step) {
+    let x = bits[w];
+    while (x !== 0 && out.length < k) {
+      const b = dir === 'desc' ? 31 - Math.clz32(x) : 31 - Math.clz32(x & -x);
+      x &= ~(1 << b);
+      if (keep(w * 32 + b)) out.push(w * 32 + b);
+    }
+  }
+  return out;
+}
+
+/** The first `k` candidates that `keep` takes among the leading posts of a count, or null when they run out first. */
+function fromLeaders(leaders: Int32Array, s: PostSet, keep: (id: number) => boolean, k: number): number[] | null {
+  const out: number[] = [];
+  for (let i = 0; i < leaders.length && out.length < k; i++) if (has(s, leaders[i]) && keep(leaders[i])) out.push(leaders[i]);
+  return out.length === k ? out : null;
+}
+
+/**
+ * How many candidates `keep` takes when the query asks for a count above some N (`likes:>N`) and
+ * every post with such a count is among the count's leading posts: those are walked, not the
+ * candidates. Null when it does not apply.
+ */
+function amongLeaders(rest: Expr[], s: PostSet, keep: (id: number) => boolean, numbers: KeptNumbers): { total: number; estimated: boolean } | null {
+  const floor = rest.find(
+    (x): x is Extract<Expr, { kind: 'num' }> => x.kind === 'num' && COUNT_FIELDS.includes(x.field) && x.ranges.length === 1 && x.ranges[0].lo > 0,
+  );
+  if (!floor) return null;
+  const leaders = numbers.leading(floor.field as CountField);
+  const value = numbers.column(floor.field as CountField);
+  const { lo, loOpen } = floor.ranges[0];
+  const above = (id: number) => (loOpen ? value(id) > lo : value(id) >= lo);
+  // The leaders must reach past the floor: their last one is below it.
+  if (leaders.length === 0 || above(leaders[leaders.length - 1])) return null;
+  let n = 0;
+  for (let i = 0; i < leaders.length && above(leaders[i]); i++) if (has(s, leaders[i]) && keep(leaders[i])) n++;
+  return { total: n, estimated: false };
+}
+
+/**
+ * How many candidates `keep` takes: exact when they are few, or when a stratified sample of them
+ * (every so many words of a bitmap, every so many ids of a list) does not put the total far
+ * above COUNT_CAP; else that sample's estimate.
+ */
+function countOf(s: PostSet, keep: (id: number) => boolean, size: number): { total: number; estimated: boolean } {
+  if (size > EXACT_UP_TO) {
+    let seen = 0;
+    let hits = 0;
+    if ('ids' in s) {
+      const step = Math.ceil(size / SAMPLE);
+      for (let i = 0; i < s.ids.length; i += step, seen++) if (keep(s.ids[i])) hits++;
+    } else {
+      const step = Math.max(1, Math.floor((s.bits.length * SAMPLE) / size));
+      for (let w = 0; w < s.bits.length; w += step) {
+        for (let x = s.bits[w]; x !== 0; x &= x - 1, seen++) if (keep(w * 32 + 31 - Math.clz32(x & -x))) hits++;
+      }
+    }
+    const estimate = Math.round((hits / Math.max(1, seen)) * size);
+    if (estimate >= 2 * COUNT_CAP) return { total: estimate, estimated: true };
+  }
+  let n = 0;
+  if ('ids' in s) {
+    for (let i = 0; i < s.ids.length; i++) if (keep(s.ids[i])) n++;
+  } else {
+    for (let w = 0; w < s.bits.length; w++) for (let x = s.bits[w]; x !== 0; x &= x - 1) if (keep(w * 32 + 31 - Math.clz32(x & -x))) n++;
+  }
+  return { total: n, estimated: false };
+}
+
+/** Counts at or above this share the histogram's last bucket (and are then compared one by one). */
+const BUCKETS = 1 << 16;
+const histogram = new Uint32Array(BUCKETS + 1);
+
+/**
+ * The first `k` of `ids` (highest first) by a count ('desc': the highest counts first), the
+ * higher id first among equal counts. The histogram of their counts gives the count the k-th
+ * has; one more pass takes the ids above it, and those at it in the order they come (highest
+ * first), and only those are sorted.
+ */
+function byCount(ids: Int32Array, value: (id: number) => number, dir: 'asc' | 'desc', k: number): number[] {
+  if (k <= 0 || ids.length === 0) return [];
+  const bucket = (v: number) => (dir === 'desc' ? Math.min(v, BUCKETS) : BUCKETS - Math.min(v, BUCKETS));
+  histogram.fill(0);
+  for (let i = 0; i < ids.length; i++) histogram[bucket(value(ids[i]))]++;
+  // The bucket of the k-th, from the best end; every id in a better bucket is taken.
+  let t = BUCKETS;
+  for (let seen = 0; t > 0 && seen + histogram[t] < k; t--) seen += histogram[t];
+  const taken: number[] = [];
+  let ties = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const b = bucket(value(ids[i]));
+    if (b > t || (b === t && (ties++ < k || t === BUCKETS || t === 0))) taken.push(ids[i]);
+  }
+  const sign = dir === 'desc' ? -1 : 1;
+  return taken.sort((a, b) => (value(a) - value(b)) * sign || b - a).slice(0, k);
+}
+
+/** A test of a post against conditions on its counts. */
+function tester(e: Expr, numbers: KeptNumbers): (id: number) => boolean {
+  switch (e.kind) {
+    case 'num': {
+      const value = numbers.column(e.field as CountField);
+      const ranges = e.ranges;
+      if (ranges.length === 1) {
+        const r = ranges[0];
+        return (id) => within(value(id), r);
+      }
+      return (id) => {
+        const v = value(id);
+        for (let i = 0; i < ranges.length; i++) if (within(v, ranges[i])) return true;
+        return false;
+      };
+    }
+    case 'not': {
+      const inner = tester(e.expr, numbers);
+      return (id) => !inner(id);
+    }
+    case 'and':
+    case 'or': {
+      const parts = e.exprs.map((x) => tester(x, numbers));
+      if (parts.length === 1) return parts[0];
+      const all = e.kind === 'and';
+      return (id) => {
+        for (let i = 0; i < parts.length; i++) if (parts[i](id) !== all) return !all;
+        return all;
+      };
+    }
+    default:
+      throw new Error(`the columns strategy cannot test ${e.kind}`);
+  }
+}
+
+function within(v: number, r: Interval): boolean {
+  return (r.loOpen ? v > r.lo : v >= r.lo) && (r.hiOpen ? v < r.hi : v <= r.hi);
+}
+
+/** Negative when post `a` comes before post `b` in the order. */
+function comparator(order: readonly OrderKey[], seed: number, numbers: KeptNumbers): (a: number, b: number) => number {
+  const keys = order.map((k) => {
+    const value =
+      k.field === 'random'
+        ? (id: number) => randomRank(id, seed)
+        : k.field === 'id' || k.field === 'created'
+          ? (id: number) => id
+          : numbers.column(k.field as CountField);
+    return { value, sign: k.dir === 'asc' ? 1 : -1 };
+  });
+  return (a, b) => {
+    for (const k of keys) {
+      const d = k.value(a) - k.value(b);
+      if (d !== 0) return d * k.sign;
+    }
+    return 0;
+  };
+}
+
+/** The first `k` ids in the order, in order: a bounded heap with the last of them on top. */
+function top(ids: Int32Array, k: number, cmp: (a: number, b: number) => number): number[] {
+  if (k <= 0) return [];
+  if (ids.length <= k * 4) return Array.from(ids).sort(cmp).slice(0, k);
+  const heap: number[] = [];
+  // Max-heap by the order: heap[0] is the worst of the best k so far.
+  const worse = (i: number, j: number) => cmp(heap[i], heap[j]) > 0;
+  const swap = (i: number, j: number) => {
+    const t = heap[i];
+    heap[i] = heap[j];
+    heap[j] = t;
+  };
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (heap.length < k) {
+      heap.push(id);
+      for (let j = heap.length - 1; j > 0 && worse(j, (j - 1) >> 1); j = (j - 1) >> 1) swap(j, (j - 1) >> 1);
+    } else if (cmp(id, heap[0]) < 0) {
+      heap[0] = id;
+      for (let j = 0; ; ) {
+        const l = 2 * j + 1;
+        const r = l + 1;
+        let m = j;
+        if (l < k && worse(l, m)) m = l;
+        if (r < k && worse(r, m)) m = r;
+        if (m === j) break;
+        swap(j, m);
+        j = m;
+      }
+    }
+  }
+  return heap.sort(cmp);
+}
