@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mulberry as rng } from '../../test/prng.ts';
 import type { Database } from '../db/engine.ts';
-import { type CountField, columnsSearch, type KeptNumbers } from './columns.ts';
+import { columnsSearch } from './columns.ts';
 import { type Compiled, type Expr, ORDERS, type OrderKey, randomRank } from './expr.ts';
 import type { PostSet } from './post-set.ts';
-import type { KeptTags, SetIndexes } from './sets.ts';
+import type { CountField, KeptNumbers, KeptTags, SetIndexes } from './sets.ts';
 import { COUNT_CAP } from './sql.ts';
 
 const POSTS = 60_000;

@@ -10,21 +10,10 @@ import type { Database } from '../db/engine.ts';
 import { split } from './driven.ts';
 import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
 import { has, idsOf, type PostSet, sizeOf } from './post-set.ts';
-import { current, evaluateSets, type SetIndexes } from './sets.ts';
+import { type CountField, current, evaluateSets, type KeptNumbers, type SetIndexes } from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
 
-export type CountField = 'likes' | 'favs' | 'comments';
 const COUNT_FIELDS: readonly string[] = ['likes', 'favs', 'comments'] satisfies CountField[];
-
-/** The counts of every post, kept current with the data (PostNumbers). */
-export interface KeptNumbers {
-  /** Brings the counts up to date, for posts up to `newestId` at least. */
-  current(db: Database, newestId: number): Promise<void>;
-  /** A post's count (0 for a post it does not know). */
-  column(field: CountField): (id: number) => number;
-  /** The first posts in the order of a count (highest first, the higher id first among equals): a prefix of that order over every post. */
-  leading(field: CountField): Int32Array;
-}
 
 /** Candidates counted one by one up to this many; past it a sample of them tells whether the total is far above COUNT_CAP. */
 const EXACT_UP_TO = 20_000;

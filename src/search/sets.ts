@@ -14,7 +14,6 @@ import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
 import { below, difference, emptySet, fromIds, intersection, pageOf, type PostSet, sizeOf, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
-import type { KeptNumbers } from './columns.ts';
 
 /** The tag sets this strategy reads (TagSets). */
 export interface KeptTags {
@@ -32,6 +31,18 @@ export interface AllPosts {
   allPosts(words: number): Int32Array;
   /** The id range of the posts created in a range of times, when ids follow dates. */
   idsCreatedIn(r: Interval): [number, number] | null;
+}
+
+export type CountField = 'likes' | 'favs' | 'comments';
+
+/** The counts of every post, kept current with the data (PostNumbers). */
+export interface KeptNumbers {
+  /** Brings the counts up to date, for posts up to `newestId` at least. */
+  current(db: Database, newestId: number): Promise<void>;
+  /** A post's count (0 for a post it does not know). */
+  column(field: CountField): (id: number) => number;
+  /** The first posts in the order of a count (highest first, the higher id first among equals): a prefix of that order over every post. */
+  leading(field: CountField): Int32Array;
 }
 
 export interface SetIndexes {

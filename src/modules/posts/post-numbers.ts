@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { counter } from '../../db/counters.ts';
 import type { Database } from '../../db/engine.ts';
-import type { CountField, KeptNumbers } from '../../search/columns.ts';
+import type { CountField, KeptNumbers } from '../../search/sets.ts';
 
 /** Entries the count log keeps (migrations/004-count-changes-logged.ts); a reader further behind reads every post. */
 const LOG_KEPT = 10_000;
