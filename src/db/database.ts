@@ -95,7 +95,9 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.pragma('foreign_keys = ON');
   conn.pragma('busy_timeout = 5000');
   conn.pragma('cache_size = -8192');
-  conn.pragma('temp_store = MEMORY');
+  // Sorts and GROUP BYs past the cache spill to a file: in memory, the one that builds the rating
+  // sets at a million posts grew each process's malloc heap by ~35 MB, which it never gave back.
+  conn.pragma('temp_store = FILE');
   conn.function(DEADLINE_FUNCTION, { deterministic: false }, deadlineGuard());
   return new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
 }

@@ -9,7 +9,7 @@
 import type { Database } from '../db/engine.ts';
 import { split } from './driven.ts';
 import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
-import { has, idsOf, type PostSet, sizeOf } from './post-set.ts';
+import { has, idsOf, type PostSet, Scratch, sizeOf } from './post-set.ts';
 import { type CountField, current, evaluateSets, type KeptNumbers, type SetIndexes } from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
 
@@ -59,9 +59,19 @@ export async function columnsSearch(
   const { sets, rest } = split(c.expr, follows);
   if (!rest.every(countsAlone) || !ranks(c.order, follows)) return null;
   await numbers.current(db, indexes.posts.newestId);
-  const candidates = sets.some((x) => x.kind !== 'not')
-    ? await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs)
-    : await evaluateSets(db, { kind: 'and', exprs: [{ kind: 'num', field: 'id', ranges: [{ lo: 0, hi: Infinity }] }, ...sets] }, indexes, budgetMs);
+  const scratch = new Scratch();
+  try {
+    // Without a set that selects posts, every post is a candidate.
+    const parts: Expr[] = sets.some((x) => x.kind !== 'not') ? sets : [{ kind: 'all' }, ...sets];
+    const candidates = await evaluateSets(db, parts.length === 1 ? parts[0] : { kind: 'and', exprs: parts }, indexes, budgetMs, scratch.take);
+    return rank(c, rest, candidates, numbers, offset, limit);
+  } finally {
+    scratch.release();
+  }
+}
+
+/** The page and total of the candidates that pass the conditions on counts, in the query's order. */
+function rank(c: Compiled, rest: Expr[], candidates: PostSet, numbers: KeptNumbers, offset: number, limit: number): SearchPage {
   const test = tester({ kind: 'and', exprs: rest }, numbers);
   const below = c.before?.id ?? Infinity;
   const keep = (id: number) => id < below && test(id);

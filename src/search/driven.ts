@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/engine.ts';
 import type { Compiled, Expr } from './expr.ts';
-import { pageOf, sizeOf } from './post-set.ts';
+import { pageOf, Scratch, sizeOf } from './post-set.ts';
 import { current, evaluateSets, type SetIndexes, setsAlone } from './sets.ts';
 import { orderBy, type SearchPage, where } from './sql.ts';
 
@@ -46,10 +46,16 @@ export async function drivenSearch(
   const { sets, rest } = split(c.expr, follows);
   if (!sets.some((x) => x.kind !== 'not')) return null;
   const started = Date.now();
-  const candidates = await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs);
-  const count = sizeOf(candidates);
-  if (count > maxCandidates) return null;
-  const ids = pageOf(candidates, 'desc', 0, count);
+  const scratch = new Scratch();
+  let ids: number[];
+  try {
+    const candidates = await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs, scratch.take);
+    const count = sizeOf(candidates);
+    if (count > maxCandidates) return null;
+    ids = pageOf(candidates, 'desc', 0, count);
+  } finally {
+    scratch.release();
+  }
   if (ids.length === 0) return { ids: [], total: 0, estimated: false };
   return db.withinBudget(Math.max(1, budgetMs - (Date.now() - started)), async (q, guard) => {
     const j = db.idRows(db.listParam(ids));

@@ -10,6 +10,41 @@ import { containsDescending, popcount } from '../core/typed-arrays.ts';
 
 export type PostSet = { bits: Int32Array } | { ids: Int32Array };
 
+/** Where an operation gets a zeroed bitmap of `words` words. */
+export type Take = (words: number) => Int32Array;
+const fresh: Take = (words) => new Int32Array(words);
+
+/** Bitmaps given back by searches that are done with them, by length: a few of each kept for the next. */
+const spare = new Map<number, Int32Array[]>();
+const SPARE_EACH = 16;
+
+/**
+ * The bitmaps one search makes, given back when it is done. A search at a million posts makes a
+ * 125 KB bitmap for most nodes of its query; made new each time, they are garbage the collector
+ * has to be driven to by their weight outside the heap, and the CPU time of a query a third or
+ * more (docs/benchmarks.md).
+ */
+export class Scratch {
+  private taken: Int32Array[] = [];
+
+  readonly take: Take = (words) => {
+    const again = spare.get(words)?.pop();
+    const out = again ? again.fill(0) : new Int32Array(words);
+    this.taken.push(out);
+    return out;
+  };
+
+  /** Every bitmap taken goes back: nothing of this search may be read after. */
+  release(): void {
+    for (const b of this.taken) {
+      const list = spare.get(b.length) ?? [];
+      if (list.length < SPARE_EACH) list.push(b);
+      spare.set(b.length, list);
+    }
+    this.taken = [];
+  }
+}
+
 const EMPTY: PostSet = { ids: new Int32Array(0) };
 export const emptySet = (): PostSet => EMPTY;
 
@@ -30,8 +65,8 @@ export function sizeOf(s: PostSet): number {
 }
 
 /** A bitmap of `words` words of its own with the set's posts. */
-export function bitsOf(s: PostSet, words: number): Int32Array {
-  const out = new Int32Array(words);
+export function bitsOf(s: PostSet, words: number, take: Take = fresh): Int32Array {
+  const out = take(words);
   if ('bits' in s) out.set(s.bits.length > words ? s.bits.subarray(0, words) : s.bits);
   else for (const id of s.ids) if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
   return out;
@@ -46,7 +81,7 @@ export function fromIds(ids: ArrayLike<number>): PostSet {
 }
 
 /** Posts in any of the sets: merged ids while the result stays sparse (no more ids than words), else a bitmap. */
-export function union(sets: PostSet[], words: number): PostSet {
+export function union(sets: PostSet[], words: number, take: Take = fresh): PostSet {
   // Sets are never changed in place, so one part is the answer as it is (a kept bitmap, not a copy).
   if (sets.length === 1) return sets[0];
   const sparse = sets.every((s) => 'ids' in s);
@@ -60,7 +95,7 @@ export function union(sets: PostSet[], words: number): PostSet {
     }
     return fromIds(all);
   }
-  const out = new Int32Array(words);
+  const out = take(words);
   for (const s of sets) {
     if ('bits' in s) for (let w = Math.min(s.bits.length, words) - 1; w >= 0; w--) out[w] |= s.bits[w];
     else for (const id of s.ids) if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
@@ -69,7 +104,7 @@ export function union(sets: PostSet[], words: number): PostSet {
 }
 
 /** Posts in every set: the smallest sparse one's ids, each tested against the others; bitmaps ANDed word by word. */
-export function intersection(sets: PostSet[], words: number): PostSet {
+export function intersection(sets: PostSet[], words: number, take: Take = fresh): PostSet {
   // Sets are never changed in place, so one part is the answer as it is.
   if (sets.length === 1) return sets[0];
   const sparse = sets.filter((s): s is { ids: Int32Array } => 'ids' in s).sort((a, b) => a.ids.length - b.ids.length);
@@ -80,23 +115,23 @@ export function intersection(sets: PostSet[], words: number): PostSet {
     const dense = sets.flatMap((s) => ('bits' in s ? [s.bits] : []));
     if (dense.length === 0) return { ids };
     // More ids than words: a bitmap of them ANDed word by word costs less than a test each.
-    if (ids.length > words) return intersection([{ bits: bitsOf({ ids }, words) }, ...dense.map((bits) => ({ bits }))], words);
+    if (ids.length > words) return intersection([{ bits: bitsOf({ ids }, words, take) }, ...dense.map((bits) => ({ bits }))], words, take);
     return { ids: inBitmaps(ids, dense, true) };
   }
   const bitmaps = sets as { bits: Int32Array }[];
-  const out = bitsOf(bitmaps[0], words);
+  const out = bitsOf(bitmaps[0], words, take);
   for (const s of bitmaps.slice(1)) for (let w = 0; w < words; w++) out[w] &= w < s.bits.length ? s.bits[w] : 0;
   return { bits: out };
 }
 
 /** Posts of `base` in none of `minus`. */
-export function difference(base: PostSet, minus: PostSet[], words: number): PostSet {
+export function difference(base: PostSet, minus: PostSet[], words: number, take: Take = fresh): PostSet {
   if ('ids' in base) {
     let ids = base.ids;
     for (const m of minus) ids = 'ids' in m ? sparseAnd(ids, m.ids, false) : inBitmaps(ids, [m.bits], false);
     return { ids };
   }
-  const out = bitsOf(base, words);
+  const out = bitsOf(base, words, take);
   for (const m of minus) {
     if ('bits' in m) for (let w = Math.min(m.bits.length, words) - 1; w >= 0; w--) out[w] &= ~m.bits[w];
     else for (const id of m.ids) if (id >>> 5 < words) out[id >>> 5] &= ~(1 << (id & 31));
@@ -142,9 +177,9 @@ function sparseAnd(a: Int32Array, b: Int32Array, keep: boolean): Int32Array {
 }
 
 /** The set without the posts from `id` up (the keyset cursor, in id order). */
-export function below(s: PostSet, id: number, words: number): PostSet {
+export function below(s: PostSet, id: number, words: number, take: Take = fresh): PostSet {
   if ('ids' in s) return { ids: s.ids.filter((x) => x < id) };
-  const out = bitsOf(s, words);
+  const out = bitsOf(s, words, take);
   const w = id >>> 5;
   if (w < out.length) {
     out[w] &= (1 << (id & 31)) - 1;

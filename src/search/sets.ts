@@ -12,7 +12,7 @@ import { type Database, OverBudget } from '../db/engine.ts';
 import type { Rating } from '../core/schemas.ts';
 import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
-import { below, difference, emptySet, fromIds, intersection, pageOf, type PostSet, sizeOf, union } from './post-set.ts';
+import { below, difference, emptySet, fromIds, intersection, pageOf, type PostSet, Scratch, sizeOf, type Take, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
 
 /** The tag sets this strategy reads (TagSets). */
@@ -182,18 +182,23 @@ export async function setsSearch(db: Database, c: Compiled, offset: number, limi
   const follows = await current(db, indexes);
   if ((how.byDate || !setsAlone(c.expr, false)) && !follows) return null;
   const words = wordsOf(indexes);
-  const found = await evaluateSets(db, c.expr, indexes, budgetMs);
-  const result = c.before ? below(found, c.before.id, words) : found;
-  return { ids: pageOf(result, how.dir, offset, limit), total: sizeOf(result), estimated: false };
+  const scratch = new Scratch();
+  try {
+    const found = await evaluateSets(db, c.expr, indexes, budgetMs, scratch.take);
+    const result = c.before ? below(found, c.before.id, words, scratch.take) : found;
+    return { ids: pageOf(result, how.dir, offset, limit), total: sizeOf(result), estimated: false };
+  } finally {
+    scratch.release();
+  }
 }
 
 /** Bitmap words that hold every post id the indexes know. */
 const wordsOf = (indexes: SetIndexes) => Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
 
-/** The posts of an expression of sets alone. */
-export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, budgetMs: number): Promise<PostSet> {
+/** The posts of an expression of sets alone; the bitmaps it makes come from `take` (a search's Scratch). */
+export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, budgetMs: number, take: Take): Promise<PostSet> {
   const fetched = await fetchSets(db, e, indexes);
-  return new Evaluator(indexes, fetched, wordsOf(indexes), budgetMs).eval(e);
+  return new Evaluator(indexes, fetched, wordsOf(indexes), budgetMs, take).eval(e);
 }
 
 /** Evaluates an expression of sets alone into a PostSet (post-set.ts), node by node; kept bitmaps are used as they are. */
@@ -205,6 +210,7 @@ class Evaluator {
     private readonly fetched: Fetched,
     private readonly words: number,
     private readonly budgetMs: number,
+    private readonly take: Take,
   ) {
     this.until = Date.now() + budgetMs;
   }
@@ -223,6 +229,7 @@ class Evaluator {
           : union(
               e.ids.map((id) => this.tag(id)),
               this.words,
+              this.take,
             );
       case 'fav':
       case 'uploader':
@@ -233,20 +240,23 @@ class Evaluator {
         return union(
           ratingKeys(e).map((k) => this.kept('rating', this.indexes.ratings, k)),
           this.words,
+          this.take,
         );
       case 'type':
         return union(
           kindKeys(e).map((k) => this.kept('kind', this.indexes.kinds, k)),
           this.words,
+          this.take,
         );
       case 'num':
         return this.idRanges(e);
       case 'not':
-        return difference({ bits: this.indexes.posts.allPosts(this.words) }, [this.eval(e.expr)], this.words);
+        return difference({ bits: this.indexes.posts.allPosts(this.words) }, [this.eval(e.expr)], this.words, this.take);
       case 'or':
         return union(
           e.exprs.map((x) => this.eval(x)),
           this.words,
+          this.take,
         );
       case 'and': {
         // A AND NOT B is A without B: the complement of B is never made.
@@ -256,6 +266,7 @@ class Evaluator {
           ? intersection(
               plus.map((x) => this.eval(x)),
               this.words,
+              this.take,
             )
           : { bits: this.indexes.posts.allPosts(this.words) };
         return minus.length
@@ -263,6 +274,7 @@ class Evaluator {
               base,
               minus.map((x) => this.eval(x)),
               this.words,
+              this.take,
             )
           : base;
       }
@@ -284,7 +296,7 @@ class Evaluator {
 
   /** The posts of an id range, or of a date range while ids follow dates (its posts' ids are then a range). */
   private idRanges(e: Extract<Expr, { kind: 'num' }>): PostSet {
-    const out = new Int32Array(this.words);
+    const out = this.take(this.words);
     for (const r of e.ranges) {
       const ids =
         e.field === 'id'
