@@ -121,7 +121,7 @@ eachDatabase('search language: errors, limits, wildcards, cursor', (ctx) => {
   test('a post written by another process is found at once, by the sets and by SQL', async () => {
     const u = await createUser(ctx.database, { username: 'elsewhere' });
     // In id order: these posts' dates do not follow their ids, and the date order would go to SQL, which reads the rows as they are.
-    for (const q of ['cat -tone_3 order:id', 'cat likes:>=0 order:id']) {
+    for (const q of ['cat -tone_3 order:id', 'cat likes:>=0 order:id', 'user:elsewhere order:id']) {
       const before = (await getJson(ctx.app, list(q))).body.totalPosts;
       // Straight into the database, as another instance would: this process's indexes have not seen it.
       const id = await createPost(ctx.database, { uploaderId: u, createdAt: Date.parse('2026-02-01'), tags: ['cat'] });

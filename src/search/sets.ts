@@ -50,6 +50,8 @@ export interface SetIndexes {
   /** The posts of each rating (keys: RATING_KEYS) and of each kind of media (KINDS_OF), kept like the tags. */
   ratings: KeptTags;
   kinds: KeptTags;
+  /** The posts of each uploader (by user id), kept like the tags; without them, read by key. */
+  uploaders?: KeptTags;
   posts: AllPosts;
   /** The posts' counts (likes, favs, comments), for the columns strategy. */
   numbers?: KeptNumbers;
@@ -144,7 +146,7 @@ async function fetchSets(db: Database, e: Expr, indexes: SetIndexes): Promise<Fe
     // A rating or kind with no posts when the sets were read is not kept: its posts since are read here.
     if (x.kind === 'rating') for (const k of ratingKeys(x)) if (!indexes.ratings.has(k)) want('rating', k);
     if (x.kind === 'type') for (const k of kindKeys(x)) if (!indexes.kinds.has(k)) want('kind', k);
-    if (x.kind === 'fav' || x.kind === 'uploader') want(x.kind, x.userId);
+    if (x.kind === 'fav' || (x.kind === 'uploader' && !indexes.uploaders?.has(x.userId))) want(x.kind, x.userId);
     if (x.kind === 'pool') want('pool', x.poolId);
     if (x.kind === 'not') walk(x.expr);
     if (x.kind === 'and' || x.kind === 'or') x.exprs.forEach(walk);
@@ -168,6 +170,7 @@ export async function current(db: Database, indexes: SetIndexes): Promise<boolea
     indexes.tags.current(db, version),
     indexes.ratings.current(db, version),
     indexes.kinds.current(db, version),
+    indexes.uploaders?.current(db, version),
   ]);
   return follows;
 }
@@ -231,8 +234,9 @@ class Evaluator {
               this.words,
               this.take,
             );
-      case 'fav':
       case 'uploader':
+        return this.indexes.uploaders ? this.kept('uploader', this.indexes.uploaders, e.userId) : fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? []);
+      case 'fav':
         return fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? []);
       case 'pool':
         return fromIds(this.fetched.get(keyOf('pool', e.poolId)) ?? []);

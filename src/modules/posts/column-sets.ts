@@ -38,3 +38,10 @@ export class KindSets extends PostSets {
     super(columnSource(KIND_KEY), { budget: 4 * 1024 * 1024 });
   }
 }
+
+/** The posts of each uploader: a user's uploads come from memory for `user:NAME` (the most prolific, and the least). */
+export class UploaderSets extends PostSets {
+  constructor() {
+    super(columnSource(sql.ref('uploader_id')), { budget: 3 * 1024 * 1024 });
+  }
+}

@@ -1,6 +1,6 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { counter } from '../../db/counters.ts';
-import { KindSets, RatingSets } from './column-sets.ts';
+import { KindSets, RatingSets, UploaderSets } from './column-sets.ts';
 import { CountCache } from './count-cache.ts';
 import { NewestOrder } from './newest-order.ts';
 import { PostNumbers } from './post-numbers.ts';
@@ -32,6 +32,7 @@ export function createPostsService(deps: Deps) {
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const ratings = new RatingSets();
   const kinds = new KindSets();
+  const uploaders = new UploaderSets();
   const numbers = new PostNumbers();
   /**
    * GET /api/posts with `q`: through the search module, at one data version. As for the list
@@ -43,7 +44,7 @@ export function createPostsService(deps: Deps) {
     const seen = memory.seen!;
     const at = (version: number) => {
       const tagsNamed: TagLookup = (names) => memory.tags!.lookup(deps.db, names, async () => version);
-      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, ratings, kinds, posts: memory.order!, numbers, version }, { map: wildcards, version });
+      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, ratings, kinds, uploaders, posts: memory.order!, numbers, version }, { map: wildcards, version });
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));
     let page = await at(assumed);
