@@ -44,7 +44,13 @@ export function createPostsService(deps: Deps) {
     const seen = memory.seen!;
     const at = (version: number) => {
       const tagsNamed: TagLookup = (names) => memory.tags!.lookup(deps.db, names, async () => version);
-      return listBySearch(deps, q, tagsNamed, { tags: memory.tagSets!, ratings, kinds, uploaders, posts: memory.order!, numbers, version }, { map: wildcards, version });
+      return listBySearch(
+        deps,
+        q,
+        tagsNamed,
+        { tags: memory.tagSets!, ratings, kinds, uploaders, posts: memory.order!, numbers, version },
+        { map: wildcards, version },
+      );
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));
     let page = await at(assumed);
