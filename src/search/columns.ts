@@ -6,11 +6,10 @@
  * candidates, where the driven strategy reads each one's row and the SQL one walks posts. Totals
  * are exact.
  */
-import type { Database } from '../db/engine.ts';
 import { split } from './driven.ts';
 import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
-import { has, idsOf, type PostSet, Scratch, sizeOf } from './post-set.ts';
-import { type CountField, current, evaluateSets, type KeptNumbers, type SetIndexes } from './sets.ts';
+import { eachId, has, type PostSet, Scratch, sizeOf } from './post-set.ts';
+import { type CountField, current, evaluateSets, type KeptNumbers, type SetIndexes, type SetStrategy } from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
 
 const COUNT_FIELDS: readonly string[] = ['likes', 'favs', 'comments'] satisfies CountField[];
@@ -45,14 +44,7 @@ export function columnsServe(c: Compiled, indexes?: SetIndexes): boolean {
 }
 
 /** A page and the total (estimated only far above COUNT_CAP), or null when dates are in the query and ids do not follow them. */
-export async function columnsSearch(
-  db: Database,
-  c: Compiled,
-  offset: number,
-  limit: number,
-  indexes: SetIndexes,
-  budgetMs: number,
-): Promise<SearchPage | null> {
+export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, budgetMs) => {
   const numbers = indexes.numbers;
   if (!numbers) return null;
   const follows = await current(db, indexes);
@@ -68,7 +60,7 @@ export async function columnsSearch(
   } finally {
     scratch.release();
   }
-}
+};
 
 /** The page and total of the candidates that pass the conditions on counts, in the query's order. */
 function rank(c: Compiled, rest: Expr[], candidates: PostSet, numbers: KeptNumbers, offset: number, limit: number): SearchPage {
@@ -91,10 +83,12 @@ function rank(c: Compiled, rest: Expr[], candidates: PostSet, numbers: KeptNumbe
     const ids = fromLeaders(numbers.leading(first.field as CountField), candidates, keep, k);
     if (ids) return { ids: ids.slice(offset), ...total() };
   }
-  const all = idsOf(candidates);
-  const matches = new Int32Array(all.length);
+  const matches = new Int32Array(size);
   let n = 0;
-  for (let i = 0; i < all.length; i++) if (keep(all[i])) matches[n++] = all[i];
+  eachId(candidates, 'desc', (id) => {
+    if (keep(id)) matches[n++] = id;
+    return true;
+  });
   const found = matches.subarray(0, n);
   // By a count, newer first among equals: ranked by the count's histogram, without comparing posts.
   if (COUNT_FIELDS.includes(first.field) && tieByNewest) {
@@ -106,21 +100,11 @@ function rank(c: Compiled, rest: Expr[], candidates: PostSet, numbers: KeptNumbe
 /** The first `k` candidates that `keep` takes, in id order. */
 function firstMatches(s: PostSet, dir: 'asc' | 'desc', keep: (id: number) => boolean, k: number): number[] {
   const out: number[] = [];
-  if ('ids' in s) {
-    const ids = s.ids;
-    const step = dir === 'desc' ? 1 : -1;
-    for (let i = dir === 'desc' ? 0 : ids.length - 1; i >= 0 && i < ids.length && out.length < k; i += step) if (keep(ids[i])) out.push(ids[i]);
-    return out;
-  }
-  const bits = s.bits;
-  const step = dir === 'desc' ? -1 : 1;
-  for (let w = dir === 'desc' ? bits.length - 1 : 0; w >= 0 && w < bits.length && out.length < k; w += step) {
-    let x = bits[w];
-    while (x !== 0 && out.length < k) {
-      const b = dir === 'desc' ? 31 - Math.clz32(x) : 31 - Math.clz32(x & -x);
-      x &= ~(1 << b);
-      if (keep(w * 32 + b)) out.push(w * 32 + b);
-    }
+  if (k > 0) {
+    eachId(s, dir, (id) => {
+      if (keep(id)) out.push(id);
+      return out.length < k;
+    });
   }
   return out;
 }
@@ -175,11 +159,10 @@ function countOf(s: PostSet, keep: (id: number) => boolean, size: number): { tot
     if (estimate >= 2 * COUNT_CAP) return { total: estimate, estimated: true };
   }
   let n = 0;
-  if ('ids' in s) {
-    for (let i = 0; i < s.ids.length; i++) if (keep(s.ids[i])) n++;
-  } else {
-    for (let w = 0; w < s.bits.length; w++) for (let x = s.bits[w]; x !== 0; x &= x - 1) if (keep(w * 32 + 31 - Math.clz32(x & -x))) n++;
-  }
+  eachId(s, 'desc', (id) => {
+    if (keep(id)) n++;
+    return true;
+  });
   return { total: n, estimated: false };
 }
 

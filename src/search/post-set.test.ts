@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { below, bitsOf, difference, fromIds, has, intersection, pageOf, type PostSet, sizeOf, union } from './post-set.ts';
+import { below, bitsOf, difference, eachId, fromIds, has, intersection, pageOf, type PostSet, Scratch, sizeOf, union } from './post-set.ts';
 
 const WORDS = 8;
 const MAX_ID = WORDS * 32 - 1;
@@ -41,6 +41,50 @@ test('pages in both directions, sizes, membership and the cursor agree with plai
         all(below(set, cursor, WORDS)),
         sorted.filter((id) => id < cursor),
       );
+    }),
+  );
+});
+
+test('bitmaps given back by one search and taken by the next give the same answers as new ones', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(setArb, { minLength: 2, maxLength: 4 }), { minLength: 2, maxLength: 5 }),
+      fc.integer({ min: 0, max: MAX_ID + 1 }),
+      (searches, cursor) => {
+        for (const sets of searches) {
+          const scratch = new Scratch();
+          const plains = sets.map((s) => s.plain);
+          const parts = sets.map((s) => s.set);
+          const some = union(parts, WORDS, scratch.take);
+          assert.deepEqual(all(some), desc(new Set(plains.flatMap((p) => [...p]))));
+          assert.deepEqual(all(intersection(parts, WORDS, scratch.take)), desc([...plains[0]].filter((id) => plains.every((p) => p.has(id)))));
+          assert.deepEqual(
+            all(difference(parts[0], parts.slice(1), WORDS, scratch.take)),
+            desc([...plains[0]].filter((id) => !plains.slice(1).some((p) => p.has(id)))),
+          );
+          assert.deepEqual(
+            all(below(some, cursor, WORDS, scratch.take)),
+            all(some).filter((id) => id < cursor),
+          );
+          scratch.release();
+        }
+      },
+    ),
+  );
+});
+
+test('eachId visits the ids in either direction and stops when told', () => {
+  fc.assert(
+    fc.property(setArb, fc.nat(70), ({ plain, set }, stopAfter) => {
+      for (const dir of ['desc', 'asc'] as const) {
+        const seen: number[] = [];
+        eachId(set, dir, (id) => {
+          seen.push(id);
+          return seen.length < stopAfter;
+        });
+        const sorted = dir === 'desc' ? desc(plain) : desc(plain).reverse();
+        assert.deepEqual(seen, sorted.slice(0, Math.max(1, stopAfter)));
+      }
     }),
   );
 });

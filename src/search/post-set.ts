@@ -188,20 +188,26 @@ export function below(s: PostSet, id: number, words: number, take: Take = fresh)
   return { bits: out };
 }
 
-/** Every id of the set, highest first. */
-export function idsOf(s: PostSet): Int32Array {
-  if ('ids' in s) return s.ids;
-  const out = new Int32Array(sizeOf(s));
-  let n = 0;
-  for (let w = s.bits.length - 1; w >= 0; w--) {
-    let x = s.bits[w];
-    while (x !== 0) {
-      const b = 31 - Math.clz32(x);
+/** Visits the set's ids, highest first ('desc') or lowest first, until `visit` returns false. */
+export function eachId(s: PostSet, dir: 'asc' | 'desc', visit: (id: number) => boolean): void {
+  if ('ids' in s) {
+    const ids = s.ids;
+    if (dir === 'desc') {
+      for (let i = 0; i < ids.length; i++) if (!visit(ids[i])) return;
+    } else {
+      for (let i = ids.length - 1; i >= 0; i--) if (!visit(ids[i])) return;
+    }
+    return;
+  }
+  const bits = s.bits;
+  const step = dir === 'desc' ? -1 : 1;
+  for (let w = dir === 'desc' ? bits.length - 1 : 0; w >= 0 && w < bits.length; w += step) {
+    for (let x = bits[w]; x !== 0; ) {
+      const b = dir === 'desc' ? 31 - Math.clz32(x) : 31 - Math.clz32(x & -x);
       x &= ~(1 << b);
-      out[n++] = w * 32 + b;
+      if (!visit(w * 32 + b)) return;
     }
   }
-  return out;
 }
 
 /** A page of the set's ids, highest first ('desc') or lowest first. */

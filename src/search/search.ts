@@ -7,7 +7,7 @@ import { compileTree, type Lookups, orderOf } from './compile.ts';
 import { type Compiled, type Expr, ORDERS, type OrderKey, type Wildcard } from './expr.ts';
 import { DEFAULT_LIMITS, type Limits, parseQuery, QueryError } from './parse.ts';
 import { drivenSearch, drivenServe, MAX_CANDIDATES, split } from './driven.ts';
-import { type SetIndexes, setsCost, setsSearch, setsServe } from './sets.ts';
+import { type SetIndexes, type SetStrategy, setsCost, setsSearch, setsServe } from './sets.ts';
 import { type SearchPage, sqlSearch } from './sql.ts';
 import { columnsSearch, columnsServe } from './columns.ts';
 
@@ -56,6 +56,12 @@ export async function compileQuery(r: SearchRequest, lookups: Lookups, settings:
   return { expr: andOf(r.base.expr, expr), order: keys, before, seed: r.seed, wildcards };
 }
 
+const IN_MEMORY: Record<Exclude<StrategyName, 'sql'>, SetStrategy> = {
+  sets: setsSearch,
+  columns: columnsSearch,
+  driven: drivenSearch,
+};
+
 /** A page of the posts the query matches, in its order, and their total. */
 export async function search(
   db: Database,
@@ -68,11 +74,8 @@ export async function search(
   const c = { ...compiled, expr: simplify(compiled.expr) };
   const strategy = plan(c, settings, indexes);
   // A strategy that finds it cannot answer after all (dates out of id order, too many candidates) gives null: SQL answers.
-  const page =
-    (strategy === 'sets' && indexes ? await setsSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
-    (strategy === 'columns' && indexes ? await columnsSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
-    (strategy === 'driven' && indexes ? await drivenSearch(db, c, r.offset, r.limit, indexes, settings.budgetMs) : null) ??
-    (await sqlSearch(db, c, r.offset, r.limit, settings.budgetMs));
+  const inMemory = strategy === 'sql' || !indexes ? null : await IN_MEMORY[strategy](db, c, r.offset, r.limit, indexes, settings.budgetMs);
+  const page = inMemory ?? (await sqlSearch(db, c, r.offset, r.limit, settings.budgetMs));
   return { ...page, wildcards: compiled.wildcards, order: compiled.order };
 }
 

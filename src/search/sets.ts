@@ -179,7 +179,10 @@ export async function current(db: Database, indexes: SetIndexes): Promise<boolea
  * A page and the exact total of a query of sets alone, or null when it needs ids to follow dates
  * (a date order, a date range) and posts are not in upload order.
  */
-export async function setsSearch(db: Database, c: Compiled, offset: number, limit: number, indexes: SetIndexes, budgetMs: number): Promise<SearchPage | null> {
+/** An in-memory strategy: a page and total from the indexes, or null when it finds it cannot answer after all (SQL then does). */
+export type SetStrategy = (db: Database, c: Compiled, offset: number, limit: number, indexes: SetIndexes, budgetMs: number) => Promise<SearchPage | null>;
+
+export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, budgetMs) => {
   const how = direction(c.order);
   if (!how) return null;
   const follows = await current(db, indexes);
@@ -193,7 +196,7 @@ export async function setsSearch(db: Database, c: Compiled, offset: number, limi
   } finally {
     scratch.release();
   }
-}
+};
 
 /** Bitmap words that hold every post id the indexes know. */
 const wordsOf = (indexes: SetIndexes) => Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);

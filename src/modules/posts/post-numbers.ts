@@ -79,12 +79,10 @@ export class Leaders {
       if (v > t || (v === t && out.length < LEADERS * 2)) out.push(id);
     }
     out.sort((a, b) => count.get(b) - count.get(a) || b - a);
-    this.ids = Int32Array.from(out.slice(0, LEADERS));
-    this.length = this.ids.length;
-    // Room to take posts in without reallocating.
-    const room = new Int32Array(LEADERS * 2);
-    room.set(this.ids);
-    this.ids = room;
+    // Room for as many again: posts are taken in without reallocating.
+    this.ids = new Int32Array(LEADERS * 2);
+    this.length = Math.min(out.length, LEADERS);
+    this.ids.set(out.slice(0, this.length));
   }
 
   /** A post's count moved from `was` (the count now is read). */
@@ -178,16 +176,12 @@ export class PostNumbers implements KeptNumbers {
   }
 
   /**
-   * Posts above the highest id seen, a range of ids at a time, each range as one text of
+   * Posts above the highest id seen up to `top` (the newest the caller's order knows; any above
+   * it come on a later call), a range of ids at a time, each range as one text of
    * `id:likes:favs:comments` entries: row objects for a million posts would grow each process's
    * heap by tens of MB that it keeps.
    */
-  private async readAbove(db: Database, newestId: number): Promise<void> {
-    const highest = await db
-      .selectFrom('posts')
-      .select((eb) => eb.fn.max('id').as('top'))
-      .executeTakeFirst();
-    const top = Math.max(newestId, Number(highest?.top ?? 0));
+  private async readAbove(db: Database, top: number): Promise<void> {
     this.grow(top);
     const entry = sql`posts.id || ':' || posts.like_count || ':' || posts.favorite_count || ':' || posts.comment_count`;
     for (let from = this.maxId; from < top; from += CHUNK) {
@@ -217,15 +211,14 @@ export class PostNumbers implements KeptNumbers {
 
   /** A post's counts as read now; its place among each count's leaders follows them. */
   private keep(id: number, likes: number, favs: number, comments: number): void {
-    const fresh = id > this.maxId;
-    for (const [field, value] of [
-      ['likes', likes],
-      ['favs', favs],
-      ['comments', comments],
-    ] as const) {
-      const c = this.columns[field];
-      const was = c.set(id, value);
-      if ((was !== value || fresh) && this.leaders.size) this.leaders.get(field)?.moved(id, was);
-    }
+    this.keepOne('likes', id, likes);
+    this.keepOne('favs', id, favs);
+    this.keepOne('comments', id, comments);
+  }
+
+  private keepOne(field: CountField, id: number, value: number): void {
+    const was = this.columns[field].set(id, value);
+    // A post not seen before enters the leaders even at 0: with every count 0 they hold the newest.
+    if (was !== value || id > this.maxId) this.leaders.get(field)?.moved(id, was);
   }
 }
