@@ -7,7 +7,9 @@ import { buildApp, type App } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { dropPostgresSchema, openDatabase, type Database } from '../src/db/database.ts';
 import type { Clock } from '../src/core/deps.ts';
-import { listPosts } from '../src/modules/posts/posts.service.ts';
+import type { Deps } from '../src/core/deps.ts';
+import { createPostsService, type PostsService } from '../src/modules/posts/post-listing.ts';
+import type { PostListQuery } from '../src/modules/posts/posts.schemas.ts';
 import type { PostList } from '../src/modules/posts/posts.schemas.ts';
 import type { Static } from 'typebox';
 import { CompiledQuery } from 'kysely';
@@ -111,10 +113,14 @@ export async function getJson(app: App, url: string, headers: Record<string, str
   return { status: res.statusCode, headers: res.headers, body: res.json() as any };
 }
 
-/** GET /api/posts through the service (it writes JSON text), parsed. */
-export async function listPage(...args: Parameters<typeof listPosts>): Promise<PostListBody> {
-  return JSON.parse(await listPosts(...args)) as PostListBody;
+/** GET /api/posts through a posts service (it writes JSON text), parsed. The service keeps its in-memory indexes from call to call. */
+export async function listPage(service: PostsService, q: PostListQuery): Promise<PostListBody> {
+  return JSON.parse(await service.list(q)) as PostListBody;
 }
+
+/** A posts service of its own (indexes read afresh), or one that answers every list by SQL alone: the reference the in-memory strategies are held to. */
+export const postsService = (deps: Deps, strategy: 'auto' | 'sql' = 'auto'): PostsService =>
+  createPostsService({ ...deps, config: { ...deps.config, search: { ...deps.config.search, strategy } } });
 export type PostListBody = Static<typeof PostList>;
 
 /**

@@ -362,7 +362,14 @@ export function termArb(w: World): fc.Arbitrary<Term> {
       arbitrary: fc.tuple(fc.constantFrom('user' as const, 'fav' as const), fc.constantFrom(...w.users, 'nobody')).map(([t, name]): Term => ({ t, name })),
     },
     { weight: 1, arbitrary: fc.constantFrom('any', 'none', ...w.pools.map(String), '999999').map((value): Term => ({ t: 'pool', value })) },
-    { weight: 1, arbitrary: word.map((text): Term => ({ t: 'title', text: text.slice(0, 4) })) },
+    {
+      weight: 1,
+      // Part of a word, from its start or inside it, in either case.
+      arbitrary: fc.tuple(word, fc.nat(2), fc.boolean()).map(([text, from, upper]): Term => {
+        const part = text.slice(from, from + 4);
+        return { t: 'title', text: upper ? part.toUpperCase() : part };
+      }),
+    },
     {
       weight: 3,
       arbitrary: fc
@@ -407,9 +414,9 @@ export function queryArb(w: World): fc.Arbitrary<Q> {
   return treesOf(termArb(w));
 }
 
-/** Queries of what the in-memory sets hold: tags, wildcards, user:, fav:, pool:, rating:, type:, id:, date: and age:, with AND, OR and NOT. */
+/** Queries of what the in-memory sets hold: tags, wildcards, user:, fav:, pool:, rating:, type:, title:, id:, date: and age:, with AND, OR and NOT. */
 export function setQueryArb(w: World): fc.Arbitrary<Q> {
-  const sets = new Set(['tag', 'wild', 'user', 'fav', 'pool', 'date', 'age', 'rating', 'type']);
+  const sets = new Set(['tag', 'wild', 'user', 'fav', 'pool', 'date', 'age', 'rating', 'type', 'title']);
   // pool:any and pool:none are a condition on every post, not a pool's set.
   return treesOf(
     termArb(w).filter((t) => (sets.has(t.t) && !(t.t === 'pool' && (t.value === 'any' || t.value === 'none'))) || (t.t === 'num' && t.field === 'id')),

@@ -49,26 +49,6 @@ export function titleContains(dialect: DialectName, id: Expression<number>, titl
 }
 
 /**
- * A search term: the title contains it, or (when a tag of that name exists) the post has that tag.
- * On SQLite with 3+ characters both sides are id sets (FTS rowids UNION the tag's posts), so the
- * matches can drive the query instead of an OR tested against every post.
- */
-export function termMatches(
-  dialect: DialectName,
-  id: Expression<number>,
-  title: Expression<string>,
-  needle: string,
-  tagId: number,
-  hasTag: Expression<SqlBool>,
-): Expression<SqlBool> {
-  if (usesTitleIndex(dialect, needle)) {
-    const phrase = ftsPhrase(needle);
-    return sql<SqlBool>`${id} IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ${phrase} UNION SELECT post_id FROM post_tags WHERE tag_id = ${tagId})`;
-  }
-  return sql<SqlBool>`(${containsInsensitive(dialect, title, needle)} OR ${hasTag})`;
-}
-
-/**
  * A column reference SQLite will not use an index for (the unary `+` idiom), for a filter whose
  * index would lead the planner to sort many rows instead of walking the index of the order.
  * PostgreSQL costs its plans from fuller statistics and gets the plain column.

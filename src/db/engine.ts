@@ -68,19 +68,9 @@ export class Database extends Kysely<DB> {
     return sqlText.startsWithInsensitive(this.engine, column, prefix);
   }
 
-  /** Whether SQLite's FTS5 trigram index can answer a title substring (3 characters or more). */
-  usesTitleIndex(needle: string): boolean {
-    return sqlText.usesTitleIndex(this.engine, needle);
-  }
-
   /** Title contains `needle`, case-insensitively, matched literally (see titleContains in dialect.ts). */
   titleContains(id: Expression<number>, title: Expression<string>, needle: string): RawBuilder<boolean> {
     return sqlText.titleContains(this.engine, id, title, needle);
-  }
-
-  /** The title contains the term, or the post has the tag of that name (see termMatches in dialect.ts). */
-  termMatches(id: Expression<number>, title: Expression<string>, needle: string, tagId: number, hasTag: Expression<SqlBool>): Expression<SqlBool> {
-    return sqlText.termMatches(this.engine, id, title, needle, tagId, hasTag);
   }
 
   /** A column reference SQLite will not use an index for (see notIndexed in dialect.ts). */

@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { capturingQueries, freshDatabase } from '../../test/helpers.ts';
 import { createPost, createUser, postRow } from '../../test/factories.ts';
 import { compactSearchIndex, dropHistograms } from './statistics.ts';
-import { listRows } from '../modules/posts/posts.query.ts';
+import { sqlSearch } from '../search/sql.ts';
+import { ORDERS } from '../search/expr.ts';
 
 test('SQLite keeps the row counts of ANALYZE and drops the value histograms that misled date ranges', async () => {
   const { database, cleanup } = await freshDatabase('sqlite');
@@ -46,8 +47,8 @@ test('with statistics, a later page of one rating, newest first, walks the date 
     await dropHistograms(db);
     // The statement the list runs, captured as it is compiled, then explained.
     const { spy, seen, plan } = capturingQueries(db);
-    await listRows(spy, { tags: [], terms: [], rating: 'unsafe' }, 'newest', 48, 24);
-    const detail = await plan(seen.find((q) => q.sql.includes('order by'))!);
+    await sqlSearch(spy, { expr: { kind: 'rating', values: ['unsafe'] }, order: ORDERS.newest, seed: 0, wildcards: [] }, 48, 24, 2_000);
+    const detail = await plan(seen.find((q) => /order by/i.test(q.sql))!);
     assert.match(detail, /posts_created/);
     assert.doesNotMatch(detail, /TEMP B-TREE FOR ORDER BY/);
   } finally {

@@ -59,7 +59,7 @@ const indexes: SetIndexes = {
   ratings: none,
   kinds: none,
   numbers,
-  posts: { refreshAt: async () => true, newestId: POSTS, allPosts: () => all, idsCreatedIn: () => null },
+  posts: { refreshAt: async () => true, newestId: POSTS, allPosts: () => all, markCreatedIn: () => {}, eachByDate: () => {} },
 };
 const db = {} as Database;
 

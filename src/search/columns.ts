@@ -9,7 +9,7 @@
 import { split } from './driven.ts';
 import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
 import { eachId, has, type PostSet, Scratch, sizeOf } from './post-set.ts';
-import { type CountField, current, evaluateSets, type KeptNumbers, type SetIndexes, type SetStrategy } from './sets.ts';
+import { type CountField, current, datePage, evaluateSets, type KeptNumbers, type SetIndexes, type SetStrategy } from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
 
 const COUNT_FIELDS: readonly string[] = ['likes', 'favs', 'comments'] satisfies CountField[];
@@ -33,29 +33,39 @@ function countsAlone(e: Expr): boolean {
   }
 }
 
-/** Whether an order's keys are all ones this strategy ranks by (dates only while ids follow them). */
-function ranks(order: readonly OrderKey[], datesById: boolean): boolean {
-  return order.every((k) => COUNT_FIELDS.includes(k.field) || k.field === 'id' || k.field === 'random' || (k.field === 'created' && datesById));
+/** Whether an order's keys are all ones this strategy ranks by (dates first, or ids). */
+function ranks(order: readonly OrderKey[]): boolean {
+  const [first, ...then] = order;
+  const dated = (k: OrderKey) => k.field === 'created' || k.field === 'id';
+  return (dated(first) && then.every(dated)) || order.every((k) => COUNT_FIELDS.includes(k.field) || k.field === 'id' || k.field === 'random');
 }
 
 /** Whether this strategy can answer the query (before its indexes are read). */
 export function columnsServe(c: Compiled, indexes?: SetIndexes): boolean {
-  return indexes?.numbers !== undefined && split(c.expr).rest.every(countsAlone) && ranks(c.order, true);
+  return indexes?.numbers !== undefined && split(c.expr).rest.every(countsAlone) && ranks(c.order);
 }
 
-/** A page and the total (estimated only far above COUNT_CAP), or null when dates are in the query and ids do not follow them. */
+/** A page and the total (estimated only far above COUNT_CAP). */
 export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, budgetMs) => {
   const numbers = indexes.numbers;
   if (!numbers) return null;
   const follows = await current(db, indexes);
-  const { sets, rest } = split(c.expr, follows);
-  if (!rest.every(countsAlone) || !ranks(c.order, follows)) return null;
+  const { sets, rest } = split(c.expr);
+  if (!rest.every(countsAlone) || !ranks(c.order)) return null;
   await numbers.current(db, indexes.posts.newestId);
   const scratch = new Scratch();
   try {
     // Without a set that selects posts, every post is a candidate.
     const parts: Expr[] = sets.some((x) => x.kind !== 'not') ? sets : [{ kind: 'all' }, ...sets];
     const candidates = await evaluateSets(db, parts.length === 1 ? parts[0] : { kind: 'and', exprs: parts }, indexes, budgetMs, scratch.take);
+    if (c.order[0].field === 'created' && !follows) {
+      // Dates out of id order: the newest order walked; a cursor there is SQL's.
+      if (c.before) return null;
+      const test = tester({ kind: 'and', exprs: rest }, numbers);
+      const keep = (id: number) => has(candidates, id) && test(id);
+      const { ids } = datePage(indexes.posts, c.order[0].dir, offset, limit, keep);
+      return { ids, ...totalOf(rest.length === 0, rest, candidates, keep, numbers) };
+    }
     return rank(c, rest, candidates, numbers, offset, limit);
   } finally {
     scratch.release();
@@ -70,8 +80,7 @@ function rank(c: Compiled, rest: Expr[], candidates: PostSet, numbers: KeptNumbe
   const size = sizeOf(candidates);
   const [first, ...then] = c.order;
   const k = offset + limit;
-  const total = () =>
-    rest.length === 0 && !c.before ? { total: size, estimated: false } : (amongLeaders(rest, candidates, keep, numbers) ?? countOf(candidates, keep, size));
+  const total = () => totalOf(rest.length === 0 && !c.before, rest, candidates, keep, numbers);
   // By ids (or dates, while ids follow dates): the candidates' own order, read from the top.
   if (first.field === 'id' || first.field === 'created') {
     const ids = firstMatches(candidates, first.dir, keep, k);
@@ -95,6 +104,13 @@ function rank(c: Compiled, rest: Expr[], candidates: PostSet, numbers: KeptNumbe
     return { ids: byCount(found, numbers.column(first.field as CountField), first.dir, k).slice(offset), total: n, estimated: false };
   }
   return { ids: top(found, k, comparator(c.order, c.seed, numbers)).slice(offset), total: n, estimated: false };
+}
+
+/** How many candidates `keep` takes (exact, or estimated far above COUNT_CAP); `every`: it takes them all. */
+function totalOf(every: boolean, rest: Expr[], candidates: PostSet, keep: (id: number) => boolean, numbers: KeptNumbers) {
+  return every
+    ? { total: sizeOf(candidates), estimated: false }
+    : (amongLeaders(rest, candidates, keep, numbers) ?? countOf(candidates, keep, sizeOf(candidates)));
 }
 
 /** The first `k` candidates that `keep` takes, in id order. */

@@ -21,6 +21,15 @@ export interface Lookups {
   user(name: string): Promise<number | undefined>;
   /** A pool's id, from its public id. */
   pool(id: string): Promise<number | undefined>;
+  /** The ids of the title words that contain `text`, or null when the words cannot stand for the titles (see titleLeaf). */
+  titleWords?(text: string): Promise<number[] | null>;
+}
+
+/** A `title:` leaf (or an old `search` term's title side), with the words that contain its text when the board can say. */
+export async function titleLeaf(text: string, lookups: Lookups): Promise<Expr> {
+  const lower = text.toLowerCase();
+  const words = (await lookups.titleWords?.(lower)) ?? null;
+  return words ? { kind: 'title', text: lower, words } : { kind: 'title', text: lower };
 }
 
 const RATING_NAMES: Record<string, Rating> = { safe: 'safe', sketchy: 'sketchy', unsafe: 'unsafe', g: 'safe', s: 'safe', q: 'sketchy', e: 'unsafe' };
@@ -157,7 +166,7 @@ export async function compileTree(tree: Node | null, lookups: Lookups, o: Compil
         }
         case 'title':
           if (value === '') fail('the text to find in titles is missing');
-          return { kind: 'title', text: value.toLowerCase() };
+          return titleLeaf(value, lookups);
         case 'sha256':
         case 'md5': {
           const hex = value.toLowerCase();

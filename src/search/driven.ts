@@ -15,15 +15,12 @@ import { orderBy, type SearchPage, where } from './sql.ts';
 /** Candidates read by id at most; past this the SQL strategy walks posts in order instead. */
 export const MAX_CANDIDATES = 20_000;
 
-/**
- * The query's conjuncts that are sets with something to select (not a NOT alone), and the rest.
- * `datesById`: whether date ranges are id ranges (ids follow dates).
- */
-export function split(e: Expr, datesById = true): { sets: Expr[]; rest: Expr[] } {
+/** The query's conjuncts that are sets with something to select (not a NOT alone), and the rest. */
+export function split(e: Expr): { sets: Expr[]; rest: Expr[] } {
   const parts = e.kind === 'and' ? e.exprs : [e];
-  const sets = parts.filter((x) => setsAlone(x, datesById) && x.kind !== 'not' && x.kind !== 'all');
+  const sets = parts.filter((x) => setsAlone(x) && x.kind !== 'not' && x.kind !== 'all');
   // A NOT of sets narrows the candidates in memory too, once there are some.
-  const narrowing = sets.length ? parts.filter((x) => x.kind === 'not' && setsAlone(x, datesById)) : [];
+  const narrowing = sets.length ? parts.filter((x) => x.kind === 'not' && setsAlone(x)) : [];
   return { sets: [...sets, ...narrowing], rest: parts.filter((x) => !sets.includes(x) && !narrowing.includes(x)) };
 }
 
@@ -42,8 +39,8 @@ export async function drivenSearch(
   budgetMs: number,
   maxCandidates = MAX_CANDIDATES,
 ): Promise<SearchPage | null> {
-  const follows = await current(db, indexes);
-  const { sets, rest } = split(c.expr, follows);
+  await current(db, indexes);
+  const { sets, rest } = split(c.expr);
   if (!sets.some((x) => x.kind !== 'not')) return null;
   const started = Date.now();
   const scratch = new Scratch();

@@ -33,8 +33,12 @@ export type Expr =
   | { kind: 'pool'; poolId: number }
   /** In at least one pool. */
   | { kind: 'pooled' }
-  /** The title contains the text, case-insensitively (the text is lower case). */
-  | { kind: 'title'; text: string }
+  /**
+   * The title contains the text, case-insensitively (the text is lower case). `words`: the ids of
+   * the title words (title_vocab) that contain it, when it is one word's worth of text and few
+   * words do: its posts are then theirs, and the in-memory strategies can read them as sets.
+   */
+  | { kind: 'title'; text: string; words?: number[] }
   | { kind: 'hash'; algo: 'sha256' | 'md5'; hex: string }
   | { kind: 'not'; expr: Expr }
   | { kind: 'and'; exprs: Expr[] }

@@ -241,3 +241,18 @@ export function pageOf(s: PostSet, dir: 'asc' | 'desc', offset: number, limit: n
   }
   return ids;
 }
+
+/** Sets the bits from `from` to `to`, both included (nothing when `from` > `to`). */
+export function setRange(bits: Int32Array, from: number, to: number): void {
+  for (let id = from; id <= to; ) {
+    const w = id >>> 5;
+    const bit = id & 31;
+    if (bit === 0 && id + 31 <= to) {
+      bits[w] = -1;
+      id += 32;
+    } else {
+      bits[w] |= 1 << bit;
+      id++;
+    }
+  }
+}

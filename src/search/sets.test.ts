@@ -10,6 +10,8 @@ import { type Compiled, type Expr, ORDERS } from './expr.ts';
 import { plan, DEFAULT_SEARCH } from './search.ts';
 import { drivenSearch } from './driven.ts';
 import { type KeptTags, setsSearch } from './sets.ts';
+import { TermWords } from '../modules/posts/title-terms.ts';
+import { WordSets } from '../modules/posts/title-word-sets.ts';
 
 const compiled = (expr: Expr, order: Compiled['order'] = ORDERS.newest): Compiled => ({ expr, order, seed: 0, wildcards: [] });
 
@@ -60,6 +62,30 @@ eachDatabase('the in-memory set strategy', (ctx) => {
     assert.equal(oldest?.total, 20);
   });
 
+  test("a title's text is the posts of the title words that contain it, kept or read for the query", async () => {
+    const u = await createUser(ctx.database, { username: 'titles' });
+    const titled: Record<string, number> = {};
+    for (const title of ['Sunset Harbour', 'harbourside walk', 'sunsets', 'a walk', 'Harbo']) {
+      titled[title] = await createPost(ctx.database, { uploaderId: u, createdAt: 2_000 + Object.keys(titled).length, title, tags: [] });
+    }
+    const words = new TermWords();
+    const harbour = await words.idsOf(ctx.database, 'harbo');
+    assert.equal(harbour?.length, 3, 'harbour, harbourside and harbo');
+    // Texts the words cannot stand for: SQL reads the titles.
+    assert.equal(await words.idsOf(ctx.database, 'a walk'), null, 'a space');
+    assert.equal(await words.idsOf(ctx.database, 'wa'), null, 'under 3 characters');
+    assert.equal(await words.idsOf(ctx.database, 'harbø'), null, 'not ASCII');
+    const expr: Expr = { kind: 'title', text: 'harbo', words: harbour! };
+    const want = [titled.Harbo, titled['harbourside walk'], titled['Sunset Harbour']];
+    const base = { tags: new TagSets(), ratings: new RatingSets(), kinds: new KindSets(), posts: new NewestOrder() };
+    for (const kept of [undefined, new WordSets()]) {
+      const page = await setsSearch(ctx.database, compiled(expr), 0, 10, { ...base, words: kept }, 1_000);
+      assert.deepEqual(page, { ids: want, total: 3, estimated: false }, kept ? 'from kept word sets' : 'read for the query');
+    }
+    assert.equal(plan(compiled({ kind: 'or', exprs: [expr, { kind: 'tags', ids: [ids.five] }] }), DEFAULT_SEARCH, base), 'sets');
+    assert.equal(plan(compiled({ kind: 'title', text: 'harbo' }), DEFAULT_SEARCH, base), 'sql', 'no words: not a set');
+  });
+
   test('the driven strategy reads the candidates of its sets, and gives way to SQL past its cap', async () => {
     const indexes = { tags: new TagSets(), ratings: new RatingSets(), kinds: new KindSets(), posts: new NewestOrder() };
     const q: Expr = {
@@ -84,7 +110,7 @@ eachDatabase('the in-memory set strategy', (ctx) => {
       tags: new TagSets(),
       ratings: new RatingSets(),
       kinds: new KindSets(),
-      posts: { newestId: 1_000_000, refreshAt: async () => true, allPosts: () => new Int32Array(0), idsCreatedIn: () => null },
+      posts: { newestId: 1_000_000, refreshAt: async () => true, allPosts: () => new Int32Array(0), markCreatedIn: () => {}, eachByDate: () => {} },
     };
     const tags: Expr = {
       kind: 'and',

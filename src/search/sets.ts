@@ -12,7 +12,7 @@ import { type Database, OverBudget } from '../db/engine.ts';
 import type { Rating } from '../core/schemas.ts';
 import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
-import { below, difference, emptySet, fromIds, intersection, pageOf, type PostSet, Scratch, sizeOf, type Take, union } from './post-set.ts';
+import { below, difference, emptySet, fromIds, has, intersection, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
 
 /** The tag sets this strategy reads (TagSets). */
@@ -29,8 +29,13 @@ export interface AllPosts {
   refreshAt(db: Database, version?: number): Promise<boolean>;
   readonly newestId: number;
   allPosts(words: number): Int32Array;
-  /** The id range of the posts created in a range of times, when ids follow dates. */
-  idsCreatedIn(r: Interval): [number, number] | null;
+  /** Sets the bits of the posts created in a range of times (ids past the bitmap's end are left out). */
+  markCreatedIn(r: Interval, bits: Int32Array): void;
+  /**
+   * Visits post ids in date order, newest first ('desc') or oldest first, until `visit` returns
+   * false; newest first, it may start after a cursor (the posts older than it).
+   */
+  eachByDate(dir: 'asc' | 'desc', visit: (id: number) => boolean, after?: { created: number; id: number }): void;
 }
 
 export type CountField = 'likes' | 'favs' | 'comments';
@@ -52,6 +57,8 @@ export interface SetIndexes {
   kinds: KeptTags;
   /** The posts of each uploader (by user id), kept like the tags; without them, read by key. */
   uploaders?: KeptTags;
+  /** The posts of each title word (by its id in title_vocab), kept like the tags; without them, read by key. */
+  words?: KeptTags;
   posts: AllPosts;
   /** The posts' counts (likes, favs, comments), for the columns strategy. */
   numbers?: KeptNumbers;
@@ -68,14 +75,14 @@ export const RATING_KEY = sql`(CASE content_rating WHEN 'safe' THEN 0 WHEN 'sket
 export const KIND_KEY = sql`(CASE WHEN media_type = 'video' THEN 1 WHEN is_animated = 1 THEN 2 ELSE 0 END)`;
 
 /** A kind of set read by key: a tag's posts, a user's favorites or uploads, a pool's, a rating's, a kind of media's. */
-type SetKind = 'tags' | 'fav' | 'uploader' | 'pool' | 'rating' | 'kind';
+type SetKind = 'tags' | 'fav' | 'uploader' | 'pool' | 'rating' | 'kind' | 'word';
 
 /**
- * Whether the expression is made of sets alone: tags, fav:, user:, pool:, id ranges, and (when
- * ids follow dates, `datesById`) date and age ranges, which are then id ranges too; with AND, OR
- * and NOT.
+ * Whether the expression is made of sets alone: tags, fav:, user:, pool:, ratings, kinds, title
+ * words, id ranges, and date and age ranges (the posts of a range of times are a stretch of the
+ * newest order); with AND, OR and NOT.
  */
-export function setsAlone(e: Expr, datesById = true): boolean {
+export function setsAlone(e: Expr): boolean {
   switch (e.kind) {
     case 'all':
     case 'none':
@@ -86,19 +93,21 @@ export function setsAlone(e: Expr, datesById = true): boolean {
     case 'rating':
     case 'type':
       return true;
+    case 'title':
+      return e.words !== undefined;
     case 'num':
-      return e.field === 'id' || (e.field === 'created' && datesById);
+      return e.field === 'id' || e.field === 'created';
     case 'not':
-      return setsAlone(e.expr, datesById);
+      return setsAlone(e.expr);
     case 'and':
     case 'or':
-      return e.exprs.every((x) => setsAlone(x, datesById));
+      return e.exprs.every(setsAlone);
     default:
       return false;
   }
 }
 
-/** The orders a bitmap serves: by id, which is the date order when ids follow dates. */
+/** The orders the sets serve: by id (a bitmap's own), or by date (the same while ids follow dates, else the newest order walked). */
 function direction(order: readonly OrderKey[]): { dir: 'asc' | 'desc'; byDate: boolean } | null {
   if (order === ORDERS.newest) return { dir: 'desc', byDate: true };
   if (order === ORDERS.oldest) return { dir: 'asc', byDate: true };
@@ -124,13 +133,14 @@ type Fetched = Map<string, number[]>;
 const keyOf = (kind: SetKind, id: number) => `${kind}:${id}`;
 
 /** Where each kind of set is read from: its table, the SQL of its key, and the column of its posts. */
-const SOURCES: Record<SetKind, { table: string; key: RawBuilder<unknown>; post: string }> = {
-  tags: { table: 'post_tags', key: sql.ref('tag_id'), post: 'post_id' },
-  fav: { table: 'favorites', key: sql.ref('user_id'), post: 'post_id' },
-  uploader: { table: 'posts', key: sql.ref('uploader_id'), post: 'id' },
-  pool: { table: 'pool_posts', key: sql.ref('pool_id'), post: 'post_id' },
-  rating: { table: 'posts', key: RATING_KEY, post: 'id' },
-  kind: { table: 'posts', key: KIND_KEY, post: 'id' },
+const SOURCES: Record<SetKind, { from: RawBuilder<unknown>; key: RawBuilder<unknown>; post: string }> = {
+  tags: { from: sql.table('post_tags'), key: sql.ref('tag_id'), post: 'post_id' },
+  fav: { from: sql.table('favorites'), key: sql.ref('user_id'), post: 'post_id' },
+  uploader: { from: sql.table('posts'), key: sql.ref('uploader_id'), post: 'id' },
+  pool: { from: sql.table('pool_posts'), key: sql.ref('pool_id'), post: 'post_id' },
+  rating: { from: sql.table('posts'), key: RATING_KEY, post: 'id' },
+  kind: { from: sql.table('posts'), key: KIND_KEY, post: 'id' },
+  word: { from: sql`title_words JOIN title_vocab ON title_vocab.word = title_words.word`, key: sql.ref('title_vocab.id'), post: 'title_words.post_id' },
 };
 
 /** The keys of the kept sets a rating or type leaf reads. */
@@ -148,14 +158,15 @@ async function fetchSets(db: Database, e: Expr, indexes: SetIndexes): Promise<Fe
     if (x.kind === 'type') for (const k of kindKeys(x)) if (!indexes.kinds.has(k)) want('kind', k);
     if (x.kind === 'fav' || (x.kind === 'uploader' && !indexes.uploaders?.has(x.userId))) want(x.kind, x.userId);
     if (x.kind === 'pool') want('pool', x.poolId);
+    if (x.kind === 'title') for (const id of x.words ?? []) if (!indexes.words?.has(id)) want('word', id);
     if (x.kind === 'not') walk(x.expr);
     if (x.kind === 'and' || x.kind === 'or') x.exprs.forEach(walk);
   };
   walk(e);
   const out: Fetched = new Map();
   for (const [kind, keys] of wanted) {
-    const { table, key, post } = SOURCES[kind];
-    const rows = await sql<{ k: number; ids: string | null }>`SELECT ${key} AS k, ${db.joinedText(sql.ref(post))} AS ids FROM ${sql.table(table)}
+    const { from, key, post } = SOURCES[kind];
+    const rows = await sql<{ k: number; ids: string | null }>`SELECT ${key} AS k, ${db.joinedText(sql.ref(post))} AS ids FROM ${from}
       WHERE ${db.oneOf(key, db.listParam([...keys]))} GROUP BY ${key}`.execute(db);
     for (const r of rows.rows) out.set(keyOf(kind, Number(r.k)), r.ids ? r.ids.split(',').map(Number) : []);
   }
@@ -171,32 +182,62 @@ export async function current(db: Database, indexes: SetIndexes): Promise<boolea
     indexes.ratings.current(db, version),
     indexes.kinds.current(db, version),
     indexes.uploaders?.current(db, version),
+    indexes.words?.current(db, version),
   ]);
   return follows;
 }
 
-/**
- * A page and the exact total of a query of sets alone, or null when it needs ids to follow dates
- * (a date order, a date range) and posts are not in upload order.
- */
 /** An in-memory strategy: a page and total from the indexes, or null when it finds it cannot answer after all (SQL then does). */
 export type SetStrategy = (db: Database, c: Compiled, offset: number, limit: number, indexes: SetIndexes, budgetMs: number) => Promise<SearchPage | null>;
 
+/** A page and the exact total of a query of sets alone, in id or date order. */
 export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, budgetMs) => {
   const how = direction(c.order);
   if (!how) return null;
   const follows = await current(db, indexes);
-  if ((how.byDate || !setsAlone(c.expr, false)) && !follows) return null;
   const words = wordsOf(indexes);
   const scratch = new Scratch();
   try {
     const found = await evaluateSets(db, c.expr, indexes, budgetMs, scratch.take);
+    if (how.byDate && !follows) {
+      const page = datePage(indexes.posts, how.dir, offset, limit, (id) => has(found, id), c.before);
+      return { ids: page.ids, total: c.before ? page.passed : sizeOf(found), estimated: false };
+    }
     const result = c.before ? below(found, c.before.id, words, scratch.take) : found;
     return { ids: pageOf(result, how.dir, offset, limit), total: sizeOf(result), estimated: false };
   } finally {
     scratch.release();
   }
 };
+
+/**
+ * A page in date order when ids do not follow dates: the newest order walked, each post tested.
+ * After a cursor the walk goes on to the end, counting the posts that pass (`passed`).
+ */
+export function datePage(
+  posts: AllPosts,
+  dir: 'asc' | 'desc',
+  offset: number,
+  limit: number,
+  test: (id: number) => boolean,
+  before?: { created: number; id: number },
+): { ids: number[]; passed: number } {
+  const ids: number[] = [];
+  let skip = offset;
+  let passed = 0;
+  posts.eachByDate(
+    dir,
+    (id) => {
+      if (!test(id)) return true;
+      passed++;
+      if (skip > 0) skip--;
+      else if (ids.length < limit) ids.push(id);
+      return ids.length < limit || before !== undefined;
+    },
+    before,
+  );
+  return { ids, passed };
+}
 
 /** Bitmap words that hold every post id the indexes know. */
 const wordsOf = (indexes: SetIndexes) => Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
@@ -238,7 +279,7 @@ class Evaluator {
               this.take,
             );
       case 'uploader':
-        return this.indexes.uploaders ? this.kept('uploader', this.indexes.uploaders, e.userId) : fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? []);
+        return this.kept('uploader', this.indexes.uploaders, e.userId);
       case 'fav':
         return fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? []);
       case 'pool':
@@ -252,6 +293,12 @@ class Evaluator {
       case 'type':
         return union(
           kindKeys(e).map((k) => this.kept('kind', this.indexes.kinds, k)),
+          this.words,
+          this.take,
+        );
+      case 'title':
+        return union(
+          (e.words ?? badLeaf(e)).map((id) => this.kept('word', this.indexes.words, id)),
           this.words,
           this.take,
         );
@@ -294,24 +341,21 @@ class Evaluator {
     return this.kept('tags', this.indexes.tags, id);
   }
 
-  /** A kept set as it is kept (a bitmap, or ids already highest first), or as read for the query. */
-  private kept(kind: SetKind, sets: KeptTags, key: number): PostSet {
+  /** A kept set as it is kept (a bitmap, or ids already highest first), or as read for the query (none kept: `sets` undefined). */
+  private kept(kind: SetKind, sets: KeptTags | undefined, key: number): PostSet {
     const fetched = this.fetched.get(keyOf(kind, key));
-    if (fetched || !sets.has(key)) return fromIds(fetched ?? []);
+    if (fetched || !sets?.has(key)) return fromIds(fetched ?? []);
     return sets.postsOf(key);
   }
 
-  /** The posts of an id range, or of a date range while ids follow dates (its posts' ids are then a range). */
+  /** The posts of an id range, or of a date range. */
   private idRanges(e: Extract<Expr, { kind: 'num' }>): PostSet {
     const out = this.take(this.words);
     for (const r of e.ranges) {
-      const ids =
-        e.field === 'id'
-          ? ([Math.ceil(r.loOpen ? r.lo + 1 : r.lo), Math.floor(r.hiOpen ? r.hi - 1 : r.hi)] as const)
-          : e.field === 'created'
-            ? this.indexes.posts.idsCreatedIn(r)
-            : badLeaf(e);
-      if (ids) setRange(out, Math.max(0, ids[0]), Math.min(this.words * 32 - 1, ids[1]));
+      if (e.field === 'created') this.indexes.posts.markCreatedIn(r, out);
+      else if (e.field === 'id')
+        setRange(out, Math.max(0, Math.ceil(r.loOpen ? r.lo + 1 : r.lo)), Math.min(this.words * 32 - 1, Math.floor(r.hiOpen ? r.hi - 1 : r.hi)));
+      else badLeaf(e);
     }
     // Ids and dates name posts that may be gone: only the ones that exist.
     const all = this.indexes.posts.allPosts(this.words);
@@ -322,19 +366,4 @@ class Evaluator {
 
 function badLeaf(e: Expr): never {
   throw new Error(`the set strategy cannot evaluate ${e.kind}`);
-}
-
-/** Sets the bits from `from` to `to`, both included (nothing when `from` > `to`). */
-function setRange(bits: Int32Array, from: number, to: number): void {
-  for (let id = from; id <= to; ) {
-    const w = id >>> 5;
-    const bit = id & 31;
-    if (bit === 0 && id + 31 <= to) {
-      bits[w] = -1;
-      id += 32;
-    } else {
-      bits[w] |= 1 << bit;
-      id++;
-    }
-  }
 }

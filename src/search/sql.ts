@@ -42,8 +42,14 @@ function inInterval(column: RawBuilder<unknown>, r: Interval): RawBuilder<SqlBoo
   return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
 }
 
-/** The Expr as a condition on a row of posts. Nulls never match, so NOT of a range holds for a post without the value. */
-export function condition(db: Database, e: Expr): RawBuilder<SqlBool> {
+/**
+ * The Expr as a condition on a row of posts. Nulls never match, so NOT of a range holds for a
+ * post without the value. `ratingIndex`: whether the (rating, likes) index may serve a rating (to
+ * count, or in order of likes); in other orders it would have SQLite collect and sort every post
+ * of the rating instead of walking the order's index.
+ */
+export function condition(db: Database, e: Expr, ratingIndex = true): RawBuilder<SqlBool> {
+  const inner = (x: Expr) => condition(db, x, ratingIndex);
   switch (e.kind) {
     case 'all':
       return TRUE;
@@ -63,7 +69,7 @@ export function condition(db: Database, e: Expr): RawBuilder<SqlBool> {
       return e.field === 'duration' ? sql<SqlBool>`COALESCE(${ranges}, ${FALSE})` : ranges;
     }
     case 'rating':
-      return sql`posts.content_rating IN (${sql.join(e.values)})`;
+      return sql`${ratingIndex ? sql.ref('posts.content_rating') : db.notIndexed(sql.ref('posts.content_rating'))} IN (${sql.join(e.values)})`;
     case 'type':
       return sql`(${sql.join(
         e.values.map((t) => (t === 'gif' ? sql`(posts.media_type = 'image' AND posts.is_animated = 1)` : sql`posts.media_type = ${t}`)),
@@ -78,25 +84,16 @@ export function condition(db: Database, e: Expr): RawBuilder<SqlBool> {
     case 'pooled':
       return sql`EXISTS (SELECT 1 FROM pool_posts pp WHERE pp.post_id = posts.id)`;
     case 'title':
-      return sql<SqlBool>`${db.containsInsensitive(sql.ref('posts.title'), e.text)}`;
+      // SQLite's trigram index of titles finds 3 or more characters without reading every title.
+      return sql<SqlBool>`${db.titleContains(sql.ref('posts.id'), sql.ref('posts.title'), e.text)}`;
     case 'hash':
       return sql`${sql.ref(e.algo === 'md5' ? 'posts.md5' : 'posts.sha256')} = ${e.hex}`;
     case 'not':
-      return sql`NOT (${condition(db, e.expr)})`;
+      return sql`NOT (${inner(e.expr)})`;
     case 'and':
-      return e.exprs.length === 0
-        ? TRUE
-        : sql`(${sql.join(
-            e.exprs.map((x) => condition(db, x)),
-            sql` AND `,
-          )})`;
+      return e.exprs.length === 0 ? TRUE : sql`(${sql.join(e.exprs.map(inner), sql` AND `)})`;
     case 'or':
-      return e.exprs.length === 0
-        ? FALSE
-        : sql`(${sql.join(
-            e.exprs.map((x) => condition(db, x)),
-            sql` OR `,
-          )})`;
+      return e.exprs.length === 0 ? FALSE : sql`(${sql.join(e.exprs.map(inner), sql` OR `)})`;
   }
 }
 
@@ -121,8 +118,8 @@ export const orderBy = (order: readonly OrderKey[], seed: number) =>
   );
 
 /** The WHERE of a statement run within a budget: its guard first, the expression, and the cursor. */
-export function where(db: Database, expr: Expr, before: Compiled['before'], guard: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
-  const parts = [guard, condition(db, expr)];
+export function where(db: Database, expr: Expr, before: Compiled['before'], guard: RawBuilder<SqlBool>, ratingIndex = true): RawBuilder<SqlBool> {
+  const parts = [guard, condition(db, expr, ratingIndex)];
   if (before) parts.push(sql`(posts.created_at, posts.id) < (${before.created}, ${before.id})`);
   return sql<SqlBool>`${sql.join(parts, sql` AND `)}`;
 }
@@ -137,9 +134,12 @@ export interface SearchPage {
 export async function sqlSearch(db: Database, c: Compiled, offset: number, limit: number, budgetMs: number): Promise<SearchPage> {
   return db.withinBudget(budgetMs, async (q, guard) => {
     const cond = where(db, c.expr, c.before, guard);
+    const byLikes = c.order[0].field === 'likes';
     const page = await sql<{
       id: number;
-    }>`SELECT posts.id FROM posts WHERE ${cond} ORDER BY ${orderBy(c.order, c.seed)} LIMIT ${limit} OFFSET ${offset}`.execute(q);
+    }>`SELECT posts.id FROM posts WHERE ${byLikes ? cond : where(db, c.expr, c.before, guard, false)} ORDER BY ${orderBy(c.order, c.seed)} LIMIT ${limit} OFFSET ${offset}`.execute(
+      q,
+    );
     const ids = page.rows.map((r) => Number(r.id));
     // A short page that starts inside the matches says how many there are.
     if (ids.length < limit && (ids.length > 0 || offset === 0)) return { ids, total: offset + ids.length, estimated: false };

@@ -1,6 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { capturingQueries, eachDatabase, listPage } from '../../../test/helpers.ts';
+import { capturingQueries, eachDatabase, listPage, postsService } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { NewestOrder } from './newest-order.ts';
 import { deletePostRows } from './posts.delete.ts';
@@ -17,7 +17,10 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     }
   });
 
+  /** The order's newest-first pages (and a list through a service of its own) against SQL's offset pages. */
   const same = async (order: NewestOrder, what: string) => {
+    await order.refresh(ctx.database);
+    const service = postsService(ctx.app.deps);
     for (const [offset, limit] of [
       [3, 5],
       [10, 7],
@@ -26,9 +29,15 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
       [40, 5],
       [100, 5],
     ]) {
-      const viaOrder = await listPage(ctx.app.deps, { offset, limit }, { order });
-      const viaSql = await listPage(ctx.app.deps, { offset, limit });
-      assert.deepEqual(viaOrder, viaSql, `${what}: offset ${offset}`);
+      const walked: number[] = [];
+      order.eachByDate('desc', (id) => walked.push(id) < offset + limit);
+      const viaSql = await listPage(postsService(ctx.app.deps, 'sql'), { offset, limit });
+      assert.deepEqual(
+        walked.slice(offset),
+        viaSql.posts.map((p) => Number(p.id)),
+        `${what}: offset ${offset}`,
+      );
+      assert.deepEqual(await listPage(service, { offset, limit }), viaSql, `${what}: offset ${offset}, listed`);
     }
   };
 
@@ -39,7 +48,7 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     await same(order, 'after a new post (prepended)');
     await createPost(ctx.database, { uploaderId: u, title: 'backdated', createdAt: ctx.clock.now() - 100 * HOUR });
     await same(order, 'after a back-dated post (reloaded)');
-    const victim = (await listPage(ctx.app.deps, { offset: 12, limit: 1 })).posts[0].id;
+    const victim = (await listPage(postsService(ctx.app.deps), { offset: 12, limit: 1 })).posts[0].id;
     await deletePostRows(ctx.database, Number(victim));
     await same(order, 'after a delete');
   });
@@ -47,7 +56,7 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
   test('deletes, with uploads among them, are taken out in memory: every post is not read again', async () => {
     const order = new NewestOrder();
     await order.refresh(ctx.database);
-    const ids = (await listPage(ctx.app.deps, { limit: 30 })).posts.map((p) => Number(p.id));
+    const ids = (await listPage(postsService(ctx.app.deps), { limit: 30 })).posts.map((p) => Number(p.id));
     await deletePostRows(ctx.database, ids[0]);
     await deletePostRows(ctx.database, ids[7]);
     await createPost(ctx.database, { uploaderId: u, title: 'after the deletes', createdAt: ctx.clock.now() + 2 * HOUR });
@@ -79,13 +88,14 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
       seen.filter((q) => /\blimit\b/i.test(q.sql)).map((q) => q.sql),
       [],
     );
-    const total = (await listPage(ctx.app.deps, { limit: 1 })).totalPosts;
+    const total = (await listPage(postsService(ctx.app.deps, 'sql'), { limit: 1 })).totalPosts;
     assert.equal(order.size, total);
     await same(order, 'after concurrent catch-ups');
   });
 
   test('a date range alone is counted exactly from the order, as SQL counts it', async () => {
-    const order = new NewestOrder();
+    const service = postsService(ctx.app.deps);
+    const sql = postsService(ctx.app.deps, 'sql');
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const at = (h: number) => new Date(ctx.clock.now() - h * HOUR).toISOString().replace('.000', '');
     const ranges = [
@@ -97,8 +107,8 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     ];
     const check = async (what: string) => {
       for (const r of ranges) {
-        const viaOrder = await listPage(ctx.app.deps, r, { order });
-        const viaSql = await listPage(ctx.app.deps, r);
+        const viaOrder = await listPage(service, r);
+        const viaSql = await listPage(sql, r);
         assert.equal(viaOrder.totalIsEstimate, false);
         assert.equal(viaOrder.totalPosts, viaSql.totalPosts, `${what}: ${JSON.stringify(r)}`);
         assert.deepEqual(viaOrder.posts, viaSql.posts);
@@ -106,12 +116,12 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     };
     await check('read at once');
     // Newer posts (one in the same millisecond as another) are added to the kept dates, not read again.
-    const start = await listPage(ctx.app.deps, { dateFrom: at(7) }, { order });
+    const start = await listPage(service, { dateFrom: at(7) });
     ranges.push({ dateFrom: new Date(ctx.clock.now() + 1_000).toISOString() }, { dateTo: new Date(ctx.clock.now() + 2_000).toISOString() });
     for (const ms of [1_000, 1_000, 1_500, 90_000]) await createPost(ctx.database, { uploaderId: u, title: `new${ms}`, createdAt: ctx.clock.now() + ms });
     await check('after uploads');
-    assert.equal((await listPage(ctx.app.deps, { dateFrom: at(7) }, { order })).totalPosts, start.totalPosts + 4);
-    assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPage(ctx.app.deps, r, { order })).totalPosts))).size >= 4, 'the ranges differ');
+    assert.equal((await listPage(service, { dateFrom: at(7) })).totalPosts, start.totalPosts + 4);
+    assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPage(service, r)).totalPosts))).size >= 4, 'the ranges differ');
   });
 });
 

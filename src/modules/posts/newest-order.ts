@@ -3,28 +3,28 @@ import type { DB } from '../../db/types.ts';
 import { prepared } from '../../db/prepared.ts';
 import { DateColumn } from './date-column.ts';
 import { IdSequence } from './id-sequence.ts';
+import { setRange } from '../../search/post-set.ts';
 
-/**
- * The posts counter and the highest id, as the columns `total` and `maxId` of any query: what
- * tells the order it is out of date. Both engines write them alike.
- */
-export const STATE_COLUMNS = sql`(SELECT value FROM counters WHERE name = 'posts') AS total, (SELECT max(id) FROM posts) AS "maxId"`;
-export interface OrderState {
+/** What tells the order it is out of date: the posts counter and the highest id. */
+interface OrderState {
   total: number;
   maxId: number;
 }
-/** The state from a row that selected STATE_COLUMNS. */
-export const stateOf = (row: { total?: unknown; maxId?: unknown }): OrderState => ({ total: Number(row.total), maxId: Number(row.maxId ?? 0) });
 
 /** The state, and the change log's position (deletes after it are read from the log). */
 const postsState = prepared(
-  () => sql<{ total: number; maxId: number | null; seq: number | null }>`SELECT ${STATE_COLUMNS}, (SELECT max(seq) FROM tag_changes) AS seq`,
+  () =>
+    sql<{
+      total: number;
+      maxId: number | null;
+      seq: number | null;
+    }>`SELECT (SELECT value FROM counters WHERE name = 'posts') AS total, (SELECT max(id) FROM posts) AS "maxId", (SELECT max(seq) FROM tag_changes) AS seq`,
 );
 
 /**
- * Every post id and date in newest-first order, so a page of all posts at any offset (page 20,000
- * too) is a slice of an array instead of a walk over the date index, and the
- * number of posts between two dates is two binary searches. New posts only ever come first, so
+ * Every post id and date in newest-first order, so the posts of a range of dates are a stretch
+ * of it found by two binary searches, and a date order is a walk of it even when ids do not
+ * follow dates (an import). New posts only ever come first, so
  * an upload prepends; anything else (a delete) reloads. Kept per process: the ids as runs of
  * consecutive ids while posts keep their upload order (IdSequence; else 4 bytes a post), the
  * dates as varint gaps (DateColumn, ~3 bytes a post).
@@ -46,21 +46,6 @@ export class NewestOrder {
   }
 
   /**
-   * A newest-first page read with the state that proves the order current, in one statement:
-   * `read` gets the ids the order holds now and returns what it read, with the state
-   * (STATE_COLUMNS) of the same statement. When that is not the order's state (posts were added
-   * or deleted meanwhile), the order catches up and the page is read again.
-   */
-  async page<T extends { state?: OrderState }>(db: Kysely<DB>, offset: number, limit: number, read: (ids: number[]) => Promise<T>): Promise<T> {
-    if (this.total >= 0) {
-      const page = await read(this.sliceNow(offset, limit));
-      if (page.state && page.state.total === this.total && page.state.maxId === this.maxId) return page;
-    }
-    await this.refresh(db);
-    return read(this.sliceNow(offset, limit));
-  }
-
-  /**
    * Brings the arrays up to date with the posts table. Resolves to whether ids follow dates:
    * posts get their date when uploaded, so they do unless dates were set otherwise (an import).
    * New posts are read by id (those above the highest seen) and put first when they are the
@@ -70,7 +55,7 @@ export class NewestOrder {
    */
   async refresh(db: Kysely<DB>): Promise<boolean> {
     const [row] = await postsState(db, {});
-    const now = { ...stateOf(row), seq: Number(row.seq ?? 0) };
+    const now = { total: Number(row.total), maxId: Number(row.maxId ?? 0), seq: Number(row.seq ?? 0) };
     if (now.total === this.total && now.maxId === this.maxId) return this.idsFollowDates;
     const from = { total: this.total, maxId: this.maxId };
     const changes = this.total >= 0 ? await this.changesSince(db, now) : null;
@@ -207,20 +192,40 @@ export class NewestOrder {
     return start < end ? [this.ids.at(end - 1), this.ids.at(start)] : null;
   }
 
-  /** How many posts have a higher id, when ids follow dates (call refresh first). */
-  newerThanId(id: number): number {
-    return this.ids.countAbove(id);
+  /** Sets the bits of the posts created in a range of times: a run of ids while ids follow dates (call refresh first). */
+  markCreatedIn(r: { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean }, bits: Int32Array): void {
+    const last = bits.length * 32 - 1;
+    if (this.idsFollowDates) {
+      const ids = this.idsCreatedIn(r);
+      if (ids) setRange(bits, Math.max(0, ids[0]), Math.min(last, ids[1]));
+      return;
+    }
+    const start = this.firstAtOrBelow(r.hi, r.hiOpen === true);
+    const end = this.firstAtOrBelow(r.lo, r.loOpen !== true);
+    for (let i = start; i < end; i++) {
+      const id = this.ids.at(i);
+      if (id <= last) bits[id >>> 5] |= 1 << (id & 31);
+    }
   }
 
-  /** The ids of a newest-first page as the order holds them now (fewer, or none, past the end). */
-  private sliceNow(offset: number, limit: number): number[] {
-    return this.ids.slice(offset, offset + limit);
-  }
-
-  /** How many posts have from <= created_at <= to (either bound may be open). */
-  async countBetween(db: Kysely<DB>, from = -Infinity, to = Infinity): Promise<number> {
-    await this.refresh(db);
-    return Math.max(0, this.firstAtOrBelow(from, true) - this.firstAtOrBelow(to, false));
+  /**
+   * Visits the ids newest first ('desc') or oldest first until `visit` returns false; newest
+   * first, from the first post older than `after` (call refresh first).
+   */
+  eachByDate(dir: 'asc' | 'desc', visit: (id: number) => boolean, after?: { created: number; id: number }): void {
+    const n = this.ids.length;
+    if (dir === 'asc') {
+      for (let i = n - 1; i >= 0; i--) if (!visit(this.ids.at(i))) return;
+      return;
+    }
+    let i = 0;
+    if (after) {
+      // Posts of the cursor's own time come in descending ids: those below its id are older.
+      i = this.firstAtOrBelow(after.created, false);
+      const sameTime = this.firstAtOrBelow(after.created, true);
+      while (i < sameTime && this.ids.at(i) >= after.id) i++;
+    }
+    for (; i < n; i++) if (!visit(this.ids.at(i))) return;
   }
 
   /** The first index (newest first) whose time is below `t` (strict) or at most `t`: how many are at or above it (above it). */

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { toId } from '../../core/ids.ts';
 import { escapeLike } from '../../db/engine.ts';
-import type { Lookups } from '../../search/compile.ts';
+import { type Lookups, titleLeaf } from '../../search/compile.ts';
 import { type Expr, ORDERS, SORT_ORDERS } from '../../search/expr.ts';
 import { type BaseQuery, search } from '../../search/search.ts';
 import type { SetIndexes } from '../../search/sets.ts';
@@ -13,26 +13,29 @@ import type { PostListQuery } from './posts.schemas.ts';
 import { cursorPost, parseDateParam, postListJson, searchTerms, tagNamesOf } from './posts.service.ts';
 import type { TagLookup } from './tag-lookup-cache.ts';
 import type { VersionedMap } from './versioned-map.ts';
+import { TermWords } from './title-terms.ts';
 
-/** Wildcard expansions at one data version (tags and their counts move only with it). */
-export interface WildcardCache {
-  map: VersionedMap<{ id: number; name: string }[]>;
+/** Lookups a process keeps at one data version: wildcard expansions and the title words of texts (both move only with it). */
+export interface KeptLookups {
+  wildcards: VersionedMap<{ id: number; name: string }[]>;
+  words: TermWords;
   version: number;
 }
 
 /** What the search module looks up, from this board's tables. */
-export function boardLookups(deps: Deps, tagsNamed: TagLookup, wildcards?: WildcardCache): Lookups {
+export function boardLookups(deps: Deps, tagsNamed: TagLookup, kept?: KeptLookups): Lookups {
   const { db } = deps;
   return {
     tags: tagsNamed,
     wildcard: async (pattern, limit) => {
       const key = `${limit}:${pattern}`;
-      const kept = wildcards?.map.get(key, wildcards.version);
-      if (kept) return kept;
+      const known = kept?.wildcards.get(key, kept.version);
+      if (known) return known;
       const found = await expand(pattern, limit);
-      wildcards?.map.set(key, found, wildcards.version);
+      kept?.wildcards.set(key, found, kept.version);
       return found;
     },
+    titleWords: (text) => (kept?.words ?? new TermWords(1)).idsOf(db, text, kept?.version),
     user: (name) => findUserIdByName(db, name),
     pool: async (raw) => {
       const id = toId(raw);
@@ -69,18 +72,9 @@ async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promis
   for (const name of tagNames) parts.push(found.has(name) ? { kind: 'tags', ids: [found.get(name)!.id] } : { kind: 'none' });
   for (const text of terms) {
     const tag = found.get(text);
+    const title = await titleLeaf(text, lookups);
     // A term matches the title, or the post's tag of that name.
-    parts.push(
-      tag
-        ? {
-            kind: 'or',
-            exprs: [
-              { kind: 'title', text },
-              { kind: 'tags', ids: [tag.id] },
-            ],
-          }
-        : { kind: 'title', text },
-    );
+    parts.push(tag ? { kind: 'or', exprs: [title, { kind: 'tags', ids: [tag.id] }] } : title);
   }
   if (q.uploader !== undefined) {
     const id = await lookups.user(q.uploader);
@@ -106,11 +100,11 @@ export async function listBySearch(
   q: PostListQuery & { q: string },
   tagsNamed: TagLookup,
   indexes?: SetIndexes,
-  wildcards?: WildcardCache,
+  kept?: KeptLookups,
 ): Promise<{ json: string; version?: number }> {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
-  const lookups = boardLookups(deps, tagsNamed, wildcards);
+  const lookups = boardLookups(deps, tagsNamed, kept);
   const base = await baseQuery(deps, q, lookups);
   const result = await search(
     deps.db,

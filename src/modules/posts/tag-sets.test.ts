@@ -2,11 +2,10 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { eachDatabase, listPage } from '../../../test/helpers.ts';
+import { createPostsService } from './post-listing.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import type { Viewer } from '../../core/deps.ts';
 import { deletePost, editPost } from './posts.edit.ts';
-import { NewestOrder } from './newest-order.ts';
-import { CountCache } from './count-cache.ts';
 import { TagSets, type TagSetOptions } from './tag-sets.ts';
 import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
 
@@ -27,11 +26,11 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
    */
   let kinds: Record<Kind, TagSetOptions>;
   type Kind = 'mixed' | 'lists' | 'ends';
-  const memory = (kind: Kind, compactAt?: number) => ({
-    order: new NewestOrder(),
-    counts: new CountCache(),
-    tagSets: new TagSets({ ...kinds[kind], compactAt }),
-  });
+  /** A posts service of its own, with its tag sets kept in one of these ways. */
+  const memory = (kind: Kind, compactAt?: number) => {
+    const tagSets = new TagSets({ ...kinds[kind], compactAt });
+    return { service: createPostsService(ctx.app.deps, { tagSets }), tagSets };
+  };
   const KINDS = ['mixed', 'lists', 'ends'] as const;
 
   before(async () => {
@@ -63,7 +62,7 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
   };
 
   async function check(m: ReturnType<typeof memory>, tags: string[], sort: 'newest' | 'oldest', offset: number, limit: number) {
-    const page = await listPage(ctx.app.deps, { tag: tags, sortBy: sort, offset, limit }, m);
+    const page = await listPage(m.service, { tag: tags, sortBy: sort, offset, limit });
     const all = expected(tags, sort);
     const label = `${tags.join('+')} ${sort} @${offset}`;
     assert.deepEqual(

@@ -1,14 +1,11 @@
 import type { Database } from '../../db/engine.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { itemsByIds, linksStart, tagLinks, type Items } from './posts.repo.ts';
 import { IdLists, varintLength, type IdReader } from './id-list.ts';
-import type { Count } from './count-cache.ts';
-import { countRows, hasStoredCount, type PostFilter } from './posts.query.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
-import { containsDescending, popcount, widen } from '../../core/typed-arrays.ts';
+import { widen } from '../../core/typed-arrays.ts';
 
 /**
  * Memory the tag sets of one process may take. The most used tags take MOST_USED_SHARE of it
@@ -192,129 +189,6 @@ export class PostSets {
   /** Whether the tag is kept as a bitmap. */
   hasBitmap(tagId: number): boolean {
     return this.bits.has(tagId);
-  }
-
-  /** A test of whether a post has every one of the tags (each kept here), for posts met in any order. */
-  tester(tagIds: number[]): (postId: number) => boolean {
-    const maps = tagIds.filter((id) => this.bits.has(id)).map((id) => this.bits.get(id)!);
-    const lists = tagIds.filter((id) => !this.bits.has(id)).map((id) => this.descending(id));
-    const words = this.words;
-    return (postId) => {
-      const w = postId >>> 5;
-      if (w >= words) return false;
-      const bit = 1 << (postId & 31);
-      for (const map of maps) if ((map[w] & bit) === 0) return false;
-      for (const ids of lists) if (!containsDescending(ids, postId)) return false;
-      return true;
-    };
-  }
-
-  /** The ids of posts with every one of the tags (each kept here), highest first ('desc') or lowest first, from `offset`, at most `limit`. */
-  page(tagIds: number[], dir: 'asc' | 'desc', offset: number, limit: number): number[] {
-    const out: number[] = [];
-    if (limit > 0) {
-      this.each(tagIds, dir, offset, (id) => {
-        out.push(id);
-        return out.length < limit;
-      });
-    }
-    return out;
-  }
-
-  /** How many posts have every one of the tags (each kept here). */
-  count(tagIds: number[]): number {
-    let n = 0;
-    if (tagIds.every((id) => this.bits.has(id))) {
-      const maps = tagIds.map((id) => this.bits.get(id)!);
-      for (let w = 0, words = this.words; w < words; w++) {
-        let x = maps[0][w];
-        for (let k = 1; k < maps.length && x !== 0; k++) x &= maps[k][w];
-        if (x !== 0) n += popcount(x);
-      }
-      return n;
-    }
-    this.each(tagIds, 'desc', 0, () => {
-      n++;
-      return true;
-    });
-    return n;
-  }
-
-  /**
-   * Visits the posts with every one of the tags in `dir` order, past the first `skip` of them,
-   * until `visit` returns false. Only bitmaps: their words ANDed. Else the smallest id list is
-   * walked and each of its posts tested against the other tags.
-   */
-  private each(tagIds: number[], dir: 'asc' | 'desc', skip: number, visit: (id: number) => boolean): void {
-    const maps = tagIds.filter((id) => this.bits.has(id)).map((id) => this.bits.get(id)!);
-    const listed = tagIds.filter((id) => !this.bits.has(id)).sort((a, b) => this.sizeOf(a) - this.sizeOf(b));
-    if (listed.length === 0) {
-      this.eachInBitmaps(maps, dir, skip, visit);
-      return;
-    }
-    const words = this.words;
-    const take = (id: number) => {
-      const w = id >>> 5;
-      if (w >= words) return true;
-      const bit = 1 << (id & 31);
-      for (const map of maps) if ((map[w] & bit) === 0) return true;
-      if (skip > 0) {
-        skip--;
-        return true;
-      }
-      return visit(id);
-    };
-    if (dir === 'desc') {
-      const driver = this.cursor(listed[0]);
-      const others = listed.slice(1).map((id) => this.cursor(id));
-      const at = others.map((c) => c.next());
-      for (let id = driver.next(); id >= 0; id = driver.next()) {
-        let all = true;
-        for (let k = 0; k < others.length; k++) {
-          while (at[k] > id) at[k] = others[k].next();
-          if (at[k] < 0) return; // a list with nothing lower: no more posts have every tag
-          if (at[k] !== id) all = false;
-        }
-        if (all && !take(id)) return;
-      }
-      return;
-    }
-    const driver = this.descending(listed[0]);
-    const others = listed.slice(1).map((id) => this.descending(id));
-    const at = others.map((ids) => ids.length - 1);
-    for (let i = driver.length - 1; i >= 0; i--) {
-      const id = driver[i];
-      let all = true;
-      for (let k = 0; k < others.length; k++) {
-        const ids = others[k];
-        while (at[k] >= 0 && ids[at[k]] < id) at[k]--;
-        if (at[k] < 0) return;
-        if (ids[at[k]] !== id) all = false;
-      }
-      if (all && !take(id)) return;
-    }
-  }
-
-  private eachInBitmaps(maps: Int32Array[], dir: 'asc' | 'desc', skip: number, visit: (id: number) => boolean): void {
-    const step = dir === 'desc' ? -1 : 1;
-    const words = this.words;
-    for (let w = dir === 'desc' ? words - 1 : 0; w >= 0 && w < words; w += step) {
-      let x = maps[0][w];
-      for (let k = 1; k < maps.length && x !== 0; k++) x &= maps[k][w];
-      if (x === 0) continue;
-      // Words wholly inside the offset are counted, not visited bit by bit.
-      const n = popcount(x);
-      if (skip >= n) {
-        skip -= n;
-        continue;
-      }
-      while (x !== 0) {
-        const b = dir === 'desc' ? 31 - Math.clz32(x) : 31 - Math.clz32(x & -x);
-        x &= ~(1 << b);
-        if (skip > 0) skip--;
-        else if (!visit(w * 32 + b)) return;
-      }
-    }
   }
 
   /** The number of the tag's id list, or -1. */
@@ -566,67 +440,4 @@ export function readWords(text: string, map: Int32Array): void {
     } else if (c === 45) negative = true;
     else value = value * 10 + (c - 48);
   }
-}
-
-/**
- * Links of the tag not kept here read at a time: as many as should hold the page, from the
- * other tags' shares of all posts (read as if independent, plus half again), within these bounds.
- * The links read are also the sample that estimates the total, so a total not known yet reads
- * at least SAMPLE_LINKS.
- */
-const MIN_BATCH = 64;
-const MAX_BATCH = 2_000;
-const SAMPLE_LINKS = 200;
-
-/**
- * Posts with every tag of `f` (tags alone, newest or oldest first, when ids follow dates) from the
- * tag sets: when every tag is kept, the page and the exact total come from them alone (one tag's
- * total is its stored count); when one tag is not, its links are walked in date order and each
- * post tested against the others' sets, and the total is the share of matches among the links
- * read, scaled to its post count (exact when all of them were read). Null when more than one tag
- * is not kept, or the only tag.
- */
-export async function tagsFromMemory(
-  db: Database,
-  tagSets: TagSets,
-  f: PostFilter,
-  sort: 'newest' | 'oldest',
-  offset: number,
-  limit: number,
-  posts: number,
-  known?: Count,
-  version?: number,
-): Promise<{ rows: Items; count: Count } | null> {
-  const sets = await tagSets.current(db, version);
-  const dir = sort === 'newest' ? 'desc' : 'asc';
-  const withSets = f.tags.filter((t) => sets.has(t.id));
-  const kept = withSets.map((t) => t.id);
-  const walked = f.tags.filter((t) => !sets.has(t.id));
-  if (walked.length === 0) {
-    const ids = sets.page(kept, dir, offset, limit);
-    // One tag has a stored count (as of the same data version as its set); several are counted here.
-    const count = known ?? (hasStoredCount(f) ? await countRows(db, f) : { total: sets.count(kept), estimated: false });
-    return { rows: await itemsByIds(db, ids), count };
-  }
-  // One tag not kept walks its own index faster (the general query); two or more, the rarest's links.
-  if (walked.length > 1 || kept.length === 0) return null;
-  const need = offset + limit;
-  const share = withSets.reduce((p, t) => p * Math.min(1, t.count / Math.max(1, posts)), 1);
-  const batch = Math.min(MAX_BATCH, Math.max(MIN_BATCH, known ? 0 : SAMPLE_LINKS, Math.ceil((need / Math.max(share, 1e-6)) * 1.5)));
-  const inSets = sets.tester(kept);
-  const matches: number[] = [];
-  let read = 0;
-  let after = linksStart(dir);
-  for (;;) {
-    const links = await tagLinks(db, dir, walked[0].id, after, batch);
-    read += links.ids.length;
-    for (const id of links.ids) if (inSets(id)) matches.push(id);
-    if (links.ids.length < batch) {
-      return { rows: await itemsByIds(db, matches.slice(offset, need)), count: known ?? { total: matches.length, estimated: false } };
-    }
-    if (matches.length >= need) break;
-    after = links.next;
-  }
-  const count = known ?? { total: Math.round((matches.length / read) * walked[0].count), estimated: true };
-  return { rows: await itemsByIds(db, matches.slice(offset, need)), count };
 }

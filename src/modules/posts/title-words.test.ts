@@ -1,12 +1,11 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { eachDatabase, listPage } from '../../../test/helpers.ts';
+import { eachDatabase, listPage, postsService } from '../../../test/helpers.ts';
+import { createPostsService } from './post-listing.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { dropTitleWordTriggers, fillTitleWords } from '../../db/schema/title-words.ts';
-import { NewestOrder } from './newest-order.ts';
-import { CountCache } from './count-cache.ts';
-import { TermWords } from './term-search.ts';
+import { TermWords } from './title-terms.ts';
 import { WordSets } from './title-word-sets.ts';
 import { counter } from '../../db/counters.ts';
 
@@ -67,19 +66,19 @@ eachDatabase('one search term through the words of titles', (ctx) => {
    */
   const wordSets = [new WordSets(), new WordSets({ bitmapAt: 1 }), new WordSets({ bitmapAt: 1, compactAt: 2 })];
 
-  /** Every search, at a few pages, as the one-term path answers it (order given; words from the index or kept) and as the general query does. */
+  /** Every search, at a few pages, through services with each kind of word sets, and by SQL alone. */
   const sameAsGeneral = async (what: string, searches = SEARCHES) => {
-    const order = new NewestOrder();
+    const general = postsService(ctx.app.deps, 'sql');
+    const services = [postsService(ctx.app.deps), ...wordSets.map((w) => createPostsService(ctx.app.deps, { wordSets: w }))];
     for (const search of searches) {
       for (const [offset, limit] of [
         [0, 3],
         [2, 3],
         [0, 50],
       ]) {
-        const general = await listPage(ctx.app.deps, { search, offset, limit });
-        for (const memory of [{ order, wordSets: undefined as WordSets | undefined }, ...wordSets.map((w) => ({ order, wordSets: w }))]) {
-          const viaWords = await listPage(ctx.app.deps, { search, offset, limit }, memory);
-          assert.deepEqual(viaWords, general, `${what}: '${search}' offset ${offset}${memory.wordSets ? ' (word sets)' : ''}`);
+        const want = await listPage(general, { search, offset, limit });
+        for (const [i, service] of services.entries()) {
+          assert.deepEqual(await listPage(service, { search, offset, limit }), want, `${what}: '${search}' offset ${offset} (service ${i})`);
         }
       }
     }
@@ -112,10 +111,10 @@ eachDatabase('one search term through the words of titles', (ctx) => {
     for (const sets of wordSets) assert.ok(ids.length > 0 && ids.every((id) => sets.has(id)));
     assert.equal(wordSets[0].hasBitmap(ids[0]), true);
     assert.equal(wordSets[1].hasBitmap(ids[0]), false);
-    const cafe = await listPage(ctx.app.deps, { search: 'café' }, { order: new NewestOrder() });
+    const cafe = await listPage(postsService(ctx.app.deps), { search: 'café' });
     assert.deepEqual(cafe.posts.map((p) => p.title).sort(), ['CAFÉ "quoted" back\\slash', 'Naïve café']);
     // "red" is a title word of two posts and the tag of a third.
-    assert.equal((await listPage(ctx.app.deps, { search: 'red' }, { order: new NewestOrder() })).totalPosts, 3);
+    assert.equal((await listPage(postsService(ctx.app.deps), { search: 'red' })).totalPosts, 3);
   });
 
   test('title edits and deletes show at once, and words no title has any more leave the vocabulary', async () => {
@@ -129,8 +128,8 @@ eachDatabase('one search term through the words of titles', (ctx) => {
     await post('Another wolf');
     await sameAsGeneral('after edits', [...SEARCHES, 'wolf', 'grey', 'fox', 'paper', 'blue', 'green']);
     await consistent();
-    assert.equal((await listPage(ctx.app.deps, { search: 'wolf' }, { order: new NewestOrder() })).totalPosts, 2);
-    assert.equal((await listPage(ctx.app.deps, { search: 'paper' }, { order: new NewestOrder() })).totalPosts, 0);
+    assert.equal((await listPage(postsService(ctx.app.deps), { search: 'wolf' })).totalPosts, 2);
+    assert.equal((await listPage(postsService(ctx.app.deps), { search: 'paper' })).totalPosts, 0);
     const left = await sql<{ word: string }>`SELECT word FROM title_vocab WHERE word IN ('fox', 'shredded', 'paper')`.execute(db);
     assert.deepEqual(left.rows, []);
   });
@@ -139,15 +138,15 @@ eachDatabase('one search term through the words of titles', (ctx) => {
     // 20 words containing "uzz": past the word path's limit, so the trigram index of every title answers.
     for (let i = 0; i < 20; i++) await post(`Buzz${String.fromCharCode(97 + i)} number ${i}`);
     await sameAsGeneral('many words', ['uzz', 'buzzc', 'number']);
-    assert.equal((await listPage(ctx.app.deps, { search: 'uzz', limit: 5 }, { order: new NewestOrder() })).totalPosts, 20);
+    assert.equal((await listPage(postsService(ctx.app.deps), { search: 'uzz', limit: 5 })).totalPosts, 20);
   });
 
   test('words found for a term are kept per data version: a new title word shows in the next search', async () => {
-    const memory = { order: new NewestOrder(), counts: new CountCache(), words: new TermWords() };
-    const before = await listPage(ctx.app.deps, { search: 'lynx' }, memory);
+    const memory = postsService(ctx.app.deps);
+    const before = await listPage(memory, { search: 'lynx' });
     assert.equal(before.totalPosts, 0);
     await post('Lynxes at dusk');
-    const after = await listPage(ctx.app.deps, { search: 'lynx' }, memory);
+    const after = await listPage(memory, { search: 'lynx' });
     assert.deepEqual(
       after.posts.map((p) => p.title),
       ['Lynxes at dusk'],

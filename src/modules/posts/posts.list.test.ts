@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { eachDatabase } from '../../../test/helpers.ts';
 import { addLike, createPost, createUser, postRow } from '../../../test/factories.ts';
-import { countRows, listRows } from './posts.query.ts';
+import { listPage, postsService } from '../../../test/helpers.ts';
 import { deletePostRows } from './posts.delete.ts';
 
 const HOUR = 3_600_000;
 
-eachDatabase('post queries at scale: counters, search index, cursors, estimates', (ctx) => {
+eachDatabase('post lists: stored totals, title search, cursors', (ctx) => {
   const ids: number[] = [];
   before(async () => {
     const db = ctx.database;
@@ -95,35 +95,6 @@ eachDatabase('post queries at scale: counters, search index, cursors, estimates'
     assert.equal((await ctx.app.inject({ url: `/api/posts?before=${ids[9]}&sortBy=oldest` })).statusCode, 400);
   });
 
-  test('past the cap a total is estimated from a sample and says so; under it, exact', async () => {
-    const f = { tags: [], terms: [{ text: 'lake', tagId: null, tagCount: 0 }] };
-    const titles = await ctx.database.selectFrom('posts').select('title').execute();
-    const truth = titles.filter((t) => t.title.toLowerCase().includes('lake')).length;
-    assert.ok(truth > 5);
-    const exact = await countRows(ctx.database, f);
-    assert.deepEqual(exact, { total: truth, estimated: false });
-    const est = await countRows(ctx.database, f, 5);
-    assert.equal(est.estimated, true);
-    assert.equal(est.total, truth, 'with every post in the sample the estimate is the true share');
-  });
-
-  test('through a tag with more posts than the cap, the total is scaled from its newest posts and flagged', async () => {
-    const db = ctx.database;
-    const common = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'common').executeTakeFirstOrThrow();
-    const fifth = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'fifth').executeTakeFirstOrThrow();
-    const f = {
-      tags: [
-        { id: common.id, name: 'common', count: common.post_count },
-        { id: fifth.id, name: 'fifth', count: fifth.post_count },
-      ],
-      terms: [],
-    };
-    assert.deepEqual(await countRows(db, f), { total: fifth.post_count, estimated: false }, 'exact under the sample size');
-    const scaled = await countRows(db, f, 2);
-    assert.equal(scaled.estimated, true);
-    assert.ok(scaled.total >= 0 && scaled.total <= fifth.post_count);
-  });
-
   test('statements that insert, re-rate and delete many posts at once move the totals by all of them', async () => {
     const db = ctx.database;
     const u = await createUser(db, { username: 'bulk' });
@@ -192,8 +163,7 @@ eachDatabase('one tag alone, page by page', (ctx) => {
     const dates = [5, 1, 3, 3, 9, 0, 3, 7, 7, 2].map((d) => base + d * 1000);
     const ids: { id: number; at: number }[] = [];
     for (const at of dates) ids.push({ id: await createPost(db, { uploaderId: u, tags: ['paged', 'x'], createdAt: at }), at });
-    const tag = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'paged').executeTakeFirstOrThrow();
-    const filter = { tags: [{ id: tag.id, name: 'paged', count: tag.post_count }], terms: [] };
+    const _tag = await db.selectFrom('tags').select(['id', 'post_count']).where('name', '=', 'paged').executeTakeFirstOrThrow();
     for (const sort of ['newest', 'oldest'] as const) {
       const sign = sort === 'newest' ? -1 : 1;
       const want = [...ids].sort((a, b) => sign * (a.at - b.at || a.id - b.id)).map((x) => x.id);
@@ -204,12 +174,14 @@ eachDatabase('one tag alone, page by page', (ctx) => {
         [0, 10],
         [10, 3],
       ]) {
-        const page = await listRows(db, filter, sort, offset, limit);
-        assert.deepEqual(page.ids, want.slice(offset, offset + limit), `${sort} ${offset}+${limit}`);
-        assert.deepEqual(
-          JSON.parse(page.json).map((p: { id: string }) => Number(p.id)),
-          page.ids,
-        );
+        for (const service of [postsService(ctx.app.deps), postsService(ctx.app.deps, 'sql')]) {
+          const page = await listPage(service, { tag: ['paged'], sortBy: sort, offset, limit });
+          assert.deepEqual(
+            page.posts.map((p) => Number(p.id)),
+            want.slice(offset, offset + limit),
+            `${sort} ${offset}+${limit}`,
+          );
+        }
       }
     }
   });
