@@ -4,6 +4,7 @@ import * as initialSchema from './migrations/001-initial-schema.ts';
 import * as postsMd5 from './migrations/002-posts-md5.ts';
 import * as ratingLogged from './migrations/003-rating-changes-logged.ts';
 import * as countsLogged from './migrations/004-count-changes-logged.ts';
+import * as postsByLikesDropped from './migrations/005-posts-by-likes-dropped.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -15,6 +16,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '002-posts-md5': postsMd5,
   '003-rating-changes-logged': ratingLogged,
   '004-count-changes-logged': countsLogged,
+  '005-posts-by-likes-dropped': postsByLikesDropped,
 };
 
 /**

@@ -141,15 +141,8 @@ export interface CountChangesTable {
   post_id: number;
 }
 
-export interface PostsByLikesTable {
-  content_rating: string;
-  like_count: number;
-  posts: number;
-}
-
 export interface DB {
   counters: CountersTable;
-  posts_by_likes: PostsByLikesTable;
   tag_changes: TagChangesTable;
   count_changes: CountChangesTable;
   login_failures: LoginFailuresTable;
