@@ -43,7 +43,7 @@ all[WORDS - 1] = (1 << ((POSTS & 31) + 1)) - 1;
 const columns: Record<CountField, Int32Array> = { likes, favs, comments: new Int32Array(POSTS + 1) };
 const leading = new Map<CountField, Int32Array>();
 const numbers: KeptNumbers = {
-  current: async () => undefined,
+  current: async () => 0,
   column: (f) => (id) => columns[f][id] ?? 0,
   leading: (f) => {
     // The true first 2,000 posts of the order, as PostNumbers keeps its prefix.
@@ -59,7 +59,7 @@ const indexes: SetIndexes = {
   ratings: none,
   kinds: none,
   numbers,
-  posts: { refreshAt: async () => true, newestId: POSTS, allPosts: () => all, markCreatedIn: () => {}, eachByDate: () => {} },
+  posts: { refreshAt: async () => true, newestId: POSTS, allPosts: () => all, markCreatedIn: () => {}, eachByDate: () => {}, size: 0, page: () => [] },
 };
 const db = {} as Database;
 

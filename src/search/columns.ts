@@ -8,9 +8,10 @@
  */
 import { split } from './driven.ts';
 import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
-import { eachId, has, type PostSet, Scratch, sizeOf } from './post-set.ts';
-import { type CountField, current, datePage, evaluateSets, type KeptNumbers, type SetIndexes, type SetStrategy } from './sets.ts';
+import { eachId, has, type PostSet, Scratch } from './post-set.ts';
+import { type CountField, current, datePage, evaluateSets, type KeptNumbers, type SetIndexes, type SetStrategy, sizeOfResult } from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
+import type { Total } from './totals.ts';
 
 const COUNT_FIELDS: readonly string[] = ['likes', 'favs', 'comments'] satisfies CountField[];
 
@@ -33,16 +34,18 @@ function countsAlone(e: Expr): boolean {
   }
 }
 
-/** Whether an order's keys are all ones this strategy ranks by (dates first, or ids). */
-function ranks(order: readonly OrderKey[]): boolean {
-  const [first, ...then] = order;
-  const dated = (k: OrderKey) => k.field === 'created' || k.field === 'id';
-  return (dated(first) && then.every(dated)) || order.every((k) => COUNT_FIELDS.includes(k.field) || k.field === 'id' || k.field === 'random');
+/**
+ * Whether an order's keys are all ones this strategy ranks by: counts, ids, order:random, and
+ * dates while ids follow them (`follows`: then they are the id order), or first (the newest
+ * order walked).
+ */
+function ranks(order: readonly OrderKey[], follows: boolean): boolean {
+  return order.every((k, i) => COUNT_FIELDS.includes(k.field) || k.field === 'id' || k.field === 'random' || (k.field === 'created' && (follows || i === 0)));
 }
 
 /** Whether this strategy can answer the query (before its indexes are read). */
 export function columnsServe(c: Compiled, indexes?: SetIndexes): boolean {
-  return indexes?.numbers !== undefined && split(c.expr).rest.every(countsAlone) && ranks(c.order);
+  return indexes?.numbers !== undefined && split(c.expr).rest.every(countsAlone) && ranks(c.order, true);
 }
 
 /** A page and the total (estimated only far above COUNT_CAP). */
@@ -51,8 +54,12 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
   if (!numbers) return null;
   const follows = await current(db, indexes);
   const { sets, rest } = split(c.expr);
-  if (!rest.every(countsAlone) || !ranks(c.order)) return null;
-  await numbers.current(db, indexes.posts.newestId);
+  if (!rest.every(countsAlone) || !ranks(c.order, follows)) return null;
+  const countsAt = await numbers.current(db, indexes.posts.newestId);
+  // A total holds while neither the data nor the counts move: asked again, only the page is worked out.
+  const { totals, version } = indexes;
+  const key = JSON.stringify([c.expr, c.before ?? null]);
+  const remember = (work: () => Total) => (totals && version !== undefined ? totals.of(key, `${version}:${countsAt}`, work) : work());
   const scratch = new Scratch();
   try {
     // Without a set that selects posts, every post is a candidate.
@@ -64,23 +71,31 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
       const test = tester({ kind: 'and', exprs: rest }, numbers);
       const keep = (id: number) => has(candidates, id) && test(id);
       const { ids } = datePage(indexes.posts, c.order[0].dir, offset, limit, keep);
-      return { ids, ...totalOf(rest.length === 0, rest, candidates, keep, numbers) };
+      return { ids, ...remember(() => totalOf(rest.length === 0, rest, candidates, sizeOfResult(candidates, version), keep, numbers)) };
     }
-    return rank(c, rest, candidates, numbers, offset, limit);
+    return rank(c, rest, candidates, sizeOfResult(candidates, version), numbers, offset, limit, remember);
   } finally {
     scratch.release();
   }
 };
 
 /** The page and total of the candidates that pass the conditions on counts, in the query's order. */
-function rank(c: Compiled, rest: Expr[], candidates: PostSet, numbers: KeptNumbers, offset: number, limit: number): SearchPage {
+function rank(
+  c: Compiled,
+  rest: Expr[],
+  candidates: PostSet,
+  size: number,
+  numbers: KeptNumbers,
+  offset: number,
+  limit: number,
+  remember: (work: () => Total) => Total,
+): SearchPage {
   const test = tester({ kind: 'and', exprs: rest }, numbers);
   const below = c.before?.id ?? Infinity;
   const keep = (id: number) => id < below && test(id);
-  const size = sizeOf(candidates);
   const [first, ...then] = c.order;
   const k = offset + limit;
-  const total = () => totalOf(rest.length === 0 && !c.before, rest, candidates, keep, numbers);
+  const total = () => remember(() => totalOf(rest.length === 0 && !c.before, rest, candidates, size, keep, numbers));
   // By ids (or dates, while ids follow dates): the candidates' own order, read from the top.
   if (first.field === 'id' || first.field === 'created') {
     const ids = firstMatches(candidates, first.dir, keep, k);
@@ -107,10 +122,8 @@ function rank(c: Compiled, rest: Expr[], candidates: PostSet, numbers: KeptNumbe
 }
 
 /** How many candidates `keep` takes (exact, or estimated far above COUNT_CAP); `every`: it takes them all. */
-function totalOf(every: boolean, rest: Expr[], candidates: PostSet, keep: (id: number) => boolean, numbers: KeptNumbers) {
-  return every
-    ? { total: sizeOf(candidates), estimated: false }
-    : (amongLeaders(rest, candidates, keep, numbers) ?? countOf(candidates, keep, sizeOf(candidates)));
+function totalOf(every: boolean, rest: Expr[], candidates: PostSet, size: number, keep: (id: number) => boolean, numbers: KeptNumbers) {
+  return every ? { total: size, estimated: false } : (amongLeaders(rest, candidates, keep, numbers) ?? countOf(candidates, keep, size));
 }
 
 /** The first `k` candidates that `keep` takes, in id order. */

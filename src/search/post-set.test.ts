@@ -29,6 +29,19 @@ test('union, intersection and difference agree with plain sets, sparse or dense'
   );
 });
 
+test('a union of sparse sets that stays sparse, merged or sorted together, holds each id of them once, highest first', () => {
+  fc.assert(
+    fc.property(fc.array(fc.uniqueArray(fc.integer({ min: 0, max: MAX_ID }), { maxLength: 60 }), { minLength: 2, maxLength: 12 }), (lists) => {
+      const got = union(
+        lists.map((ids) => fromIds(ids)),
+        1_000,
+      );
+      assert.ok('ids' in got, 'sparse');
+      assert.deepEqual(all(got), desc(new Set(lists.flat())));
+    }),
+  );
+});
+
 test('pages in both directions, sizes, membership and the cursor agree with plain sets', () => {
   fc.assert(
     fc.property(setArb, fc.nat(70), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: MAX_ID + 1 }), ({ plain, set }, offset, limit, cursor) => {

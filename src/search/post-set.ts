@@ -87,11 +87,13 @@ export function union(sets: PostSet[], words: number, take: Take = fresh): PostS
   const sparse = sets.every((s) => 'ids' in s);
   const total = sets.reduce((n, s) => n + ('ids' in s ? s.ids.length : 0), 0);
   if (sparse && total <= words) {
+    const lists = sets.map((s) => (s as { ids: Int32Array }).ids);
+    if (lists.length <= MERGED_AT_MOST) return { ids: merged(lists, total) };
     const all = new Int32Array(total);
     let at = 0;
-    for (const s of sets) {
-      all.set((s as { ids: Int32Array }).ids, at);
-      at += (s as { ids: Int32Array }).ids.length;
+    for (const ids of lists) {
+      all.set(ids, at);
+      at += ids.length;
     }
     return fromIds(all);
   }
@@ -101,6 +103,23 @@ export function union(sets: PostSet[], words: number, take: Take = fresh): PostS
     else for (const id of s.ids) if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
   }
   return { bits: out };
+}
+
+/** Sparse sets this many or fewer are merged (each is already highest first); more are sorted together. */
+const MERGED_AT_MOST = 8;
+
+/** Id lists, each highest first, merged into one highest first, each id once: the highest head taken each step. */
+function merged(lists: Int32Array[], total: number): Int32Array {
+  const out = new Int32Array(total);
+  const at = new Int32Array(lists.length);
+  let n = 0;
+  for (;;) {
+    let best = -1;
+    for (let k = 0; k < lists.length; k++) if (at[k] < lists[k].length && lists[k][at[k]] > best) best = lists[k][at[k]];
+    if (best < 0) return out.subarray(0, n);
+    out[n++] = best;
+    for (let k = 0; k < lists.length; k++) if (at[k] < lists[k].length && lists[k][at[k]] === best) at[k]++;
+  }
 }
 
 /** Posts in every set: the smallest sparse one's ids, each tested against the others; bitmaps ANDed word by word. */

@@ -6,7 +6,7 @@ import { NewestOrder } from '../modules/posts/newest-order.ts';
 import { TagSets } from '../modules/posts/tag-sets.ts';
 import { KindSets, RatingSets } from '../modules/posts/column-sets.ts';
 import { tagsByName } from '../modules/posts/posts.repo.ts';
-import { type Compiled, type Expr, ORDERS } from './expr.ts';
+import { type Compiled, type Expr, ORDERS, SORT_ORDERS } from './expr.ts';
 import { plan, DEFAULT_SEARCH } from './search.ts';
 import { drivenSearch } from './driven.ts';
 import { type KeptTags, setsSearch } from './sets.ts';
@@ -110,7 +110,15 @@ eachDatabase('the in-memory set strategy', (ctx) => {
       tags: new TagSets(),
       ratings: new RatingSets(),
       kinds: new KindSets(),
-      posts: { newestId: 1_000_000, refreshAt: async () => true, allPosts: () => new Int32Array(0), markCreatedIn: () => {}, eachByDate: () => {} },
+      posts: {
+        newestId: 1_000_000,
+        refreshAt: async () => true,
+        allPosts: () => new Int32Array(0),
+        markCreatedIn: () => {},
+        eachByDate: () => {},
+        size: 0,
+        page: () => [],
+      },
     };
     const tags: Expr = {
       kind: 'and',
@@ -136,5 +144,9 @@ eachDatabase('the in-memory set strategy', (ctx) => {
     assert.equal(plan(compiled({ kind: 'and', exprs: [tags, liked] }), DEFAULT_SEARCH, small), 'sql');
     assert.equal(plan(compiled(tags), { ...DEFAULT_SEARCH, strategy: 'sql' }, indexes), 'sql');
     assert.equal(plan(compiled(tags), DEFAULT_SEARCH), 'sql');
+    // With the counts kept: a rating and a floor of likes, most liked first (the old list's sortBy=most_liked), from memory.
+    const counted = { ...indexes, numbers: { current: async () => 0, column: () => () => 0, leading: () => new Int32Array(0) } };
+    assert.equal(plan(compiled({ kind: 'and', exprs: [safe, liked] }, SORT_ORDERS.most_liked), DEFAULT_SEARCH, counted), 'columns');
+    assert.equal(plan(compiled({ kind: 'and', exprs: [tags, liked] }, ORDERS.likes), DEFAULT_SEARCH, counted), 'columns');
   });
 });

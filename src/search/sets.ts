@@ -14,6 +14,7 @@ import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
 import { below, difference, emptySet, fromIds, has, intersection, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
+import type { KeptTotals } from './totals.ts';
 
 /** The tag sets this strategy reads (TagSets). */
 export interface KeptTags {
@@ -29,6 +30,10 @@ export interface AllPosts {
   refreshAt(db: Database, version?: number): Promise<boolean>;
   readonly newestId: number;
   allPosts(words: number): Int32Array;
+  /** How many posts there are. */
+  readonly size: number;
+  /** A page of every post in date order (newest first: 'desc'). */
+  page(dir: 'asc' | 'desc', offset: number, limit: number): number[];
   /** Sets the bits of the posts created in a range of times (ids past the bitmap's end are left out). */
   markCreatedIn(r: Interval, bits: Int32Array): void;
   /**
@@ -42,8 +47,8 @@ export type CountField = 'likes' | 'favs' | 'comments';
 
 /** The counts of every post, kept current with the data (PostNumbers). */
 export interface KeptNumbers {
-  /** Brings the counts up to date, for posts up to `newestId` at least. */
-  current(db: Database, newestId: number): Promise<void>;
+  /** Brings the counts up to date, for posts up to `newestId` at least; the counts' counter as read (they are at least that new). */
+  current(db: Database, newestId: number): Promise<number>;
   /** A post's count (0 for a post it does not know). */
   column(field: CountField): (id: number) => number;
   /** The first posts in the order of a count (highest first, the higher id first among equals): a prefix of that order over every post. */
@@ -62,6 +67,8 @@ export interface SetIndexes {
   posts: AllPosts;
   /** The posts' counts (likes, favs, comments), for the columns strategy. */
   numbers?: KeptNumbers;
+  /** Totals the columns strategy worked out, kept while the data and counts stay as they were. */
+  totals?: KeptTotals;
   /** The data version as the request read it: the indexes need not read it again to know they are current. */
   version?: number;
 }
@@ -195,16 +202,19 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   const how = direction(c.order);
   if (!how) return null;
   const follows = await current(db, indexes);
+  const { posts } = indexes;
+  // Every post: a slice of the newest order, counted by it.
+  if (c.expr.kind === 'all' && !c.before && (how.byDate || follows)) return { ids: posts.page(how.dir, offset, limit), total: posts.size, estimated: false };
   const words = wordsOf(indexes);
   const scratch = new Scratch();
   try {
     const found = await evaluateSets(db, c.expr, indexes, budgetMs, scratch.take);
     if (how.byDate && !follows) {
-      const page = datePage(indexes.posts, how.dir, offset, limit, (id) => has(found, id), c.before);
-      return { ids: page.ids, total: c.before ? page.passed : sizeOf(found), estimated: false };
+      const page = datePage(posts, how.dir, offset, limit, (id) => has(found, id), c.before);
+      return { ids: page.ids, total: c.before ? page.passed : sizeOfResult(found, indexes.version), estimated: false };
     }
     const result = c.before ? below(found, c.before.id, words, scratch.take) : found;
-    return { ids: pageOf(result, how.dir, offset, limit), total: sizeOf(result), estimated: false };
+    return { ids: pageOf(result, how.dir, offset, limit), total: sizeOfResult(result, indexes.version), estimated: false };
   } finally {
     scratch.release();
   }
@@ -239,6 +249,23 @@ export function datePage(
   return { ids, passed };
 }
 
+/**
+ * The bitmaps the indexes keep, as handed to a search (never one a search made): a query of one
+ * set has one as its answer, and its size holds until the data version moves, when kept sets change.
+ */
+const KEPT = new WeakSet<Int32Array>();
+const keptSizes = new WeakMap<Int32Array, { version: number; size: number }>();
+
+/** The size of a search's answer; a kept bitmap's is counted once a data version. */
+export function sizeOfResult(s: PostSet, version?: number): number {
+  if (!('bits' in s) || version === undefined || !KEPT.has(s.bits)) return sizeOf(s);
+  const known = keptSizes.get(s.bits);
+  if (known?.version === version) return known.size;
+  const size = sizeOf(s);
+  keptSizes.set(s.bits, { version, size });
+  return size;
+}
+
 /** Bitmap words that hold every post id the indexes know. */
 const wordsOf = (indexes: SetIndexes) => Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
 
@@ -267,7 +294,7 @@ class Evaluator {
     if (Date.now() > this.until) throw new OverBudget(this.budgetMs);
     switch (e.kind) {
       case 'all':
-        return { bits: this.indexes.posts.allPosts(this.words) };
+        return this.keep({ bits: this.indexes.posts.allPosts(this.words) });
       case 'none':
         return emptySet();
       case 'tags':
@@ -345,7 +372,12 @@ class Evaluator {
   private kept(kind: SetKind, sets: KeptTags | undefined, key: number): PostSet {
     const fetched = this.fetched.get(keyOf(kind, key));
     if (fetched || !sets?.has(key)) return fromIds(fetched ?? []);
-    return sets.postsOf(key);
+    return this.keep(sets.postsOf(key));
+  }
+
+  private keep(s: PostSet): PostSet {
+    if ('bits' in s) KEPT.add(s.bits);
+    return s;
   }
 
   /** The posts of an id range, or of a date range. */

@@ -192,6 +192,13 @@ export class NewestOrder {
     return start < end ? [this.ids.at(end - 1), this.ids.at(start)] : null;
   }
 
+  /** A page of every post, newest first ('desc') or oldest first (call refresh first). */
+  page(dir: 'asc' | 'desc', offset: number, limit: number): number[] {
+    if (dir === 'desc') return this.ids.slice(offset, offset + limit);
+    const n = this.ids.length;
+    return this.ids.slice(Math.max(0, n - offset - limit), Math.max(0, n - offset)).reverse();
+  }
+
   /** Sets the bits of the posts created in a range of times: a run of ids while ids follow dates (call refresh first). */
   markCreatedIn(r: { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean }, bits: Int32Array): void {
     const last = bits.length * 32 - 1;

@@ -11,6 +11,7 @@ import { TagSets } from './tag-sets.ts';
 import { TermWords } from './title-terms.ts';
 import { WordSets } from './title-word-sets.ts';
 import { VersionedMap } from './versioned-map.ts';
+import { KeptTotals } from '../../search/totals.ts';
 
 /**
  * The post list and detail of one process, with the in-memory indexes the search reads (the
@@ -27,6 +28,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   const kinds = new KindSets();
   const uploaders = new UploaderSets();
   const numbers = new PostNumbers();
+  const totals = new KeptTotals();
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const words = new TermWords();
   /** The data version this process saw last. */
@@ -44,7 +46,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
         deps,
         { ...q, q: q.q ?? '' },
         tagsNamed,
-        { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, version },
+        { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, version },
         { wildcards, words, version },
       );
     };

@@ -129,7 +129,7 @@ export class PostNumbers implements KeptNumbers {
   private maxId = 0;
   private syncing: Promise<void> | null = null;
 
-  async current(db: Database, newestId: number): Promise<void> {
+  async current(db: Database, newestId: number): Promise<number> {
     const seq = await counter(db, 'counts');
     while (this.seq < seq || this.maxId < newestId) {
       this.syncing ??= this.sync(db, newestId).finally(() => {
@@ -137,6 +137,7 @@ export class PostNumbers implements KeptNumbers {
       });
       await this.syncing;
     }
+    return seq;
   }
 
   column(field: CountField): (id: number) => number {
