@@ -224,6 +224,12 @@ for (const inOrder of [true, false]) {
                 `page of ${text}`,
               );
               assert.equal(got.totalPosts, want.length, `total of ${text}`);
+              // Asked again at the same data version: the total is known, and the page is found by testing posts from the top.
+              const again = await ctx.app.inject({
+                method: 'GET',
+                url: `/api/posts?${new URLSearchParams({ q: text, offset: String(offset), limit: String(limit) })}`,
+              });
+              assert.deepEqual(again.json(), got, `asked again: ${text}`);
               // Newest first, the posts after a cursor: the ones the plain evaluation puts after it, and their total.
               const cursor = want[offset];
               if ((order ?? 'newest') !== 'newest' || !cursor) return;

@@ -59,7 +59,16 @@ const indexes: SetIndexes = {
   ratings: none,
   kinds: none,
   numbers,
-  posts: { refreshAt: async () => true, newestId: POSTS, allPosts: () => all, markCreatedIn: () => {}, eachByDate: () => {}, size: 0, page: () => [] },
+  posts: {
+    refreshAt: async () => true,
+    newestId: POSTS,
+    allPosts: () => all,
+    markCreatedIn: () => {},
+    idsCreatedIn: () => null,
+    eachByDate: () => {},
+    size: 0,
+    page: () => [],
+  },
 };
 const db = {} as Database;
 

@@ -86,7 +86,8 @@ export function union(sets: PostSet[], words: number, take: Take = fresh): PostS
   if (sets.length === 1) return sets[0];
   const sparse = sets.every((s) => 'ids' in s);
   const total = sets.reduce((n, s) => n + ('ids' in s ? s.ids.length : 0), 0);
-  if (sparse && total <= words) {
+  // Past a quarter of the words, setting bits and counting them costs less than merging or sorting ids.
+  if (sparse && total <= words / 4) {
     const lists = sets.map((s) => (s as { ids: Int32Array }).ids);
     if (lists.length <= MERGED_AT_MOST) return { ids: merged(lists, total) };
     const all = new Int32Array(total);
@@ -106,7 +107,7 @@ export function union(sets: PostSet[], words: number, take: Take = fresh): PostS
 }
 
 /** Sparse sets this many or fewer are merged (each is already highest first); more are sorted together. */
-const MERGED_AT_MOST = 8;
+const MERGED_AT_MOST = 4;
 
 /** Id lists, each highest first, merged into one highest first, each id once: the highest head taken each step. */
 function merged(lists: Int32Array[], total: number): Int32Array {

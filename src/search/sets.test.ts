@@ -116,6 +116,7 @@ eachDatabase('the in-memory set strategy', (ctx) => {
         allPosts: () => new Int32Array(0),
         markCreatedIn: () => {},
         eachByDate: () => {},
+        idsCreatedIn: () => null,
         size: 0,
         page: () => [],
       },

@@ -34,6 +34,8 @@ export interface AllPosts {
   readonly size: number;
   /** A page of every post in date order (newest first: 'desc'). */
   page(dir: 'asc' | 'desc', offset: number, limit: number): number[];
+  /** The id range of the posts created in a range of times, while ids follow dates (null: none). */
+  idsCreatedIn(r: Interval): [number, number] | null;
   /** Sets the bits of the posts created in a range of times (ids past the bitmap's end are left out). */
   markCreatedIn(r: Interval, bits: Int32Array): void;
   /**
@@ -202,23 +204,69 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   const how = direction(c.order);
   if (!how) return null;
   const follows = await current(db, indexes);
-  const { posts } = indexes;
+  const { posts, totals, version } = indexes;
   // Every post: a slice of the newest order, counted by it.
   if (c.expr.kind === 'all' && !c.before && (how.byDate || follows)) return { ids: posts.page(how.dir, offset, limit), total: posts.size, estimated: false };
   const words = wordsOf(indexes);
+  const stamp = version === undefined ? null : String(version);
+  const key = JSON.stringify([c.expr, c.before ?? null]);
+  const known = totals && stamp !== null ? totals.peek(key, stamp) : undefined;
   const scratch = new Scratch();
   try {
-    const found = await evaluateSets(db, c.expr, indexes, budgetMs, scratch.take);
+    const evaluator = new Evaluator(indexes, await fetchSets(db, c.expr, indexes), words, budgetMs, scratch.take);
+    // Asked again at the same data version, the total is known: a page near the top is found by
+    // testing posts from there, as long as the matches are dense enough to be met soon.
+    if (known && (follows || !how.byDate)) {
+      const ids = walkedPage(evaluator, c, how.dir, offset, limit, known.total, posts.allPosts(words), posts.newestId, follows);
+      if (ids) return { ids, ...known };
+    }
+    const found = evaluator.eval(c.expr);
     if (how.byDate && !follows) {
       const page = datePage(posts, how.dir, offset, limit, (id) => has(found, id), c.before);
-      return { ids: page.ids, total: c.before ? page.passed : sizeOfResult(found, indexes.version), estimated: false };
+      return { ids: page.ids, total: c.before ? page.passed : sizeOfResult(found, version), estimated: false };
     }
     const result = c.before ? below(found, c.before.id, words, scratch.take) : found;
-    return { ids: pageOf(result, how.dir, offset, limit), total: sizeOfResult(result, indexes.version), estimated: false };
+    const total = { total: sizeOfResult(result, version), estimated: false };
+    if (totals && stamp !== null) totals.of(key, stamp, () => total);
+    return { ids: pageOf(result, how.dir, offset, limit), ...total };
   } finally {
     scratch.release();
   }
 };
+
+/** Posts tested one by one for a page at most; past it, the query is evaluated whole. */
+const WALK_AT_MOST = 20_000;
+
+/**
+ * A page in id order found by testing posts from the top (or bottom) one by one, when `total`
+ * matches among the board's posts make it likely within WALK_AT_MOST tests; null when not, or
+ * when the walk runs out of tests first.
+ */
+function walkedPage(
+  evaluator: Evaluator,
+  c: Compiled,
+  dir: 'asc' | 'desc',
+  offset: number,
+  limit: number,
+  total: number,
+  exists: Int32Array,
+  newestId: number,
+  follows: boolean,
+): number[] | null {
+  const need = Math.min(offset + limit, total);
+  if (total === 0 || (need / total) * (newestId + 1) * 2 > WALK_AT_MOST) return null;
+  const test = evaluator.tester(c.expr, follows);
+  const ids: number[] = [];
+  let skip = offset;
+  const top = Math.min(newestId, c.before ? c.before.id - 1 : Infinity);
+  for (let tested = 0, id = dir === 'desc' ? top : 0; id >= 0 && id <= top; id += dir === 'desc' ? -1 : 1) {
+    if (++tested > WALK_AT_MOST) return null;
+    if ((exists[id >>> 5] & (1 << (id & 31))) === 0 || !test(id)) continue;
+    if (skip > 0) skip--;
+    else if (ids.push(id) === limit) break;
+  }
+  return ids;
+}
 
 /**
  * A page in date order when ids do not follow dates: the newest order walked, each post tested.
@@ -298,37 +346,16 @@ class Evaluator {
       case 'none':
         return emptySet();
       case 'tags':
-        return e.ids.length === 1
-          ? this.tag(e.ids[0])
-          : union(
-              e.ids.map((id) => this.tag(id)),
-              this.words,
-              this.take,
-            );
+      case 'rating':
+      case 'type':
+      case 'title':
+        return union(this.parts(e), this.words, this.take);
       case 'uploader':
         return this.kept('uploader', this.indexes.uploaders, e.userId);
       case 'fav':
         return fromIds(this.fetched.get(keyOf(e.kind, e.userId)) ?? []);
       case 'pool':
         return fromIds(this.fetched.get(keyOf('pool', e.poolId)) ?? []);
-      case 'rating':
-        return union(
-          ratingKeys(e).map((k) => this.kept('rating', this.indexes.ratings, k)),
-          this.words,
-          this.take,
-        );
-      case 'type':
-        return union(
-          kindKeys(e).map((k) => this.kept('kind', this.indexes.kinds, k)),
-          this.words,
-          this.take,
-        );
-      case 'title':
-        return union(
-          (e.words ?? badLeaf(e)).map((id) => this.kept('word', this.indexes.words, id)),
-          this.words,
-          this.take,
-        );
       case 'num':
         return this.idRanges(e);
       case 'not':
@@ -364,8 +391,60 @@ class Evaluator {
     }
   }
 
-  private tag(id: number): PostSet {
-    return this.kept('tags', this.indexes.tags, id);
+  /** The kept sets a leaf is the union of: a tag or a wildcard's tags, ratings, kinds of media, a title's words. */
+  private parts(e: Extract<Expr, { kind: 'tags' | 'rating' | 'type' | 'title' }>): PostSet[] {
+    switch (e.kind) {
+      case 'tags':
+        return e.ids.map((id) => this.kept('tags', this.indexes.tags, id));
+      case 'rating':
+        return ratingKeys(e).map((k) => this.kept('rating', this.indexes.ratings, k));
+      case 'type':
+        return kindKeys(e).map((k) => this.kept('kind', this.indexes.kinds, k));
+      case 'title':
+        return (e.words ?? badLeaf(e)).map((id) => this.kept('word', this.indexes.words, id));
+    }
+  }
+
+  /**
+   * A test of whether a post that exists is in `e`, one post at a time: kept sets are tested as
+   * they are (a bit, or a search in ids), unions part by part, id and (while ids follow dates)
+   * date ranges by their bounds; nothing is evaluated whole but what is read by key.
+   */
+  tester(e: Expr, follows: boolean): (id: number) => boolean {
+    switch (e.kind) {
+      case 'all':
+        return () => true;
+      case 'none':
+        return () => false;
+      case 'tags':
+      case 'rating':
+      case 'type':
+      case 'title': {
+        const parts = this.parts(e);
+        return parts.length === 1 ? (id) => has(parts[0], id) : (id) => parts.some((p) => has(p, id));
+      }
+      case 'num': {
+        const spans =
+          e.field === 'id' ? e.ranges.map(idSpan) : follows && e.field === 'created' ? e.ranges.map((r) => this.indexes.posts.idsCreatedIn(r)) : null;
+        if (!spans) break;
+        const within = spans.filter((x): x is [number, number] => x !== null);
+        return (id) => within.some(([lo, hi]) => id >= lo && id <= hi);
+      }
+      case 'not': {
+        const inner = this.tester(e.expr, follows);
+        return (id) => !inner(id);
+      }
+      case 'and': {
+        const all = e.exprs.map((x) => this.tester(x, follows));
+        return (id) => all.every((t) => t(id));
+      }
+      case 'or': {
+        const any = e.exprs.map((x) => this.tester(x, follows));
+        return (id) => any.some((t) => t(id));
+      }
+    }
+    const s = this.eval(e);
+    return (id) => has(s, id);
   }
 
   /** A kept set as it is kept (a bitmap, or ids already highest first), or as read for the query (none kept: `sets` undefined). */
@@ -385,9 +464,10 @@ class Evaluator {
     const out = this.take(this.words);
     for (const r of e.ranges) {
       if (e.field === 'created') this.indexes.posts.markCreatedIn(r, out);
-      else if (e.field === 'id')
-        setRange(out, Math.max(0, Math.ceil(r.loOpen ? r.lo + 1 : r.lo)), Math.min(this.words * 32 - 1, Math.floor(r.hiOpen ? r.hi - 1 : r.hi)));
-      else badLeaf(e);
+      else if (e.field === 'id') {
+        const [lo, hi] = idSpan(r);
+        setRange(out, Math.max(0, lo), Math.min(this.words * 32 - 1, hi));
+      } else badLeaf(e);
     }
     // Ids and dates name posts that may be gone: only the ones that exist.
     const all = this.indexes.posts.allPosts(this.words);
@@ -395,6 +475,9 @@ class Evaluator {
     return { bits: out };
   }
 }
+
+/** The ids of an id range, both ends included. */
+const idSpan = (r: Interval): [number, number] => [Math.ceil(r.loOpen ? r.lo + 1 : r.lo), Math.floor(r.hiOpen ? r.hi - 1 : r.hi)];
 
 function badLeaf(e: Expr): never {
   throw new Error(`the set strategy cannot evaluate ${e.kind}`);

@@ -17,6 +17,11 @@ export class KeptTotals {
 
   constructor(private readonly max = 2_000) {}
 
+  /** The total of `key` kept at `stamp`, if any. */
+  peek(key: string, stamp: string): Total | undefined {
+    return stamp === this.stamp ? this.map.get(key) : undefined;
+  }
+
   /** The kept total of `key` at `stamp`, or `work` done and kept. */
   of(key: string, stamp: string, work: () => Total): Total {
     if (stamp === this.stamp) {
