@@ -14,6 +14,7 @@ import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
 import { below, difference, emptySet, fromIds, has, intersection, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
+import { containsDescending } from '../core/typed-arrays.ts';
 import type { KeptTotals } from './totals.ts';
 
 /** The tag sets this strategy reads (TagSets). */
@@ -420,8 +421,8 @@ class Evaluator {
       case 'rating':
       case 'type':
       case 'title': {
-        const parts = this.parts(e);
-        return parts.length === 1 ? (id) => has(parts[0], id) : (id) => parts.some((p) => has(p, id));
+        const parts = this.parts(e).map(memberOf);
+        return parts.length === 1 ? parts[0] : (id) => parts.some((p) => p(id));
       }
       case 'num': {
         const spans =
@@ -443,8 +444,7 @@ class Evaluator {
         return (id) => any.some((t) => t(id));
       }
     }
-    const s = this.eval(e);
-    return (id) => has(s, id);
+    return memberOf(this.eval(e));
   }
 
   /** A kept set as it is kept (a bitmap, or ids already highest first), or as read for the query (none kept: `sets` undefined). */
@@ -474,6 +474,16 @@ class Evaluator {
     for (let w = 0; w < out.length; w++) out[w] &= all[w];
     return { bits: out };
   }
+}
+
+/** A test of membership made for the set's form: a bit, or a binary search in its ids. */
+function memberOf(s: PostSet): (id: number) => boolean {
+  if ('ids' in s) {
+    const ids = s.ids;
+    return (id) => containsDescending(ids, id);
+  }
+  const bits = s.bits;
+  return (id) => (bits[id >>> 5] & (1 << (id & 31))) !== 0;
 }
 
 /** The ids of an id range, both ends included. */
