@@ -64,7 +64,7 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
   try {
     // Without a set that selects posts, every post is a candidate.
     const parts: Expr[] = sets.some((x) => x.kind !== 'not') ? sets : [{ kind: 'all' }, ...sets];
-    const candidates = await evaluateSets(db, parts.length === 1 ? parts[0] : { kind: 'and', exprs: parts }, indexes, budgetMs, scratch.take);
+    const candidates = await evaluateSets(db, parts.length === 1 ? parts[0] : { kind: 'and', exprs: parts }, indexes, budgetMs, scratch.take, follows);
     if (c.order[0].field === 'created' && !follows) {
       // Dates out of id order: the newest order walked; a cursor there is SQL's.
       if (c.before) return null;

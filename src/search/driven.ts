@@ -39,14 +39,14 @@ export async function drivenSearch(
   budgetMs: number,
   maxCandidates = MAX_CANDIDATES,
 ): Promise<SearchPage | null> {
-  await current(db, indexes);
+  const follows = await current(db, indexes);
   const { sets, rest } = split(c.expr);
   if (!sets.some((x) => x.kind !== 'not')) return null;
   const started = Date.now();
   const scratch = new Scratch();
   let ids: number[];
   try {
-    const candidates = await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs, scratch.take);
+    const candidates = await evaluateSets(db, sets.length === 1 ? sets[0] : { kind: 'and', exprs: sets }, indexes, budgetMs, scratch.take, follows);
     const count = sizeOf(candidates);
     if (count > maxCandidates) return null;
     ids = pageOf(candidates, 'desc', 0, count);

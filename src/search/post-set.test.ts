@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { below, bitsOf, difference, eachId, fromIds, has, intersection, pageOf, type PostSet, Scratch, sizeOf, union } from './post-set.ts';
+import { below, bitsOf, difference, eachId, fromIds, has, intersection, pageOf, type PostSet, Scratch, sizeOf, union, within } from './post-set.ts';
 
 const WORDS = 8;
 const MAX_ID = WORDS * 32 - 1;
@@ -38,6 +38,16 @@ test('a union of sparse sets that stays sparse, merged or sorted together, holds
       );
       assert.ok('ids' in got, 'sparse');
       assert.deepEqual(all(got), desc(new Set(lists.flat())));
+    }),
+  );
+});
+
+test('within keeps the posts of id spans, sparse or dense, edges included', () => {
+  const span = fc.tuple(fc.integer({ min: -5, max: MAX_ID + 5 }), fc.integer({ min: 0, max: 70 })).map(([lo, n]): [number, number] => [lo, lo + n]);
+  fc.assert(
+    fc.property(setArb, fc.array(span, { minLength: 1, maxLength: 3 }), ({ plain, set }, spans) => {
+      const want = desc([...plain].filter((id) => spans.some(([lo, hi]) => id >= lo && id <= hi)));
+      assert.deepEqual(all(within(set, spans, WORDS)), want);
     }),
   );
 });

@@ -208,6 +208,24 @@ export function below(s: PostSet, id: number, words: number, take: Take = fresh)
   return { bits: out };
 }
 
+/** The set's posts whose ids lie in any of the spans (each from its low to its high id, both included). */
+export function within(s: PostSet, spans: [number, number][], words: number, take: Take = fresh): PostSet {
+  const inside = (id: number) => spans.some(([lo, hi]) => id >= lo && id <= hi);
+  if ('ids' in s) return { ids: s.ids.filter(inside) };
+  const out = take(words);
+  for (const [lo, hi] of spans) {
+    const from = Math.max(0, lo);
+    const to = Math.min(words * 32 - 1, hi, s.bits.length * 32 - 1);
+    for (let w = from >>> 5; w <= to >>> 5 && from <= to; w++) {
+      // The first and last words of the span keep only its bits.
+      const low = w === from >>> 5 ? -1 << (from & 31) : -1;
+      const high = w === to >>> 5 ? -1 >>> (31 - (to & 31)) : -1;
+      out[w] |= s.bits[w] & low & high;
+    }
+  }
+  return { bits: out };
+}
+
 /** Visits the set's ids, highest first ('desc') or lowest first, until `visit` returns false. */
 export function eachId(s: PostSet, dir: 'asc' | 'desc', visit: (id: number) => boolean): void {
   if ('ids' in s) {

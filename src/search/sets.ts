@@ -12,7 +12,22 @@ import { type Database, OverBudget } from '../db/engine.ts';
 import type { Rating } from '../core/schemas.ts';
 import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
-import { below, difference, emptySet, fromIds, has, intersection, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union } from './post-set.ts';
+import {
+  below,
+  within,
+  difference,
+  emptySet,
+  fromIds,
+  has,
+  intersection,
+  pageOf,
+  type PostSet,
+  Scratch,
+  setRange,
+  sizeOf,
+  type Take,
+  union,
+} from './post-set.ts';
 import type { SearchPage } from './sql.ts';
 import { containsDescending } from '../core/typed-arrays.ts';
 import type { KeptTotals } from './totals.ts';
@@ -214,11 +229,11 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   const known = totals && stamp !== null ? totals.peek(key, stamp) : undefined;
   const scratch = new Scratch();
   try {
-    const evaluator = new Evaluator(indexes, await fetchSets(db, c.expr, indexes), words, budgetMs, scratch.take);
+    const evaluator = new Evaluator(indexes, await fetchSets(db, c.expr, indexes), words, budgetMs, scratch.take, follows);
     // Asked again at the same data version, the total is known: a page near the top is found by
     // testing posts from there, as long as the matches are dense enough to be met soon.
     if (known && (follows || !how.byDate)) {
-      const ids = walkedPage(evaluator, c, how.dir, offset, limit, known.total, posts.allPosts(words), posts.newestId, follows);
+      const ids = walkedPage(evaluator, c, how.dir, offset, limit, known.total, posts.allPosts(words), posts.newestId);
       if (ids) return { ids, ...known };
     }
     const found = evaluator.eval(c.expr);
@@ -235,8 +250,25 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   }
 };
 
-/** Posts tested one by one for a page at most; past it, the query is evaluated whole. */
+/** Membership tests a page found post by post may take at most; past it, the query is evaluated whole. */
 const WALK_AT_MOST = 20_000;
+
+/** Membership tests a post costs against `e` at most: one a set (a wildcard is as many as its tags). */
+function testsOf(e: Expr): number {
+  switch (e.kind) {
+    case 'and':
+    case 'or':
+      return e.exprs.reduce((n, x) => n + testsOf(x), 0);
+    case 'not':
+      return testsOf(e.expr);
+    case 'tags':
+      return e.ids.length;
+    case 'title':
+      return e.words?.length ?? 1;
+    default:
+      return 1;
+  }
+}
 
 /**
  * A page in id order found by testing posts from the top (or bottom) one by one, when `total`
@@ -252,16 +284,16 @@ function walkedPage(
   total: number,
   exists: Int32Array,
   newestId: number,
-  follows: boolean,
 ): number[] | null {
   const need = Math.min(offset + limit, total);
-  if (total === 0 || (need / total) * (newestId + 1) * 2 > WALK_AT_MOST) return null;
-  const test = evaluator.tester(c.expr, follows);
+  const most = Math.floor(WALK_AT_MOST / testsOf(c.expr));
+  if (total === 0 || (need / total) * (newestId + 1) * 2 > most) return null;
+  const test = evaluator.tester(c.expr);
   const ids: number[] = [];
   let skip = offset;
   const top = Math.min(newestId, c.before ? c.before.id - 1 : Infinity);
   for (let tested = 0, id = dir === 'desc' ? top : 0; id >= 0 && id <= top; id += dir === 'desc' ? -1 : 1) {
-    if (++tested > WALK_AT_MOST) return null;
+    if (++tested > most) return null;
     if ((exists[id >>> 5] & (1 << (id & 31))) === 0 || !test(id)) continue;
     if (skip > 0) skip--;
     else if (ids.push(id) === limit) break;
@@ -319,9 +351,9 @@ export function sizeOfResult(s: PostSet, version?: number): number {
 const wordsOf = (indexes: SetIndexes) => Math.max(indexes.tags.bitmapWords, (indexes.posts.newestId >>> 5) + 1);
 
 /** The posts of an expression of sets alone; the bitmaps it makes come from `take` (a search's Scratch). */
-export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, budgetMs: number, take: Take): Promise<PostSet> {
+export async function evaluateSets(db: Database, e: Expr, indexes: SetIndexes, budgetMs: number, take: Take, follows: boolean): Promise<PostSet> {
   const fetched = await fetchSets(db, e, indexes);
-  return new Evaluator(indexes, fetched, wordsOf(indexes), budgetMs, take).eval(e);
+  return new Evaluator(indexes, fetched, wordsOf(indexes), budgetMs, take, follows).eval(e);
 }
 
 /** Evaluates an expression of sets alone into a PostSet (post-set.ts), node by node; kept bitmaps are used as they are. */
@@ -334,6 +366,8 @@ class Evaluator {
     private readonly words: number,
     private readonly budgetMs: number,
     private readonly take: Take,
+    /** Whether ids follow dates (date ranges are then id ranges). */
+    private readonly follows: boolean,
   ) {
     this.until = Date.now() + budgetMs;
   }
@@ -371,13 +405,17 @@ class Evaluator {
         // A AND NOT B is A without B: the complement of B is never made.
         const plus = e.exprs.filter((x) => x.kind !== 'not');
         const minus = e.exprs.flatMap((x) => (x.kind === 'not' ? [x.expr] : []));
-        const base = plus.length
+        // Id and date ranges narrow what the other parts give, by their bounds: no bitmap of a range is made.
+        const spans = plus.map((x) => (x.kind === 'num' ? this.spansOf(x) : null));
+        const sets = plus.filter((_, i) => spans[i] === null);
+        let base: PostSet = sets.length
           ? intersection(
-              plus.map((x) => this.eval(x)),
+              sets.map((x) => this.eval(x)),
               this.words,
               this.take,
             )
           : { bits: this.indexes.posts.allPosts(this.words) };
+        for (const span of spans) if (span) base = within(base, span, this.words, this.take);
         return minus.length
           ? difference(
               base,
@@ -411,7 +449,7 @@ class Evaluator {
    * they are (a bit, or a search in ids), unions part by part, id and (while ids follow dates)
    * date ranges by their bounds; nothing is evaluated whole but what is read by key.
    */
-  tester(e: Expr, follows: boolean): (id: number) => boolean {
+  tester(e: Expr): (id: number) => boolean {
     switch (e.kind) {
       case 'all':
         return () => true;
@@ -425,26 +463,31 @@ class Evaluator {
         return parts.length === 1 ? parts[0] : (id) => parts.some((p) => p(id));
       }
       case 'num': {
-        const spans =
-          e.field === 'id' ? e.ranges.map(idSpan) : follows && e.field === 'created' ? e.ranges.map((r) => this.indexes.posts.idsCreatedIn(r)) : null;
+        const spans = this.spansOf(e);
         if (!spans) break;
-        const within = spans.filter((x): x is [number, number] => x !== null);
-        return (id) => within.some(([lo, hi]) => id >= lo && id <= hi);
+        return (id) => spans.some(([lo, hi]) => id >= lo && id <= hi);
       }
       case 'not': {
-        const inner = this.tester(e.expr, follows);
+        const inner = this.tester(e.expr);
         return (id) => !inner(id);
       }
       case 'and': {
-        const all = e.exprs.map((x) => this.tester(x, follows));
+        const all = e.exprs.map((x) => this.tester(x));
         return (id) => all.every((t) => t(id));
       }
       case 'or': {
-        const any = e.exprs.map((x) => this.tester(x, follows));
+        const any = e.exprs.map((x) => this.tester(x));
         return (id) => any.some((t) => t(id));
       }
     }
     return memberOf(this.eval(e));
+  }
+
+  /** The id spans of an id range, or of a date range while ids follow dates; null for anything else. */
+  private spansOf(e: Extract<Expr, { kind: 'num' }>): [number, number][] | null {
+    if (e.field === 'id') return e.ranges.map(idSpan);
+    if (e.field !== 'created' || !this.follows) return null;
+    return e.ranges.map((r) => this.indexes.posts.idsCreatedIn(r)).filter((x): x is [number, number] => x !== null);
   }
 
   /** A kept set as it is kept (a bitmap, or ids already highest first), or as read for the query (none kept: `sets` undefined). */
