@@ -12,7 +12,7 @@ import { type Database, OverBudget } from '../db/engine.ts';
 import type { Rating } from '../core/schemas.ts';
 import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
-import { below, difference, emptySet, fromIds, has, intersection, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union } from './post-set.ts';
+import { allOfNoneOf, below, emptySet, fromIds, has, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
 
 /** The tag sets this strategy reads (TagSets). */
@@ -305,7 +305,7 @@ class Evaluator {
       case 'num':
         return this.idRanges(e);
       case 'not':
-        return difference({ bits: this.indexes.posts.allPosts(this.words) }, [this.eval(e.expr)], this.words, this.take);
+        return allOfNoneOf([{ bits: this.indexes.posts.allPosts(this.words) }], [this.eval(e.expr)], this.words, this.take);
       case 'or':
         return union(
           e.exprs.map((x) => this.eval(x)),
@@ -314,23 +314,9 @@ class Evaluator {
         );
       case 'and': {
         // A AND NOT B is A without B: the complement of B is never made.
-        const plus = e.exprs.filter((x) => x.kind !== 'not');
-        const minus = e.exprs.flatMap((x) => (x.kind === 'not' ? [x.expr] : []));
-        const base = plus.length
-          ? intersection(
-              plus.map((x) => this.eval(x)),
-              this.words,
-              this.take,
-            )
-          : { bits: this.indexes.posts.allPosts(this.words) };
-        return minus.length
-          ? difference(
-              base,
-              minus.map((x) => this.eval(x)),
-              this.words,
-              this.take,
-            )
-          : base;
+        const plus = e.exprs.filter((x) => x.kind !== 'not').map((x) => this.eval(x));
+        const minus = e.exprs.flatMap((x) => (x.kind === 'not' ? [this.eval(x.expr)] : []));
+        return allOfNoneOf(plus.length ? plus : [{ bits: this.indexes.posts.allPosts(this.words) }], minus, this.words, this.take);
       }
       default:
         return badLeaf(e);
