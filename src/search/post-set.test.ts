@@ -23,6 +23,7 @@ test('union, intersection and difference agree with plain sets, sparse or dense'
       const plains = sets.map((s) => s.plain);
       const parts = sets.map((s) => s.set);
       assert.deepEqual(all(union(parts, WORDS)), desc(new Set(plains.flatMap((p) => [...p]))));
+      assert.deepEqual(all(union([], WORDS)), []);
       assert.deepEqual(all(intersection(parts, WORDS)), desc([...plains[0]].filter((id) => plains.every((p) => p.has(id)))));
       assert.deepEqual(all(difference(parts[0], parts.slice(1), WORDS)), desc([...plains[0]].filter((id) => !plains.slice(1).some((p) => p.has(id)))));
     }),

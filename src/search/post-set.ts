@@ -84,16 +84,18 @@ export function fromIds(ids: ArrayLike<number>): PostSet {
 export function union(sets: PostSet[], words: number, take: Take = fresh): PostSet {
   // Sets are never changed in place, so one part is the answer as it is (a kept bitmap, not a copy).
   if (sets.length === 1) return sets[0];
+  if (sets.length === 0) return EMPTY;
   const sparse = sets.every((s) => 'ids' in s);
   const total = sets.reduce((n, s) => n + ('ids' in s ? s.ids.length : 0), 0);
   if (sparse && total <= words) {
-    const all = new Int32Array(total);
-    let at = 0;
-    for (const s of sets) {
-      all.set((s as { ids: Int32Array }).ids, at);
-      at += (s as { ids: Int32Array }).ids.length;
+    // Each is highest first already: merged two by two, in rounds, instead of sorted whole.
+    let lists = sets.map((s) => (s as { ids: Int32Array }).ids);
+    while (lists.length > 1) {
+      const next: Int32Array[] = [];
+      for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? merged(lists[i], lists[i + 1]) : lists[i]);
+      lists = next;
     }
-    return fromIds(all);
+    return { ids: lists[0] };
   }
   const out = take(words);
   for (const s of sets) {
@@ -101,6 +103,32 @@ export function union(sets: PostSet[], words: number, take: Take = fresh): PostS
     else for (const id of s.ids) if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
   }
   return { bits: out };
+}
+
+/** The ids of two lists, highest first, each once. */
+function merged(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x > y) {
+      out[n++] = x;
+      i++;
+    } else if (y > x) {
+      out[n++] = y;
+      j++;
+    } else {
+      out[n++] = x;
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out[n++] = a[i++];
+  while (j < b.length) out[n++] = b[j++];
+  return out.subarray(0, n);
 }
 
 /** Posts in every set: the smallest sparse one's ids, each tested against the others; bitmaps ANDed word by word. */
