@@ -107,8 +107,7 @@ function ours(board: Board): Side {
     if (kept) return { bits: kept };
     const k = listOf[tag] - 1;
     const ids = new Int32Array(lists.size(k));
-    const reader = lists.reader(k);
-    for (let i = 0; i < ids.length; i++) ids[i] = reader.next();
+    lists.decode(k, ids);
     return { ids };
   };
   // As the Evaluator of src/search/sets.ts: AND is the intersection of its parts less the union of its NOT parts.

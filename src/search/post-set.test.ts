@@ -1,7 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { below, bitsOf, difference, eachId, fromIds, has, intersection, pageOf, type PostSet, Scratch, sizeOf, union, within } from './post-set.ts';
+import {
+  allOfNoneOf,
+  below,
+  bitsOf,
+  difference,
+  eachId,
+  fromIds,
+  has,
+  intersection,
+  pageOf,
+  type PostSet,
+  Scratch,
+  sizeOf,
+  union,
+  within,
+} from './post-set.ts';
 
 const WORDS = 8;
 const MAX_ID = WORDS * 32 - 1;
@@ -23,6 +38,7 @@ test('union, intersection and difference agree with plain sets, sparse or dense'
       const plains = sets.map((s) => s.plain);
       const parts = sets.map((s) => s.set);
       assert.deepEqual(all(union(parts, WORDS)), desc(new Set(plains.flatMap((p) => [...p]))));
+      assert.deepEqual(all(union([], WORDS)), []);
       assert.deepEqual(all(intersection(parts, WORDS)), desc([...plains[0]].filter((id) => plains.every((p) => p.has(id)))));
       assert.deepEqual(all(difference(parts[0], parts.slice(1), WORDS)), desc([...plains[0]].filter((id) => !plains.slice(1).some((p) => p.has(id)))));
     }),
@@ -48,6 +64,35 @@ test('within keeps the posts of id spans, sparse or dense, edges included', () =
     fc.property(setArb, fc.array(span, { minLength: 1, maxLength: 3 }), ({ plain, set }, spans) => {
       const want = desc([...plain].filter((id) => spans.some(([lo, hi]) => id >= lo && id <= hi)));
       assert.deepEqual(all(within(set, spans, WORDS)), want);
+    }),
+  );
+});
+
+/** A set as a bitmap that may be shorter or longer than WORDS (kept sets grow apart), or as ids. */
+const ragged = fc.tuple(fc.integer({ min: WORDS - 3, max: WORDS + 2 }), fc.boolean()).chain(([length, dense]) =>
+  fc.uniqueArray(fc.integer({ min: 0, max: length * 32 - 1 }), { maxLength: 120 }).map((ids): { plain: Set<number>; set: PostSet } => {
+    const sparse = fromIds(ids);
+    return { plain: new Set(ids), set: dense ? { bits: bitsOf(sparse, length) } : sparse };
+  }),
+);
+
+test("posts in every set of one list and none of another agree with plain sets, whatever the bitmaps' lengths", () => {
+  fc.assert(
+    fc.property(fc.array(ragged, { minLength: 1, maxLength: 5 }), fc.array(ragged, { maxLength: 5 }), (plus, minus) => {
+      const want = desc([...plus[0].plain].filter((id) => id <= MAX_ID && plus.every((p) => p.plain.has(id)) && !minus.some((m) => m.plain.has(id))));
+      const scratch = new Scratch();
+      const got = allOfNoneOf(
+        plus.map((p) => p.set),
+        minus.map((m) => m.set),
+        WORDS,
+        scratch.take,
+      );
+      // Ids past WORDS words may stay in a sparse answer: the search's sets never hold any.
+      assert.deepEqual(
+        all(got).filter((id) => id <= MAX_ID),
+        want,
+      );
+      scratch.release();
     }),
   );
 });

@@ -84,19 +84,18 @@ export function fromIds(ids: ArrayLike<number>): PostSet {
 export function union(sets: PostSet[], words: number, take: Take = fresh): PostSet {
   // Sets are never changed in place, so one part is the answer as it is (a kept bitmap, not a copy).
   if (sets.length === 1) return sets[0];
+  if (sets.length === 0) return EMPTY;
   const sparse = sets.every((s) => 'ids' in s);
   const total = sets.reduce((n, s) => n + ('ids' in s ? s.ids.length : 0), 0);
-  // Past a quarter of the words, setting bits and counting them costs less than merging or sorting ids.
-  if (sparse && total <= words / 4) {
-    const lists = sets.map((s) => (s as { ids: Int32Array }).ids);
-    if (lists.length <= MERGED_AT_MOST) return { ids: merged(lists, total) };
-    const all = new Int32Array(total);
-    let at = 0;
-    for (const ids of lists) {
-      all.set(ids, at);
-      at += ids.length;
+  if (sparse && total <= words) {
+    // Each is highest first already: merged two by two, in rounds, instead of sorted whole.
+    let lists = sets.map((s) => (s as { ids: Int32Array }).ids);
+    while (lists.length > 1) {
+      const next: Int32Array[] = [];
+      for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? merged(lists[i], lists[i + 1]) : lists[i]);
+      lists = next;
     }
-    return fromIds(all);
+    return { ids: lists[0] };
   }
   const out = take(words);
   for (const s of sets) {
@@ -106,75 +105,119 @@ export function union(sets: PostSet[], words: number, take: Take = fresh): PostS
   return { bits: out };
 }
 
-/** Sparse sets this many or fewer are merged (each is already highest first); more are sorted together. */
-const MERGED_AT_MOST = 4;
-
-/** Id lists, each highest first, merged into one highest first, each id once: the highest head taken each step. */
-function merged(lists: Int32Array[], total: number): Int32Array {
-  const out = new Int32Array(total);
-  const at = new Int32Array(lists.length);
+/** The ids of two lists, highest first, each once. */
+function merged(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
   let n = 0;
-  for (;;) {
-    let best = -1;
-    for (let k = 0; k < lists.length; k++) if (at[k] < lists[k].length && lists[k][at[k]] > best) best = lists[k][at[k]];
-    if (best < 0) return out.subarray(0, n);
-    out[n++] = best;
-    for (let k = 0; k < lists.length; k++) if (at[k] < lists[k].length && lists[k][at[k]] === best) at[k]++;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x > y) {
+      out[n++] = x;
+      i++;
+    } else if (y > x) {
+      out[n++] = y;
+      j++;
+    } else {
+      out[n++] = x;
+      i++;
+      j++;
+    }
   }
+  while (i < a.length) out[n++] = a[i++];
+  while (j < b.length) out[n++] = b[j++];
+  return out.subarray(0, n);
 }
 
 /** Posts in every set: the smallest sparse one's ids, each tested against the others; bitmaps ANDed word by word. */
 export function intersection(sets: PostSet[], words: number, take: Take = fresh): PostSet {
-  // Sets are never changed in place, so one part is the answer as it is.
-  if (sets.length === 1) return sets[0];
-  const sparse = sets.filter((s): s is { ids: Int32Array } => 'ids' in s).sort((a, b) => a.ids.length - b.ids.length);
-  if (sparse.length) {
-    // The smallest sparse part, narrowed by the others: sparse ones first, by a walk or a search each.
-    let ids = sparse[0].ids;
-    for (const other of sparse.slice(1)) ids = sparseAnd(ids, other.ids, true);
-    const dense = sets.flatMap((s) => ('bits' in s ? [s.bits] : []));
-    if (dense.length === 0) return { ids };
-    // More ids than words: a bitmap of them ANDed word by word costs less than a test each.
-    if (ids.length > words) return intersection([{ bits: bitsOf({ ids }, words, take) }, ...dense.map((bits) => ({ bits }))], words, take);
-    return { ids: inBitmaps(ids, dense, true) };
-  }
-  const bitmaps = sets as { bits: Int32Array }[];
-  const out = bitsOf(bitmaps[0], words, take);
-  for (const s of bitmaps.slice(1)) for (let w = 0; w < words; w++) out[w] &= w < s.bits.length ? s.bits[w] : 0;
-  return { bits: out };
+  return allOfNoneOf(sets, [], words, take);
 }
 
 /** Posts of `base` in none of `minus`. */
 export function difference(base: PostSet, minus: PostSet[], words: number, take: Take = fresh): PostSet {
-  if ('ids' in base) {
-    let ids = base.ids;
-    for (const m of minus) ids = 'ids' in m ? sparseAnd(ids, m.ids, false) : inBitmaps(ids, [m.bits], false);
-    return { ids };
+  return allOfNoneOf([base], minus, words, take);
+}
+
+const sparseOf = (sets: PostSet[]) => sets.flatMap((s) => ('ids' in s ? [s.ids] : []));
+const denseOf = (sets: PostSet[]) => sets.flatMap((s) => ('bits' in s ? [s.bits] : []));
+
+/**
+ * Posts in every set of `plus` (one at least) and in none of `minus`. With a sparse part, its
+ * smallest one's ids are narrowed by the other sparse sets and then tested once against every
+ * bitmap, kept or taken away. Else the bitmaps are combined in as few passes over the words as
+ * they allow (three a pass), the ones taken away inverted in the same pass: A AND B AND NOT C
+ * is one pass, not a copy, an AND and a difference.
+ */
+export function allOfNoneOf(plus: PostSet[], minus: PostSet[], words: number, take: Take = fresh): PostSet {
+  // Sets are never changed in place, so one part is the answer as it is.
+  if (plus.length === 1 && minus.length === 0) return plus[0];
+  const sparse = sparseOf(plus).sort((a, b) => a.length - b.length);
+  const keep = denseOf(plus);
+  const drop = denseOf(minus);
+  if (sparse.length) {
+    let ids = sparse[0];
+    for (const other of sparse.slice(1)) ids = sparseAnd(ids, other, true);
+    // More ids than words: a bitmap of them ANDed word by word costs less than a test each.
+    if (ids.length <= words) {
+      for (const m of sparseOf(minus)) ids = sparseAnd(ids, m, false);
+      return { ids: keep.length || drop.length ? inBitmaps(ids, keep, drop) : ids };
+    }
+    keep.push(bitsOf({ ids }, words, take));
   }
-  const out = bitsOf(base, words, take);
-  for (const m of minus) {
-    if ('bits' in m) for (let w = Math.min(m.bits.length, words) - 1; w >= 0; w--) out[w] &= ~m.bits[w];
-    else for (const id of m.ids) if (id >>> 5 < words) out[id >>> 5] &= ~(1 << (id & 31));
-  }
+  const out = take(words);
+  combineWords(out, keep, drop, words);
+  for (const ids of sparseOf(minus)) for (const id of ids) if (id >>> 5 < words) out[id >>> 5] &= ~(1 << (id & 31));
   return { bits: out };
 }
 
-/** The ids that are in every bitmap (`keep` true), or in none of them. */
-function inBitmaps(ids: Int32Array, bitmaps: Int32Array[], keep: boolean): Int32Array {
+/**
+ * Writes into `out` (zeroed) the words of every bitmap of `keep` (one at least) ANDed with the
+ * inverse of every bitmap of `drop`. A word past a kept bitmap's end is empty; past a dropped
+ * one's end, nothing is taken away.
+ */
+function combineWords(out: Int32Array, keep: Int32Array[], drop: Int32Array[], words: number): void {
+  let end = words;
+  for (const b of keep) end = Math.min(end, b.length);
+  // Each bitmap with its mask: x ^ 0 is x, x ^ -1 is NOT x, so every part is ANDed alike.
+  const parts = [...keep.map((b) => ({ b, x: 0 })), ...drop.filter((b) => b.length >= end).map((b) => ({ b, x: -1 }))];
+  for (let i = 0; i < parts.length; i += 3) {
+    const [p, q, r] = parts.slice(i, i + 3);
+    if (r) pass3(out, end, i === 0, p.b, p.x, q.b, q.x, r.b, r.x);
+    else if (q) pass2(out, end, i === 0, p.b, p.x, q.b, q.x);
+    else pass1(out, end, i === 0, p.b, p.x);
+  }
+  for (const b of drop) if (b.length < end) for (let w = 0; w < b.length; w++) out[w] &= ~b[w];
+}
+
+function pass1(out: Int32Array, end: number, first: boolean, a: Int32Array, xa: number): void {
+  if (first) for (let w = 0; w < end; w++) out[w] = a[w] ^ xa;
+  else for (let w = 0; w < end; w++) out[w] &= a[w] ^ xa;
+}
+
+function pass2(out: Int32Array, end: number, first: boolean, a: Int32Array, xa: number, b: Int32Array, xb: number): void {
+  if (first) for (let w = 0; w < end; w++) out[w] = (a[w] ^ xa) & (b[w] ^ xb);
+  else for (let w = 0; w < end; w++) out[w] &= (a[w] ^ xa) & (b[w] ^ xb);
+}
+
+function pass3(out: Int32Array, end: number, first: boolean, a: Int32Array, xa: number, b: Int32Array, xb: number, c: Int32Array, xc: number): void {
+  if (first) for (let w = 0; w < end; w++) out[w] = (a[w] ^ xa) & (b[w] ^ xb) & (c[w] ^ xc);
+  else for (let w = 0; w < end; w++) out[w] &= (a[w] ^ xa) & (b[w] ^ xb) & (c[w] ^ xc);
+}
+
+/** The ids that are in every bitmap of `keep` and in none of `drop`. */
+function inBitmaps(ids: Int32Array, keep: Int32Array[], drop: Int32Array[]): Int32Array {
   const out = new Int32Array(ids.length);
   let n = 0;
-  for (let i = 0; i < ids.length; i++) {
+  next: for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     const w = id >>> 5;
     const bit = 1 << (id & 31);
-    let every = true;
-    let any = false;
-    for (let k = 0; k < bitmaps.length; k++) {
-      const set = w < bitmaps[k].length && (bitmaps[k][w] & bit) !== 0;
-      every &&= set;
-      any ||= set;
-    }
-    if (keep ? every : !any) out[n++] = id;
+    for (let k = 0; k < keep.length; k++) if (w >= keep[k].length || (keep[k][w] & bit) === 0) continue next;
+    for (let k = 0; k < drop.length; k++) if (w < drop[k].length && (drop[k][w] & bit) !== 0) continue next;
+    out[n++] = id;
   }
   return out.subarray(0, n);
 }

@@ -12,22 +12,7 @@ import { type Database, OverBudget } from '../db/engine.ts';
 import type { Rating } from '../core/schemas.ts';
 import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
-import {
-  below,
-  within,
-  difference,
-  emptySet,
-  fromIds,
-  has,
-  intersection,
-  pageOf,
-  type PostSet,
-  Scratch,
-  setRange,
-  sizeOf,
-  type Take,
-  union,
-} from './post-set.ts';
+import { allOfNoneOf, below, emptySet, fromIds, has, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union, within } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
 import { containsDescending } from '../core/typed-arrays.ts';
 import type { KeptTotals } from './totals.ts';
@@ -394,7 +379,7 @@ class Evaluator {
       case 'num':
         return this.idRanges(e);
       case 'not':
-        return difference({ bits: this.indexes.posts.allPosts(this.words) }, [this.eval(e.expr)], this.words, this.take);
+        return allOfNoneOf([{ bits: this.indexes.posts.allPosts(this.words) }], [this.eval(e.expr)], this.words, this.take);
       case 'or':
         return union(
           e.exprs.map((x) => this.eval(x)),
@@ -403,27 +388,14 @@ class Evaluator {
         );
       case 'and': {
         // A AND NOT B is A without B: the complement of B is never made.
-        const plus = e.exprs.filter((x) => x.kind !== 'not');
-        const minus = e.exprs.flatMap((x) => (x.kind === 'not' ? [x.expr] : []));
+        const plain = e.exprs.filter((x) => x.kind !== 'not');
         // Id and date ranges narrow what the other parts give, by their bounds: no bitmap of a range is made.
-        const spans = plus.map((x) => (x.kind === 'num' ? this.spansOf(x) : null));
-        const sets = plus.filter((_, i) => spans[i] === null);
-        let base: PostSet = sets.length
-          ? intersection(
-              sets.map((x) => this.eval(x)),
-              this.words,
-              this.take,
-            )
-          : { bits: this.indexes.posts.allPosts(this.words) };
+        const spans = plain.map((x) => (x.kind === 'num' ? this.spansOf(x) : null));
+        const plus = plain.filter((_, i) => spans[i] === null).map((x) => this.eval(x));
+        const minus = e.exprs.flatMap((x) => (x.kind === 'not' ? [this.eval(x.expr)] : []));
+        let base = allOfNoneOf(plus.length ? plus : [{ bits: this.indexes.posts.allPosts(this.words) }], minus, this.words, this.take);
         for (const span of spans) if (span) base = within(base, span, this.words, this.take);
-        return minus.length
-          ? difference(
-              base,
-              minus.map((x) => this.eval(x)),
-              this.words,
-              this.take,
-            )
-          : base;
+        return base;
       }
       default:
         return badLeaf(e);

@@ -4,10 +4,9 @@ import { IdLists } from './id-list.ts';
 import { readIdText } from './tag-sets.ts';
 
 const all = (lists: IdLists, k: number) => {
-  const out: number[] = [];
-  const r = lists.reader(k);
-  for (let id = r.next(); id >= 0; id = r.next()) out.push(id);
-  return out;
+  const out = new Int32Array(lists.size(k));
+  lists.decode(k, out);
+  return [...out];
 };
 
 test('an id list gives back its ids highest first, across gaps of every varint length', () => {

@@ -160,6 +160,18 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     await check(other, ['a', 'b'], 'newest', 0, 10);
     await checkAll(['a', 'b'], 'newest', 0, 10);
     await checkAll(['c', 'a'], 'oldest', 0, 40);
+    // The search reads each tag's posts whole (postsOf): stale posts left out, the ones kept beside the list merged in.
+    const tagIds = await ctx.database.selectFrom('tags').select(['id', 'name']).where('name', 'in', ['a', 'b', 'c', 'd']).execute();
+    for (const m of [...sets, other]) {
+      const kept = await m.tagSets.current(ctx.database);
+      for (const t of tagIds) {
+        if (!kept.has(t.id)) continue;
+        const posts = kept.postsOf(t.id);
+        const got = 'ids' in posts ? [...posts.ids] : [...ids.values()].filter((id) => (posts.bits[id >>> 5] & (1 << (id & 31))) !== 0).sort((x, y) => y - x);
+        const want = expected([t.name], 'newest').map((title) => ids.get(title));
+        assert.deepEqual(got, want, t.name);
+      }
+    }
   });
 
   test('a process further behind than the change log reads every tag again', async () => {

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/engine.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { IdLists, varintLength, type IdReader } from './id-list.ts';
+import { IdLists, varintLength } from './id-list.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
@@ -134,6 +134,8 @@ export class PostSets {
   /** Posts changed since the lists were written: their entries in the lists are ignored. Its length is every bitmap's. */
   private stale: Int32Array = new Int32Array(0);
   private changes = 0;
+  /** Whether any post is marked in `stale`. */
+  private anyStale = false;
   private state: State = { version: -1, seq: 0, maxId: 0 };
   private built = false;
   private syncing: Promise<void> | null = null;
@@ -196,22 +198,37 @@ export class PostSets {
     return tagId < this.listOf.length ? this.listOf[tagId] - 1 : -1;
   }
 
-  /** Posts of a listed tag, highest first, with the changes kept beside its list. */
-  private cursor(tagId: number): TagCursor {
-    return new TagCursor(this.lists.reader(this.listNumber(tagId)), this.extra.get(tagId) ?? NONE, this.changes > 0 ? this.stale : null);
-  }
-
+  /** A listed tag's posts, highest first: its list decoded whole, stale posts left out, and the ones kept beside it merged in. */
   private descending(tagId: number): Int32Array {
-    const out = new Int32Array(this.sizeOf(tagId));
-    const c = this.cursor(tagId);
-    let n = 0;
-    for (let id = c.next(); id >= 0; id = c.next()) out[n++] = id;
-    return out.subarray(0, n);
-  }
-
-  private sizeOf(tagId: number): number {
+    const extra = this.extra.get(tagId) ?? NONE;
     const k = this.listNumber(tagId);
-    return (k >= 0 ? this.lists.size(k) : 0) + (this.extra.get(tagId)?.length ?? 0);
+    const from = extra.length;
+    const out = new Int32Array(from + (k >= 0 ? this.lists.size(k) : 0));
+    if (k >= 0) this.lists.decode(k, out.subarray(from));
+    let end = out.length;
+    if (this.anyStale) {
+      const stale = this.stale;
+      let m = from;
+      for (let i = from; i < end; i++) if ((stale[out[i] >>> 5] & (1 << (out[i] & 31))) === 0) out[m++] = out[i];
+      end = m;
+    }
+    if (from === 0) return out.subarray(0, end);
+    // The list sits after room for the extra posts: the merge writes no further than it has read.
+    let n = 0;
+    let e = 0;
+    for (let i = from; e < from || i < end; ) {
+      const x = e < from ? extra[e] : -1;
+      const y = i < end ? out[i] : -1;
+      if (x > y) {
+        out[n++] = x;
+        e++;
+      } else {
+        out[n++] = y;
+        i++;
+        if (x === y) e++;
+      }
+    }
+    return out.subarray(0, n);
   }
 
   private async sync(db: Database): Promise<void> {
@@ -304,6 +321,7 @@ export class PostSets {
     this.setLists(lists, listed);
     this.extra = new Map();
     this.stale = new Int32Array(size);
+    this.anyStale = false;
     this.changes = 0;
   }
 
@@ -325,6 +343,7 @@ export class PostSets {
     this.setLists(lists, this.listed);
     this.extra = new Map();
     this.stale.fill(0);
+    this.anyStale = false;
     this.changes = 0;
   }
 
@@ -343,6 +362,7 @@ export class PostSets {
     const bit = 1 << (postId & 31);
     for (const map of this.bits.values()) map[w] &= ~bit;
     this.stale[w] |= bit;
+    this.anyStale = true;
     for (const [tagId, ids] of this.extra)
       if (ids.includes(postId))
         this.extra.set(
@@ -361,43 +381,6 @@ export class TagSets extends PostSets {
 }
 
 const NONE: number[] = [];
-
-/** A listed tag's posts, highest first: its id list without stale posts, merged with the ones kept beside it. */
-class TagCursor {
-  private readonly base: IdReader;
-  private b: number;
-  private e = 0;
-
-  constructor(
-    base: IdReader,
-    private readonly extra: readonly number[],
-    private readonly stale: Int32Array | null,
-  ) {
-    this.base = base;
-    this.b = this.nextBase();
-  }
-
-  /** The next post, or -1 past the last. */
-  next(): number {
-    const x = this.e < this.extra.length ? this.extra[this.e] : -1;
-    if (x > this.b) {
-      this.e++;
-      return x;
-    }
-    const id = this.b;
-    if (id < 0) return -1;
-    this.b = this.nextBase();
-    if (x === id) this.e++;
-    return id;
-  }
-
-  private nextBase(): number {
-    const stale = this.stale;
-    let id = this.base.next();
-    if (stale) while (id >= 0 && (stale[id >>> 5] & (1 << (id & 31))) !== 0) id = this.base.next();
-    return id;
-  }
-}
 
 /** Bytes a post in an id list of `count` posts among `maxId` takes: the varint length of the mean gap. */
 function gapBytes(maxId: number, count: number): number {
