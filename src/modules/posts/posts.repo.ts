@@ -58,7 +58,7 @@ export async function itemsByIds(db: Database, ids: number[]): Promise<Items> {
 }
 
 /** The ids of a row whose `ids` column joined them with commas (none when null). */
-export const idList = (row: { ids: string | null } | undefined): number[] => (row?.ids ? row.ids.split(',').map(Number) : []);
+const idList = (row: { ids: string | null } | undefined): number[] => (row?.ids ? row.ids.split(',').map(Number) : []);
 
 /** Whether `found` is `list` with some entries left out, in the same order. */
 export function followsList(found: number[], list: number[]): boolean {

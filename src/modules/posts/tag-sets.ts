@@ -465,7 +465,7 @@ export function readIdText(text: string): Int32Array {
 }
 
 /** Sets the words of a 'w:bits,w:bits' text (bits as a signed or unsigned 32-bit number) into `map`; words past its end are left out. */
-export function readWords(text: string, map: Int32Array): void {
+function readWords(text: string, map: Int32Array): void {
   let word = 0;
   let value = 0;
   let negative = false;
