@@ -256,9 +256,10 @@ function testsOf(e: Expr): number {
 }
 
 /**
- * A page in id order found by testing posts from the top (or bottom) one by one, when `total`
- * matches among the board's posts make it likely within WALK_AT_MOST tests; null when not, or
- * when the walk runs out of tests first.
+ * A page in id order found by testing posts one by one from the top (or bottom), when `total`
+ * matches make it likely within WALK_AT_MOST tests; null when not, or when the walk runs out of
+ * tests first. The posts walked are those of the smallest set listed by id the query ANDs (its
+ * driver: every match is one of them), else every post.
  */
 function walkedPage(
   evaluator: Evaluator,
@@ -272,16 +273,30 @@ function walkedPage(
 ): number[] | null {
   const need = Math.min(offset + limit, total);
   const most = Math.floor(WALK_AT_MOST / testsOf(c.expr));
-  if (total === 0 || (need / total) * (newestId + 1) * 2 > most) return null;
+  const driver = evaluator.driver(c.expr);
+  const walked = driver ? driver.length : newestId + 1;
+  if (total === 0 || (need / total) * walked * 2 > most) return null;
   const test = evaluator.tester(c.expr);
   const ids: number[] = [];
   let skip = offset;
   const top = Math.min(newestId, c.before ? c.before.id - 1 : Infinity);
-  for (let tested = 0, id = dir === 'desc' ? top : 0; id >= 0 && id <= top; id += dir === 'desc' ? -1 : 1) {
-    if (++tested > most) return null;
-    if ((exists[id >>> 5] & (1 << (id & 31))) === 0 || !test(id)) continue;
+  const take = (id: number) => {
+    if (id > top || (exists[id >>> 5] & (1 << (id & 31))) === 0 || !test(id)) return true;
     if (skip > 0) skip--;
-    else if (ids.push(id) === limit) break;
+    else ids.push(id);
+    return ids.length < limit;
+  };
+  let tested = 0;
+  if (driver) {
+    for (let i = dir === 'desc' ? 0 : driver.length - 1; i >= 0 && i < driver.length; i += dir === 'desc' ? 1 : -1) {
+      if (++tested > most) return null;
+      if (!take(driver[i])) break;
+    }
+    return ids;
+  }
+  for (let id = dir === 'desc' ? top : 0; id >= 0 && id <= top; id += dir === 'desc' ? -1 : 1) {
+    if (++tested > most) return null;
+    if (!take(id)) break;
   }
   return ids;
 }
@@ -414,6 +429,23 @@ class Evaluator {
       case 'title':
         return (e.words ?? badLeaf(e)).map((id) => this.kept('word', this.indexes.words, id));
     }
+  }
+
+  /** The ids (highest first) of the smallest set listed by id that `e` ANDs: a tag, a title word, an uploader, favorites, a pool. */
+  driver(e: Expr): Int32Array | null {
+    let best: Int32Array | null = null;
+    for (const x of e.kind === 'and' ? e.exprs : [e]) {
+      const one =
+        (x.kind === 'tags' && x.ids.length === 1) ||
+        (x.kind === 'title' && x.words?.length === 1) ||
+        x.kind === 'uploader' ||
+        x.kind === 'fav' ||
+        x.kind === 'pool';
+      if (!one) continue;
+      const s = this.eval(x);
+      if ('ids' in s && (!best || s.ids.length < best.length)) best = s.ids;
+    }
+    return best;
   }
 
   /**
