@@ -274,12 +274,13 @@ function walkedPage(
   const need = Math.min(offset + limit, total);
   const most = Math.floor(WALK_AT_MOST / testsOf(c.expr));
   const driver = evaluator.driver(c.expr);
-  const walked = driver ? driver.length : newestId + 1;
+  const [low, high] = evaluator.bounds(c.expr, newestId);
+  const walked = driver ? driver.length : high - low + 1;
   if (total === 0 || (need / total) * walked * 2 > most) return null;
   const test = evaluator.tester(c.expr);
   const ids: number[] = [];
   let skip = offset;
-  const top = Math.min(newestId, c.before ? c.before.id - 1 : Infinity);
+  const top = Math.min(high, c.before ? c.before.id - 1 : Infinity);
   const take = (id: number) => {
     if (id > top || (exists[id >>> 5] & (1 << (id & 31))) === 0 || !test(id)) return true;
     if (skip > 0) skip--;
@@ -294,7 +295,7 @@ function walkedPage(
     }
     return ids;
   }
-  for (let id = dir === 'desc' ? top : 0; id >= 0 && id <= top; id += dir === 'desc' ? -1 : 1) {
+  for (let id = dir === 'desc' ? top : low; id >= low && id <= top; id += dir === 'desc' ? -1 : 1) {
     if (++tested > most) return null;
     if (!take(id)) break;
   }
@@ -429,6 +430,19 @@ class Evaluator {
       case 'title':
         return (e.words ?? badLeaf(e)).map((id) => this.kept('word', this.indexes.words, id));
     }
+  }
+
+  /** The lowest and highest ids `e` can hold: the id and date ranges it ANDs narrow them from every post's. */
+  bounds(e: Expr, newestId: number): [number, number] {
+    let low = 0;
+    let high = newestId;
+    for (const x of e.kind === 'and' ? e.exprs : [e]) {
+      const spans = x.kind === 'num' ? this.spansOf(x) : null;
+      if (!spans) continue;
+      low = Math.max(low, Math.min(...spans.map((r) => r[0])));
+      high = Math.min(high, Math.max(...spans.map((r) => r[1])));
+    }
+    return [low, high];
   }
 
   /** The ids (highest first) of the smallest set listed by id that `e` ANDs: a tag, a title word, an uploader, favorites, a pool. */
