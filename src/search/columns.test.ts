@@ -61,6 +61,7 @@ const indexes: SetIndexes = {
   numbers,
   posts: {
     refreshAt: async () => true,
+    createdIn: () => ({ ids: [], total: 0 }),
     newestId: POSTS,
     allPosts: () => all,
     markCreatedIn: () => {},

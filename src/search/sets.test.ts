@@ -119,6 +119,7 @@ eachDatabase('the in-memory set strategy', (ctx) => {
         idsCreatedIn: () => null,
         size: 0,
         page: () => [],
+        createdIn: () => ({ ids: [], total: 0 }),
       },
     };
     const tags: Expr = {

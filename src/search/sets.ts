@@ -35,6 +35,8 @@ export interface AllPosts {
   readonly size: number;
   /** A page of every post in date order (newest first: 'desc'). */
   page(dir: 'asc' | 'desc', offset: number, limit: number): number[];
+  /** A page of the posts created in a range of times, in date order, and how many there are. */
+  createdIn(r: Interval, dir: 'asc' | 'desc', offset: number, limit: number): { ids: number[]; total: number };
   /** The id range of the posts created in a range of times, while ids follow dates (null: none). */
   idsCreatedIn(r: Interval): [number, number] | null;
   /** Sets the bits of the posts created in a range of times (ids past the bitmap's end are left out). */
@@ -208,6 +210,9 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   const { posts, totals, version } = indexes;
   // Every post: a slice of the newest order, counted by it.
   if (c.expr.kind === 'all' && !c.before && (how.byDate || follows)) return { ids: posts.page(how.dir, offset, limit), total: posts.size, estimated: false };
+  // One range of dates, in date order: a stretch of the newest order.
+  if (c.expr.kind === 'num' && c.expr.field === 'created' && c.expr.ranges.length === 1 && how.byDate && !c.before)
+    return { ...posts.createdIn(c.expr.ranges[0], how.dir, offset, limit), estimated: false };
   const words = wordsOf(indexes);
   const stamp = version === undefined ? null : String(version);
   const key = JSON.stringify([c.expr, c.before ?? null]);

@@ -192,6 +192,22 @@ export class NewestOrder {
     return start < end ? [this.ids.at(end - 1), this.ids.at(start)] : null;
   }
 
+  /** A page of the posts created in a range of times, newest first ('desc') or oldest first, and how many there are (call refresh first). */
+  createdIn(
+    r: { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean },
+    dir: 'asc' | 'desc',
+    offset: number,
+    limit: number,
+  ): { ids: number[]; total: number } {
+    const start = this.firstAtOrBelow(r.hi, r.hiOpen === true);
+    const end = Math.max(start, this.firstAtOrBelow(r.lo, r.loOpen !== true));
+    const ids =
+      dir === 'desc'
+        ? this.ids.slice(start + offset, Math.min(end, start + offset + limit))
+        : this.ids.slice(Math.max(start, end - offset - limit), Math.max(start, end - offset)).reverse();
+    return { ids, total: end - start };
+  }
+
   /** A page of every post, newest first ('desc') or oldest first (call refresh first). */
   page(dir: 'asc' | 'desc', offset: number, limit: number): number[] {
     if (dir === 'desc') return this.ids.slice(offset, offset + limit);
