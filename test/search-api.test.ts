@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { eachDatabase, getJson } from './helpers.ts';
-import { addComment, addFavorite, addLike, createPost, createUser } from './factories.ts';
+import { addComment, addFavorite, addLike, createPool, createPost, createUser } from './factories.ts';
 
 const list = (q: string, more = '') => `/api/posts?q=${encodeURIComponent(q)}${more}`;
 
@@ -150,6 +150,27 @@ eachDatabase('search language: a rating edited by another process', (ctx) => {
     await ctx.database.updateTable('posts').set({ content_rating: 'unsafe', updated_at: 5_000 }).where('id', '=', ids[0]).execute();
     assert.deepEqual(await rated('unsafe'), [ids[2], ids[0]]);
     assert.deepEqual(await rated('safe'), [ids[3]]);
+  });
+});
+
+eachDatabase('search language: favourites and pools, which move no data version', (ctx) => {
+  test('a total asked again follows a new favourite and a post added to a pool at once', async () => {
+    const u = await createUser(ctx.database, { username: 'keeper' });
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await createPost(ctx.database, { uploaderId: u, createdAt: 1_000 + i, tags: ['cat'] }));
+    await addFavorite(ctx.database, u, ids[1], 2_000);
+    const pool = await createPool(ctx.database, { creatorId: u, name: 'kept', postIds: [ids[2]], at: 2_000 });
+    const found = async (q: string) => {
+      const body = (await getJson(ctx.app, list(q))).body;
+      return { ids: body.posts.map((p: { id: string }) => Number(p.id)), total: body.totalPosts };
+    };
+    for (const q of ['cat fav:keeper', 'cat -fav:keeper']) await found(q);
+    await found(`cat pool:${pool}`);
+    await addFavorite(ctx.database, u, ids[4], 3_000);
+    await ctx.database.insertInto('pool_posts').values({ pool_id: pool, post_id: ids[5], position: 2, added_at: 3_000 }).execute();
+    assert.deepEqual(await found('cat fav:keeper'), { ids: [ids[4], ids[1]], total: 2 });
+    assert.deepEqual(await found('cat -fav:keeper'), { ids: [ids[5], ids[3], ids[2], ids[0]], total: 4 });
+    assert.deepEqual(await found(`cat pool:${pool}`), { ids: [ids[5], ids[2]], total: 2 });
   });
 });
 

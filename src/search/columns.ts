@@ -9,7 +9,17 @@
 import { split } from './driven.ts';
 import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
 import { eachId, has, type PostSet, Scratch } from './post-set.ts';
-import { type CountField, current, datePage, evaluateSets, type KeptNumbers, type SetIndexes, type SetStrategy, sizeOfResult } from './sets.ts';
+import {
+  type CountField,
+  current,
+  datePage,
+  evaluateSets,
+  type KeptNumbers,
+  movesUnversioned,
+  type SetIndexes,
+  type SetStrategy,
+  sizeOfResult,
+} from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
 import type { Total } from './totals.ts';
 
@@ -59,7 +69,9 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
   // A total holds while neither the data nor the counts move: asked again, only the page is worked out.
   const { totals, version } = indexes;
   const key = JSON.stringify([c.expr, c.before ?? null]);
-  const remember = (work: () => Total) => (totals && version !== undefined ? totals.of(key, `${version}:${countsAt}`, work) : work());
+  // Pools move neither the data version nor the counts: a total with them in it is not kept.
+  const keep = totals && version !== undefined && !movesUnversioned({ kind: 'and', exprs: sets }) ? totals : undefined;
+  const remember = (work: () => Total) => (keep ? keep.of(key, `${version}:${countsAt}`, work) : work());
   const scratch = new Scratch();
   try {
     // Without a set that selects posts, every post is a candidate.

@@ -216,7 +216,9 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   const words = wordsOf(indexes);
   const stamp = version === undefined ? null : String(version);
   const key = JSON.stringify([c.expr, c.before ?? null]);
-  const known = totals && stamp !== null ? totals.peek(key, stamp) : undefined;
+  // Favorites and pools move no data version: a total with them in it is not kept.
+  const keep = totals && stamp !== null && !movesUnversioned(c.expr) ? totals : undefined;
+  const known = keep?.peek(key, stamp!);
   const scratch = new Scratch();
   try {
     const evaluator = new Evaluator(indexes, await fetchSets(db, c.expr, indexes), words, budgetMs, scratch.take, follows);
@@ -233,12 +235,19 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
     }
     const result = c.before ? below(found, c.before.id, words, scratch.take) : found;
     const total = { total: sizeOfResult(result, version), estimated: false };
-    if (totals && stamp !== null) totals.of(key, stamp, () => total);
+    keep?.of(key, stamp!, () => total);
     return { ids: pageOf(result, how.dir, offset, limit), ...total };
   } finally {
     scratch.release();
   }
 };
+
+/** Whether the expression reads sets whose changes move no data version (favorites, pools). */
+export function movesUnversioned(e: Expr): boolean {
+  if (e.kind === 'fav' || e.kind === 'pool' || e.kind === 'pooled') return true;
+  if (e.kind === 'not') return movesUnversioned(e.expr);
+  return (e.kind === 'and' || e.kind === 'or') && e.exprs.some(movesUnversioned);
+}
 
 /** Membership tests a page found post by post may take at most; past it, the query is evaluated whole. */
 const WALK_AT_MOST = 20_000;
