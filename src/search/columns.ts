@@ -209,6 +209,7 @@ function countOf(s: PostSet, keep: (id: number) => boolean, size: number): { tot
 
 /** Counts at or above this share the histogram's last bucket (and are then compared one by one). */
 const BUCKETS = 1 << 16;
+/** Zero between uses: each use clears the buckets it filled. */
 const histogram = new Uint32Array(BUCKETS + 1);
 
 /**
@@ -220,11 +221,19 @@ const histogram = new Uint32Array(BUCKETS + 1);
 function byCount(ids: Int32Array, value: (id: number) => number, dir: 'asc' | 'desc', k: number): number[] {
   if (k <= 0 || ids.length === 0) return [];
   const bucket = (v: number) => (dir === 'desc' ? Math.min(v, BUCKETS) : BUCKETS - Math.min(v, BUCKETS));
-  histogram.fill(0);
-  for (let i = 0; i < ids.length; i++) histogram[bucket(value(ids[i]))]++;
+  // Counts are mostly small: only the buckets between the lowest and the highest filled are walked and cleared, not all 65,537.
+  let lo = BUCKETS;
+  let hi = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const b = bucket(value(ids[i]));
+    histogram[b]++;
+    if (b < lo) lo = b;
+    if (b > hi) hi = b;
+  }
   // The bucket of the k-th, from the best end; every id in a better bucket is taken.
-  let t = BUCKETS;
-  for (let seen = 0; t > 0 && seen + histogram[t] < k; t--) seen += histogram[t];
+  let t = hi;
+  for (let seen = 0; t > lo && seen + histogram[t] < k; t--) seen += histogram[t];
+  histogram.fill(0, lo, hi + 1);
   const taken: number[] = [];
   let ties = 0;
   for (let i = 0; i < ids.length; i++) {
