@@ -32,7 +32,7 @@ const PAUSE_AFTER_MS = 20;
  * and decoding a tag on 50,000 posts from its varint gaps for every query was a third of a tag
  * search's time: the lists searched recently stay decoded until a change touches them.
  */
-const DECODED_BUDGET = 2 * 1024 * 1024;
+const DECODED_BUDGET = 6 * 1024 * 1024;
 /** Shorter lists decode in less time than a lookup and its upkeep cost. */
 const DECODED_FROM = 256;
 
