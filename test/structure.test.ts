@@ -42,3 +42,17 @@ test('no file outside src/db/ branches on the database engine: the Database obje
     );
   assert.deepEqual(found, []);
 });
+
+test('every post list is a search: the list service knows no kept set or index, and the list goes to the search module alone', () => {
+  // Issue 21: the special cases that answered some lists from kept sets before the planner saw them are gone.
+  const service = text(path.join('modules', 'posts', 'posts.service.ts'));
+  const kept = ['tag-sets', 'title-word-sets', 'column-sets', 'newest-order', 'post-numbers', 'search/sets', 'search/post-set', 'search/sql'];
+  assert.deepEqual(
+    kept.filter((m) => service.includes(`${m}.ts'`)),
+    [],
+    'posts.service.ts imports none of them',
+  );
+  const listing = text(path.join('modules', 'posts', 'post-listing.ts'));
+  assert.match(listing, /const list = async \(q: PostListQuery\)[\s\S]*listBySearch\(/, 'the list of post-listing.ts is listBySearch');
+  assert.doesNotMatch(listing, /q\.q === undefined/, 'no path for a list without q');
+});

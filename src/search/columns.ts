@@ -9,17 +9,7 @@
 import { split } from './driven.ts';
 import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
 import { eachId, has, type PostSet, Scratch } from './post-set.ts';
-import {
-  type CountField,
-  current,
-  datePage,
-  evaluateSets,
-  type KeptNumbers,
-  movesUnversioned,
-  type SetIndexes,
-  type SetStrategy,
-  sizeOfResult,
-} from './sets.ts';
+import { type CountField, current, datePage, evaluateSets, type KeptNumbers, keptTotalsOf, type SetIndexes, type SetStrategy, sizeOfResult } from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
 import type { Total } from './totals.ts';
 
@@ -67,11 +57,8 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
   if (!rest.every(countsAlone) || !ranks(c.order, follows)) return null;
   const countsAt = await numbers.current(db, indexes.posts.newestId);
   // A total holds while neither the data nor the counts move: asked again, only the page is worked out.
-  const { totals, version } = indexes;
-  const key = JSON.stringify([c.expr, c.before ?? null]);
-  // Pools move neither the data version nor the counts: a total with them in it is not kept.
-  const keep = totals && version !== undefined && !movesUnversioned({ kind: 'and', exprs: sets }) ? totals : undefined;
-  const remember = (work: () => Total) => (keep ? keep.of(key, `${version}:${countsAt}`, work) : work());
+  const { version } = indexes;
+  const { remember } = keptTotalsOf(indexes, c, { kind: 'and', exprs: sets }, version === undefined ? null : `${version}:${countsAt}`);
   const scratch = new Scratch();
   try {
     // Without a set that selects posts, every post is a candidate.

@@ -48,6 +48,16 @@ export class Scratch {
 const EMPTY: PostSet = { ids: new Int32Array(0) };
 export const emptySet = (): PostSet => EMPTY;
 
+/** A test of membership made for the set's form: a bit, or a binary search in its ids. */
+export function memberOf(s: PostSet): (id: number) => boolean {
+  if ('ids' in s) {
+    const ids = s.ids;
+    return (id) => containsDescending(ids, id);
+  }
+  const bits = s.bits;
+  return (id) => (bits[id >>> 5] & (1 << (id & 31))) !== 0;
+}
+
 /** Whether the set holds the post. */
 export function has(s: PostSet, id: number): boolean {
   if ('bits' in s) {
@@ -241,14 +251,7 @@ function sparseAnd(a: Int32Array, b: Int32Array, keep: boolean): Int32Array {
 
 /** The set without the posts from `id` up (the keyset cursor, in id order). */
 export function below(s: PostSet, id: number, words: number, take: Take = fresh): PostSet {
-  if ('ids' in s) return { ids: s.ids.filter((x) => x < id) };
-  const out = bitsOf(s, words, take);
-  const w = id >>> 5;
-  if (w < out.length) {
-    out[w] &= (1 << (id & 31)) - 1;
-    out.fill(0, w + 1);
-  }
-  return { bits: out };
+  return within(s, [[0, id - 1]], words, take);
 }
 
 /** The set's posts whose ids lie in any of the spans (each from its low to its high id, both included). */

@@ -12,10 +12,9 @@ import { type Database, OverBudget } from '../db/engine.ts';
 import type { Rating } from '../core/schemas.ts';
 import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
-import { allOfNoneOf, below, emptySet, fromIds, has, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union, within } from './post-set.ts';
+import { allOfNoneOf, below, emptySet, fromIds, has, memberOf, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union, within } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
-import { containsDescending } from '../core/typed-arrays.ts';
-import type { KeptTotals } from './totals.ts';
+import type { KeptTotals, Total } from './totals.ts';
 
 /** The tag sets this strategy reads (TagSets). */
 export interface KeptTags {
@@ -207,18 +206,15 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   const how = direction(c.order);
   if (!how) return null;
   const follows = await current(db, indexes);
-  const { posts, totals, version } = indexes;
+  const { posts, version } = indexes;
   // Every post: a slice of the newest order, counted by it.
   if (c.expr.kind === 'all' && !c.before && (how.byDate || follows)) return { ids: posts.page(how.dir, offset, limit), total: posts.size, estimated: false };
   // One range of dates, in date order: a stretch of the newest order.
   if (c.expr.kind === 'num' && c.expr.field === 'created' && c.expr.ranges.length === 1 && how.byDate && !c.before)
     return { ...posts.createdIn(c.expr.ranges[0], how.dir, offset, limit), estimated: false };
   const words = wordsOf(indexes);
-  const stamp = version === undefined ? null : String(version);
-  const key = JSON.stringify([c.expr, c.before ?? null]);
-  // Favorites and pools move no data version: a total with them in it is not kept.
-  const keep = totals && stamp !== null && !movesUnversioned(c.expr) ? totals : undefined;
-  const known = keep?.peek(key, stamp!);
+  const kept = keptTotalsOf(indexes, c, c.expr, version === undefined ? null : String(version));
+  const known = kept.known();
   const scratch = new Scratch();
   try {
     const evaluator = new Evaluator(indexes, await fetchSets(db, c.expr, indexes), words, budgetMs, scratch.take, follows);
@@ -234,16 +230,29 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
       return { ids: page.ids, total: c.before ? page.passed : sizeOfResult(found, version), estimated: false };
     }
     const result = c.before ? below(found, c.before.id, words, scratch.take) : found;
-    const total = { total: sizeOfResult(result, version), estimated: false };
-    keep?.of(key, stamp!, () => total);
+    const total = kept.remember(() => ({ total: sizeOfResult(result, version), estimated: false }));
     return { ids: pageOf(result, how.dir, offset, limit), ...total };
   } finally {
     scratch.release();
   }
 };
 
+/**
+ * The totals kept of a query at `stamp` (the data version, and the counts' counter where counts
+ * are in the query): none without a stamp, nor when `reads` has sets whose changes move no data
+ * version (favorites, pools).
+ */
+export function keptTotalsOf(indexes: SetIndexes, c: Compiled, reads: Expr, stamp: string | null) {
+  const totals = stamp !== null && !movesUnversioned(reads) ? indexes.totals : undefined;
+  const key = JSON.stringify([c.expr, c.before ?? null]);
+  return {
+    known: (): Total | undefined => totals?.peek(key, stamp!),
+    remember: (work: () => Total): Total => (totals ? totals.of(key, stamp!, work) : work()),
+  };
+}
+
 /** Whether the expression reads sets whose changes move no data version (favorites, pools). */
-export function movesUnversioned(e: Expr): boolean {
+function movesUnversioned(e: Expr): boolean {
   if (e.kind === 'fav' || e.kind === 'pool' || e.kind === 'pooled') return true;
   if (e.kind === 'not') return movesUnversioned(e.expr);
   return (e.kind === 'and' || e.kind === 'or') && e.exprs.some(movesUnversioned);
@@ -556,16 +565,6 @@ class Evaluator {
 
 /** How big a set is, roughly: a bitmap counts as holding a post in 16 (BITMAP_AT of tag-sets.ts). */
 const sizeHint = (s: PostSet) => ('ids' in s ? s.ids.length : s.bits.length * 2);
-
-/** A test of membership made for the set's form: a bit, or a binary search in its ids. */
-function memberOf(s: PostSet): (id: number) => boolean {
-  if ('ids' in s) {
-    const ids = s.ids;
-    return (id) => containsDescending(ids, id);
-  }
-  const bits = s.bits;
-  return (id) => (bits[id >>> 5] & (1 << (id & 31))) !== 0;
-}
 
 /** The ids of an id range, both ends included. */
 const idSpan = (r: Interval): [number, number] => [Math.ceil(r.loOpen ? r.lo + 1 : r.lo), Math.floor(r.hiOpen ? r.hi - 1 : r.hi)];

@@ -5,6 +5,9 @@ import { DateColumn } from './date-column.ts';
 import { IdSequence } from './id-sequence.ts';
 import { setRange } from '../../search/post-set.ts';
 
+/** A range of creation times; a bound is excluded when its `Open` flag is set. */
+type TimeRange = { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean };
+
 /** What tells the order it is out of date: the posts counter and the highest id. */
 interface OrderState {
   total: number;
@@ -186,45 +189,43 @@ export class NewestOrder {
    * `Open` flag is set), when ids follow dates: those posts are then a run of the order, and every
    * post with an id between the two is one of them. null when there are none (call refresh first).
    */
-  idsCreatedIn(r: { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean }): [number, number] | null {
-    const start = this.firstAtOrBelow(r.hi, r.hiOpen === true);
-    const end = this.firstAtOrBelow(r.lo, r.loOpen !== true);
+  idsCreatedIn(r: TimeRange): [number, number] | null {
+    const [start, end] = this.stretch(r);
     return start < end ? [this.ids.at(end - 1), this.ids.at(start)] : null;
   }
 
   /** A page of the posts created in a range of times, newest first ('desc') or oldest first, and how many there are (call refresh first). */
-  createdIn(
-    r: { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean },
-    dir: 'asc' | 'desc',
-    offset: number,
-    limit: number,
-  ): { ids: number[]; total: number } {
-    const start = this.firstAtOrBelow(r.hi, r.hiOpen === true);
-    const end = Math.max(start, this.firstAtOrBelow(r.lo, r.loOpen !== true));
-    const ids =
-      dir === 'desc'
-        ? this.ids.slice(start + offset, Math.min(end, start + offset + limit))
-        : this.ids.slice(Math.max(start, end - offset - limit), Math.max(start, end - offset)).reverse();
-    return { ids, total: end - start };
+  createdIn(r: TimeRange, dir: 'asc' | 'desc', offset: number, limit: number): { ids: number[]; total: number } {
+    const [start, end] = this.stretch(r);
+    return { ids: this.slice(start, end, dir, offset, limit), total: end - start };
   }
 
   /** A page of every post, newest first ('desc') or oldest first (call refresh first). */
   page(dir: 'asc' | 'desc', offset: number, limit: number): number[] {
-    if (dir === 'desc') return this.ids.slice(offset, offset + limit);
-    const n = this.ids.length;
-    return this.ids.slice(Math.max(0, n - offset - limit), Math.max(0, n - offset)).reverse();
+    return this.slice(0, this.ids.length, dir, offset, limit);
+  }
+
+  /** A page of the order's positions `start` to `end` (newest first, `end` excluded), in either direction. */
+  private slice(start: number, end: number, dir: 'asc' | 'desc', offset: number, limit: number): number[] {
+    if (dir === 'desc') return this.ids.slice(start + offset, Math.min(end, start + offset + limit));
+    return this.ids.slice(Math.max(start, end - offset - limit), Math.max(start, end - offset)).reverse();
+  }
+
+  /** The order's positions (newest first) of the posts created in a range of times: from the first up to the last, excluded. */
+  private stretch(r: TimeRange): [number, number] {
+    const start = this.firstAtOrBelow(r.hi, r.hiOpen === true);
+    return [start, Math.max(start, this.firstAtOrBelow(r.lo, r.loOpen !== true))];
   }
 
   /** Sets the bits of the posts created in a range of times: a run of ids while ids follow dates (call refresh first). */
-  markCreatedIn(r: { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean }, bits: Int32Array): void {
+  markCreatedIn(r: TimeRange, bits: Int32Array): void {
     const last = bits.length * 32 - 1;
     if (this.idsFollowDates) {
       const ids = this.idsCreatedIn(r);
       if (ids) setRange(bits, Math.max(0, ids[0]), Math.min(last, ids[1]));
       return;
     }
-    const start = this.firstAtOrBelow(r.hi, r.hiOpen === true);
-    const end = this.firstAtOrBelow(r.lo, r.loOpen !== true);
+    const [start, end] = this.stretch(r);
     for (let i = start; i < end; i++) {
       const id = this.ids.at(i);
       if (id <= last) bits[id >>> 5] |= 1 << (id & 31);
