@@ -74,11 +74,25 @@ export function sizeOf(s: PostSet): number {
   return n;
 }
 
+/** Sets the bits of the ids in `bits`; ids past its end are left out. */
+export function markIds(ids: ArrayLike<number>, bits: Int32Array): void {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (id >>> 5 < bits.length) bits[id >>> 5] |= 1 << (id & 31);
+  }
+}
+
+/** Adds the set's posts to the bitmap `out`; posts past its end are left out. */
+export function orInto(s: PostSet, out: Int32Array): void {
+  if ('ids' in s) markIds(s.ids, out);
+  else for (let w = Math.min(s.bits.length, out.length) - 1; w >= 0; w--) out[w] |= s.bits[w];
+}
+
 /** A bitmap of `words` words of its own with the set's posts. */
 export function bitsOf(s: PostSet, words: number, take: Take = fresh): Int32Array {
   const out = take(words);
   if ('bits' in s) out.set(s.bits.length > words ? s.bits.subarray(0, words) : s.bits);
-  else for (const id of s.ids) if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
+  else markIds(s.ids, out);
   return out;
 }
 
@@ -108,10 +122,7 @@ export function union(sets: PostSet[], words: number, take: Take = fresh): PostS
     return { ids: lists[0] };
   }
   const out = take(words);
-  for (const s of sets) {
-    if ('bits' in s) for (let w = Math.min(s.bits.length, words) - 1; w >= 0; w--) out[w] |= s.bits[w];
-    else for (const id of s.ids) if (id >>> 5 < words) out[id >>> 5] |= 1 << (id & 31);
-  }
+  for (const s of sets) orInto(s, out);
   return { bits: out };
 }
 

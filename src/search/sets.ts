@@ -12,7 +12,24 @@ import { type Database, OverBudget } from '../db/engine.ts';
 import type { Rating } from '../core/schemas.ts';
 import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
-import { allOfNoneOf, below, emptySet, fromIds, has, memberOf, pageOf, type PostSet, Scratch, setRange, sizeOf, type Take, union, within } from './post-set.ts';
+import {
+  allOfNoneOf,
+  below,
+  emptySet,
+  fromIds,
+  has,
+  markIds,
+  memberOf,
+  orInto,
+  pageOf,
+  type PostSet,
+  Scratch,
+  setRange,
+  sizeOf,
+  type Take,
+  union,
+  within,
+} from './post-set.ts';
 import type { SearchPage } from './sql.ts';
 import type { KeptTotals, Total } from './totals.ts';
 
@@ -22,6 +39,10 @@ export interface KeptTags {
   has(tagId: number): boolean;
   readonly bitmapWords: number;
   postsOf(tagId: number): { bits: Int32Array } | { ids: Int32Array };
+  /** How many posts a kept tag holds at most (a bitmap: every id it can hold); without it, as postsOf says. */
+  sizeOf?(tagId: number): number;
+  /** Sets the bits of a kept tag's posts in a bitmap without listing them first; without it, from postsOf. */
+  markInto?(tagId: number, bits: Int32Array): void;
 }
 
 /** Every post, newest first (NewestOrder). */
@@ -408,7 +429,7 @@ class Evaluator {
       case 'rating':
       case 'type':
       case 'title':
-        return union(this.parts(e), this.words, this.take);
+        return this.marked(this.keysOf(e)) ?? union(this.parts(e), this.words, this.take);
       case 'uploader':
         return this.kept('uploader', this.indexes.uploaders, e.userId);
       case 'fav':
@@ -442,17 +463,48 @@ class Evaluator {
   }
 
   /** The kept sets a leaf is the union of: a tag or a wildcard's tags, ratings, kinds of media, a title's words. */
-  private parts(e: Extract<Expr, { kind: 'tags' | 'rating' | 'type' | 'title' }>): PostSet[] {
+  private keysOf(e: Extract<Expr, { kind: 'tags' | 'rating' | 'type' | 'title' }>): KeptKey[] {
+    const { tags, ratings, kinds, words } = this.indexes;
     switch (e.kind) {
       case 'tags':
-        return e.ids.map((id) => this.kept('tags', this.indexes.tags, id));
+        return e.ids.map((key) => ({ kind: 'tags', sets: tags, key }));
       case 'rating':
-        return ratingKeys(e).map((k) => this.kept('rating', this.indexes.ratings, k));
+        return ratingKeys(e).map((key) => ({ kind: 'rating', sets: ratings, key }));
       case 'type':
-        return kindKeys(e).map((k) => this.kept('kind', this.indexes.kinds, k));
+        return kindKeys(e).map((key) => ({ kind: 'kind', sets: kinds, key }));
       case 'title':
-        return (e.words ?? badLeaf(e)).map((id) => this.kept('word', this.indexes.words, id));
+        return (e.words ?? badLeaf(e)).map((key) => ({ kind: 'word', sets: words, key }));
     }
+  }
+
+  private parts(e: Extract<Expr, { kind: 'tags' | 'rating' | 'type' | 'title' }>): PostSet[] {
+    return this.keysOf(e).map((k) => this.kept(k.kind, k.sets, k.key));
+  }
+
+  /**
+   * The union of several sets as a bitmap, each set's bits set straight from how it is kept (a
+   * wildcard's hundred tags are never decoded into lists of their own); null when the union is
+   * sparse (no more posts than words), where merging the lists costs less than a bitmap.
+   */
+  private marked(keys: KeptKey[]): PostSet | null {
+    if (keys.length < 2) return null;
+    let most = 0;
+    for (const { kind, sets, key } of keys) {
+      const fetched = this.fetched.get(keyOf(kind, key));
+      if (fetched) most += fetched.length;
+      else if (sets?.has(key)) most += sets.sizeOf ? sets.sizeOf(key) : sizeHint(sets.postsOf(key));
+    }
+    if (most <= this.words) return null;
+    const out = this.take(this.words);
+    for (const { kind, sets, key } of keys) {
+      const fetched = this.fetched.get(keyOf(kind, key));
+      if (fetched) markIds(fetched, out);
+      else if (sets?.has(key)) {
+        if (sets.markInto) sets.markInto(key, out);
+        else orInto(sets.postsOf(key), out);
+      }
+    }
+    return { bits: out };
   }
 
   /** The lowest and highest ids `e` can hold: the id and date ranges it ANDs narrow them from every post's. */
@@ -562,6 +614,9 @@ class Evaluator {
     return { bits: out };
   }
 }
+
+/** A kept set a leaf reads: its kind, where it is kept (if anywhere), and its key. */
+type KeptKey = { kind: SetKind; sets: KeptTags | undefined; key: number };
 
 /** How big a set is, roughly: a bitmap counts as holding a post in 16 (BITMAP_AT of tag-sets.ts). */
 const sizeHint = (s: PostSet) => ('ids' in s ? s.ids.length : s.bits.length * 2);

@@ -73,6 +73,29 @@ export class IdLists {
     }
   }
 
+  /**
+   * Sets the bits of list `k`'s ids in `bits`, but of those whose bit is set in `skip` (stale
+   * posts); ids past the bitmap's end are left out. The ids are never written out as a list.
+   */
+  mark(k: number, bits: Int32Array, skip: Int32Array | null): void {
+    const bytes = this.chunks[this.chunkOf[k]];
+    const end = this.endOf[k];
+    let at = this.startOf[k];
+    let last = 0;
+    for (let n = 0; at < end; n++) {
+      let b = bytes[at++];
+      let x = b & 127;
+      for (let shift = 7; b >= 128; shift += 7) {
+        b = bytes[at++];
+        x |= (b & 127) << shift;
+      }
+      last = n === 0 ? x : last - x;
+      const w = last >>> 5;
+      const bit = 1 << (last & 31);
+      if (w < bits.length && (skip === null || (skip[w] & bit) === 0)) bits[w] |= bit;
+    }
+  }
+
   /** Gives the last chunk back down to the bytes it holds (once every list is added). */
   trim(): void {
     const last = this.chunks.length - 1;

@@ -27,9 +27,9 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
   let kinds: Record<Kind, TagSetOptions>;
   type Kind = 'mixed' | 'lists' | 'ends';
   /** A posts service of its own, with its tag sets kept in one of these ways. */
-  const memory = (kind: Kind, compactAt?: number) => {
+  const memory = (kind: Kind, compactAt?: number, decodedFrom = 1) => {
     // Every list searched stays decoded (at a million posts only the big ones): changes must reach those too.
-    const tagSets = new TagSets({ ...kinds[kind], compactAt, decodedFrom: 1 });
+    const tagSets = new TagSets({ ...kinds[kind], compactAt, decodedFrom });
     return { service: createPostsService(ctx.app.deps, { tagSets }), tagSets };
   };
   const KINDS = ['mixed', 'lists', 'ends'] as const;
@@ -124,7 +124,8 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
 
   test('edits, deletes and uploads after the sets were read show at once, before and after the lists are written anew', async () => {
     // Each kind of set, and id lists that take in the changes kept beside them after every 2.
-    const sets = [memory('mixed'), memory('lists'), memory('lists', 2)];
+    // The last keeps no list decoded: its unions read the compressed lists straight into bitmaps.
+    const sets = [memory('mixed'), memory('lists'), memory('lists', 2), memory('lists', undefined, 1_000)];
     const checkAll = async (tags: string[], sort: 'newest' | 'oldest', offset: number, limit: number) => {
       for (const m of sets) await check(m, tags, sort, offset, limit);
     };
@@ -171,8 +172,37 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
         const got = 'ids' in posts ? [...posts.ids] : [...ids.values()].filter((id) => (posts.bits[id >>> 5] & (1 << (id & 31))) !== 0).sort((x, y) => y - x);
         const want = expected([t.name], 'newest').map((title) => ids.get(title));
         assert.deepEqual(got, want, t.name);
+        // Marked into a bitmap (a union of many tags), the same posts.
+        const bits = new Int32Array(kept.bitmapWords);
+        kept.markInto(t.id, bits);
+        assert.deepEqual(
+          [...ids.values()].filter((id) => (bits[id >>> 5] & (1 << (id & 31))) !== 0).sort((x, y) => y - x),
+          want,
+          `${t.name} marked`,
+        );
       }
     }
+    // A union of tags as one bitmap: 'a or c' and 'b or d' through the query language.
+    for (const m of [...sets, other])
+      for (const q of ['a or c', 'b or d', '(a or c) -b']) {
+        const page = await listPage(m.service, { q, limit: 100 });
+        const want = [...model]
+          .filter(([, t]) =>
+            q.startsWith('(a')
+              ? (t.includes('a') || t.includes('c')) && !t.includes('b')
+              : q.startsWith('a')
+                ? t.includes('a') || t.includes('c')
+                : t.includes('b') || t.includes('d'),
+          )
+          .map(([title]) => title)
+          .reverse();
+        assert.deepEqual(
+          page.posts.map((p) => p.title),
+          want.slice(0, 100),
+          q,
+        );
+        assert.equal(page.totalPosts, want.length, q);
+      }
   });
 
   test('a process further behind than the change log reads every tag again', async () => {

@@ -6,6 +6,7 @@ import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
 import { widen } from '../../core/typed-arrays.ts';
+import { markIds, orInto } from '../../search/post-set.ts';
 
 /**
  * Memory the tag sets of one process may take. The most used tags take MOST_USED_SHARE of it
@@ -198,6 +199,27 @@ export class PostSets {
   postsOf(tagId: number): { bits: Int32Array } | { ids: Int32Array } {
     const bits = this.bits.get(tagId);
     return bits ? { bits } : { ids: this.decoded(tagId) };
+  }
+
+  /** How many posts a kept tag holds at most: a bitmap counts as every id it can hold. */
+  sizeOf(tagId: number): number {
+    const bits = this.bits.get(tagId);
+    if (bits) return bits.length * 32;
+    const k = this.listNumber(tagId);
+    return (k >= 0 ? this.lists.size(k) : 0) + (this.extra.get(tagId)?.length ?? 0);
+  }
+
+  /** Sets the bits of a kept tag's posts in `out` (ids past its end left out): a list is read straight into it, not decoded first. */
+  markInto(tagId: number, out: Int32Array): void {
+    const bits = this.bits.get(tagId);
+    const decoded = this.decodedLists.get(tagId);
+    if (bits || decoded) {
+      orInto(bits ? { bits } : { ids: decoded! }, out);
+      return;
+    }
+    const k = this.listNumber(tagId);
+    if (k >= 0) this.lists.mark(k, out, this.anyStale ? this.stale : null);
+    markIds(this.extra.get(tagId) ?? NONE, out);
   }
 
   /** Listed tags' posts as decoded for a search, the least recently used first, within DECODED_BUDGET. */
