@@ -34,7 +34,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Spawns a Node process (TypeScript through tsx, JavaScript as it is), keeping the last few KB of its output. */
 export function spawnNode(script: string, args: string[], env: Record<string, string>, port: number, nodeFlags: string[] = []): Child {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...nodeFlags, ...loader, script, ...args], {
+  return spawnCommand(process.execPath, [...nodeFlags, ...loader, script, ...args], env, port);
+}
+
+/** Spawns a command that serves on `port`, keeping the last few KB of its output. */
+function spawnCommand(command: string, args: string[], env: Record<string, string>, port: number): Child {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,10 +98,7 @@ export interface ServerOptions {
 /** Our server as production runs it (`npm start`: compiled to dist/, then `node dist/server.js`), rate limits off. */
 export async function startServer(o: ServerOptions): Promise<Child> {
   const port = await freePort();
-  const entry = await buildServer();
-  // The Node flags `npm start` gives (V8 heap sizes), read from package.json so both stay one.
-  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  const flags = start.filter((a) => a.startsWith('--'));
+  await buildServer();
   const env = {
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -108,7 +110,8 @@ export async function startServer(o: ServerOptions): Promise<Child> {
     REDIS_URL: '',
     NODE_ENV: 'production',
   };
-  const server = spawnNode(entry, [], env, port, flags);
+  // What `npm start` runs: dist/server.js with its Node flags and malloc settings (exec: the pid is the server's).
+  const server = spawnCommand('sh', [path.join(ROOT, 'scripts', 'start.sh')], env, port);
   await waitUntil(
     server,
     'the server',

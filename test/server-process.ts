@@ -14,12 +14,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-// The server as `npm start` runs it: compiled to dist/ first.
-const entry = buildServer();
+// The server as `npm start` runs it: compiled to dist/ first, then started by scripts/start.sh.
+const built = buildServer();
 
-/** Starts dist/server.js with these settings over the environment (SQLite unless DATABASE_URL is given). */
+/** Starts the server as `npm start` does, with these settings over the environment (SQLite unless DATABASE_URL is given). */
 export async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [await entry], {
+  await built;
+  const child = spawn('sh', [path.join(ROOT, 'scripts', 'start.sh')], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import type { Database } from '../../db/engine.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { IdLists, varintLength } from './id-list.ts';
+import { DecodedLists } from './decoded-lists.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
@@ -29,11 +30,11 @@ const COMPACT_AT = 4_096;
 /** Reading every tag, the event loop gets a turn after this long. */
 const PAUSE_AFTER_MS = 20;
 /**
- * Memory the decoded id lists a process keeps may take. A search reads a listed tag's posts whole,
- * and decoding a tag on 50,000 posts from its varint gaps for every query was a third of a tag
- * search's time: the lists searched recently stay decoded until a change touches them.
+ * The decoded id lists of a process, within 6 MB for every kind of set. A search reads a listed
+ * tag's posts whole, and decoding a tag on 50,000 posts from its varint gaps for every query was
+ * a third of a tag search's time: the lists searched recently stay decoded until a change touches them.
  */
-const DECODED_BUDGET = 6 * 1024 * 1024;
+const DECODED = new DecodedLists(6 * 1024 * 1024);
 /** Shorter lists decode in less time than a lookup and its upkeep cost. */
 const DECODED_FROM = 256;
 
@@ -212,7 +213,7 @@ export class PostSets {
   /** Sets the bits of a kept tag's posts in `out` (ids past its end left out): a list is read straight into it, not decoded first. */
   markInto(tagId: number, out: Int32Array): void {
     const bits = this.bits.get(tagId);
-    const decoded = this.decodedLists.get(tagId);
+    const decoded = DECODED.get(this.owner, tagId);
     if (bits || decoded) {
       orInto(bits ? { bits } : { ids: decoded! }, out);
       return;
@@ -222,46 +223,25 @@ export class PostSets {
     markIds(this.extra.get(tagId) ?? NONE, out);
   }
 
-  /** Listed tags' posts as decoded for a search, the least recently used first, within DECODED_BUDGET. */
-  private decodedLists = new Map<number, Int32Array>();
-  private decodedBytes = 0;
+  /** This kind of set's number among the decoded lists. */
+  private readonly owner = DECODED.owner();
 
   /** A listed tag's posts, highest first: decoded unless kept so (shared: read them, never write them). */
   private decoded(tagId: number): Int32Array {
-    const kept = this.decodedLists.get(tagId);
-    if (kept) {
-      this.decodedLists.delete(tagId);
-      this.decodedLists.set(tagId, kept);
-      return kept;
-    }
+    const kept = DECODED.get(this.owner, tagId);
+    if (kept) return kept;
     let ids = this.descending(tagId);
-    if (ids.length >= this.decodedFrom && ids.byteLength <= DECODED_BUDGET / 4) {
+    if (ids.length >= this.decodedFrom) {
       // Kept in an array of its own size (stale posts left out may have shortened it).
       if (ids.byteLength !== ids.buffer.byteLength) ids = ids.slice();
-      this.decodedLists.set(tagId, ids);
-      this.decodedBytes += ids.byteLength;
-      for (const [oldest, dropped] of this.decodedLists) {
-        if (this.decodedBytes <= DECODED_BUDGET) break;
-        this.decodedLists.delete(oldest);
-        this.decodedBytes -= dropped.byteLength;
-      }
+      DECODED.set(this.owner, tagId, ids);
     }
     return ids;
   }
 
   /** Decoded lists are dropped when their posts may have changed: those of `tagIds`, or all. */
   private forgetDecoded(tagIds?: Iterable<number>): void {
-    if (!tagIds) {
-      this.decodedLists.clear();
-      this.decodedBytes = 0;
-      return;
-    }
-    for (const tagId of tagIds) {
-      const dropped = this.decodedLists.get(tagId);
-      if (!dropped) continue;
-      this.decodedLists.delete(tagId);
-      this.decodedBytes -= dropped.byteLength;
-    }
+    DECODED.forget(this.owner, tagIds);
   }
 
   /** Whether the tag is kept as a bitmap. */
