@@ -57,20 +57,7 @@ export class IdLists {
    * its bytes, with no call or object for each id.
    */
   decode(k: number, out: Int32Array): void {
-    const bytes = this.chunks[this.chunkOf[k]];
-    const end = this.endOf[k];
-    let at = this.startOf[k];
-    let last = 0;
-    for (let n = 0; at < end; n++) {
-      let b = bytes[at++];
-      let x = b & 127;
-      for (let shift = 7; b >= 128; shift += 7) {
-        b = bytes[at++];
-        x |= (b & 127) << shift;
-      }
-      last = n === 0 ? x : last - x;
-      out[n] = last;
-    }
+    this.read(k, out, null, null);
   }
 
   /**
@@ -78,6 +65,11 @@ export class IdLists {
    * posts); ids past the bitmap's end are left out. The ids are never written out as a list.
    */
   mark(k: number, bits: Int32Array, skip: Int32Array | null): void {
+    this.read(k, null, bits, skip);
+  }
+
+  /** The varint loop of decode (into `out`) and mark (into `bits`). */
+  private read(k: number, out: Int32Array | null, bits: Int32Array | null, skip: Int32Array | null): void {
     const bytes = this.chunks[this.chunkOf[k]];
     const end = this.endOf[k];
     let at = this.startOf[k];
@@ -90,9 +82,12 @@ export class IdLists {
         x |= (b & 127) << shift;
       }
       last = n === 0 ? x : last - x;
-      const w = last >>> 5;
-      const bit = 1 << (last & 31);
-      if (w < bits.length && (skip === null || (skip[w] & bit) === 0)) bits[w] |= bit;
+      if (out !== null) out[n] = last;
+      else {
+        const w = last >>> 5;
+        const bit = 1 << (last & 31);
+        if (w < bits!.length && (skip === null || (skip[w] & bit) === 0)) bits![w] |= bit;
+      }
     }
   }
 
