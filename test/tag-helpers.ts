@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Ctx } from './helpers.ts';
 import { getJson } from './helpers.ts';
-import type { Account } from './auth-helpers.ts';
+import { before } from 'node:test';
+import { register, setAccount, type Account } from './auth-helpers.ts';
 import { multipart } from './multipart.ts';
 import * as fx from './media-fixtures.ts';
 
@@ -45,4 +46,15 @@ export async function listed(ctx: Ctx, query: string): Promise<{ ids: string[]; 
   const res = await getJson(ctx.app, `/api/posts?${query}`);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return { ids: res.body.posts.map((p: { id: string }) => p.id), total: res.body.totalPosts };
+}
+
+/** A user, alice, and a moderator, mod, registered before the suite's tests (read them inside a test). */
+export function userAndModerator(ctx: Ctx): { alice: Account; mod: Account } {
+  const who = {} as { alice: Account; mod: Account };
+  before(async () => {
+    who.alice = await register(ctx.app, 'alice');
+    who.mod = await register(ctx.app, 'mod');
+    await setAccount(ctx.database, 'mod', { role: 'moderator' });
+  });
+  return who;
 }

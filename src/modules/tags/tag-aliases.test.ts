@@ -1,9 +1,9 @@
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
-import { assertBadField, assertError, ISO_MS, register, setAccount, type Account } from '../../../test/auth-helpers.ts';
+import { assertBadField, assertError, ISO_MS } from '../../../test/auth-helpers.ts';
 import { mulberry } from '../../../test/prng.ts';
-import { addAlias, editTags, listed, postTags, tagObject, uploadTagged } from '../../../test/tag-helpers.ts';
+import { userAndModerator, addAlias, editTags, listed, postTags, tagObject, uploadTagged } from '../../../test/tag-helpers.ts';
 
 /** postsCount of a tag in GET /api/tags, or null when it is not listed (no posts). */
 async function listedCount(ctx: Ctx, name: string): Promise<number | null> {
@@ -12,22 +12,16 @@ async function listedCount(ctx: Ctx, name: string): Promise<number | null> {
 }
 
 eachDatabase('tag aliases', (ctx) => {
-  let alice: Account;
-  let mod: Account;
-  before(async () => {
-    alice = await register(ctx.app, 'alice');
-    mod = await register(ctx.app, 'mod');
-    await setAccount(ctx.database, 'mod', { role: 'moderator' });
-  });
+  const who = userAndModerator(ctx);
 
   test('creating an alias retags the posts of `from` (a post with both just loses it), moves the counts, and searches follow at once', async () => {
-    const a = await uploadTagged(ctx, alice, 'kitten, fluffy');
-    const b = await uploadTagged(ctx, alice, 'kitten, cat');
-    const c = await uploadTagged(ctx, alice, 'cat');
+    const a = await uploadTagged(ctx, who.alice, 'kitten, fluffy');
+    const b = await uploadTagged(ctx, who.alice, 'kitten, cat');
+    const c = await uploadTagged(ctx, who.alice, 'cat');
     // Warm the in-memory search on both names first: the alias must not be answered from stale sets.
     assert.deepEqual(await listed(ctx, 'q=kitten'), { ids: [b, a], total: 2 });
     assert.deepEqual(await listed(ctx, 'q=cat'), { ids: [c, b], total: 2 });
-    const res = await addAlias(ctx, mod.headers, ' Kitten ', 'cat');
+    const res = await addAlias(ctx, who.mod.headers, ' Kitten ', 'cat');
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
     assert.match(body.createdAt, ISO_MS);
@@ -42,34 +36,41 @@ eachDatabase('tag aliases', (ctx) => {
   });
 
   test('every write path reads an alias as its target: upload and edit (with a category prefix too)', async () => {
-    assert.equal((await addAlias(ctx, mod.headers, 'doggo', 'dog')).statusCode, 201);
-    const up = await uploadTagged(ctx, alice, 'doggo, artist:doggo');
+    assert.equal((await addAlias(ctx, who.mod.headers, 'doggo', 'dog')).statusCode, 201);
+    const up = await uploadTagged(ctx, who.alice, 'doggo, artist:doggo');
     assert.deepEqual((await postTags(ctx, up)).tagDetails, [{ name: 'dog', category: 'general', postsCount: 1 }]);
-    const res = await editTags(ctx, alice, up, ['doggo', 'dog', 'park']);
+    const res = await editTags(ctx, who.alice, up, ['doggo', 'dog', 'park']);
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json().tags, ['dog', 'park']);
     assert.equal(await listedCount(ctx, 'dog'), 1);
     assert.equal(await listedCount(ctx, 'doggo'), null);
   });
 
+  test('a missing target is created in the category of `from`, which keeps its row without posts', async () => {
+    await uploadTagged(ctx, who.alice, 'artist:painter_old');
+    assert.equal((await addAlias(ctx, who.mod.headers, 'painter_old', 'painter_new')).statusCode, 201);
+    const tag = await tagObject(ctx, 'painter_new');
+    assert.deepEqual([tag.category, tag.postsCount, tag.aliases], ['artist', 1, ['painter_old']]);
+  });
+
   test('chains and cycles are 400 naming the chain; itself is 400; an alias twice is 409; nothing is written', async () => {
-    assert.equal((await addAlias(ctx, mod.headers, 'kitty_b', 'cat_b')).statusCode, 201);
-    const toAlias = await addAlias(ctx, mod.headers, 'kitty_c', 'kitty_b');
+    assert.equal((await addAlias(ctx, who.mod.headers, 'kitty_b', 'cat_b')).statusCode, 201);
+    const toAlias = await addAlias(ctx, who.mod.headers, 'kitty_c', 'kitty_b');
     assertBadField(toAlias, 'to');
     assert.match(toAlias.json().error, /kitty_c -> kitty_b -> cat_b/);
-    const fromTarget = await addAlias(ctx, mod.headers, 'cat_b', 'feline_b');
+    const fromTarget = await addAlias(ctx, who.mod.headers, 'cat_b', 'feline_b');
     assertBadField(fromTarget, 'from');
     assert.match(fromTarget.json().error, /kitty_b -> cat_b -> feline_b/);
-    const cycle = await addAlias(ctx, mod.headers, 'cat_b', 'kitty_b');
+    const cycle = await addAlias(ctx, who.mod.headers, 'cat_b', 'kitty_b');
     assert.equal(cycle.statusCode, 400);
     assert.match(cycle.json().error, /cat_b -> kitty_b -> cat_b/);
-    const self = await addAlias(ctx, mod.headers, 'same_b', 'Same_B');
+    const self = await addAlias(ctx, who.mod.headers, 'same_b', 'Same_B');
     assertBadField(self, 'to');
     assert.match(self.json().error, /same_b -> same_b/);
-    assertError(await addAlias(ctx, mod.headers, 'kitty_b', 'other_b'), 409);
-    assertBadField(await addAlias(ctx, mod.headers, '-bad', 'cat_b'), 'from');
-    assertBadField(await addAlias(ctx, mod.headers, 'fine_b', 'a,b'), 'to');
-    assertBadField(await ctx.app.inject({ method: 'POST', url: '/api/tag-aliases', headers: mod.headers, payload: { from: 'x' } }), 'to');
+    assertError(await addAlias(ctx, who.mod.headers, 'kitty_b', 'other_b'), 409);
+    assertBadField(await addAlias(ctx, who.mod.headers, '-bad', 'cat_b'), 'from');
+    assertBadField(await addAlias(ctx, who.mod.headers, 'fine_b', 'a,b'), 'to');
+    assertBadField(await ctx.app.inject({ method: 'POST', url: '/api/tag-aliases', headers: who.mod.headers, payload: { from: 'x' } }), 'to');
     const all = await getJson(ctx.app, '/api/tag-aliases?limit=200');
     assert.deepEqual(
       all.body.aliases.filter((x: { from: string }) => x.from.endsWith('_b')).map((x: { from: string; to: string }) => [x.from, x.to]),
@@ -80,18 +81,18 @@ eachDatabase('tag aliases', (ctx) => {
   });
 
   test('only moderators create and delete aliases', async () => {
-    await uploadTagged(ctx, alice, 'puppy_m');
+    await uploadTagged(ctx, who.alice, 'puppy_m');
     assertError(await addAlias(ctx, {}, 'puppy_m', 'dog_m'), 401);
-    assertError(await addAlias(ctx, alice.headers, 'puppy_m', 'dog_m'), 403);
-    assert.equal((await addAlias(ctx, mod.headers, 'puppy_m', 'dog_m')).statusCode, 201);
-    assertError(await ctx.app.inject({ method: 'DELETE', url: '/api/tag-aliases/puppy_m', headers: alice.headers }), 403);
+    assertError(await addAlias(ctx, who.alice.headers, 'puppy_m', 'dog_m'), 403);
+    assert.equal((await addAlias(ctx, who.mod.headers, 'puppy_m', 'dog_m')).statusCode, 201);
+    assertError(await ctx.app.inject({ method: 'DELETE', url: '/api/tag-aliases/puppy_m', headers: who.alice.headers }), 403);
     assert.equal((await tagObject(ctx, 'puppy_m')).name, 'dog_m');
   });
 
   test('the list is paged, newest first; deleting an alias touches no post and frees the name', async () => {
     for (const [i, name] of ['p1', 'p2', 'p3'].entries()) {
       ctx.clock.advance(1000 + i);
-      assert.equal((await addAlias(ctx, mod.headers, `page_${name}`, 'page_target')).statusCode, 201);
+      assert.equal((await addAlias(ctx, who.mod.headers, `page_${name}`, 'page_target')).statusCode, 201);
     }
     const first = await getJson(ctx.app, '/api/tag-aliases?limit=2');
     assert.equal(first.status, 200);
@@ -104,15 +105,15 @@ eachDatabase('tag aliases', (ctx) => {
     assert.equal(first.body.pagination.totalPages, Math.ceil(total / 2));
     assertBadField(await ctx.app.inject({ method: 'GET', url: '/api/tag-aliases?limit=500' }), 'limit');
 
-    const post = await uploadTagged(ctx, alice, 'page_p1');
+    const post = await uploadTagged(ctx, who.alice, 'page_p1');
     assert.deepEqual((await postTags(ctx, post)).tags, ['page_target']);
-    const del = await ctx.app.inject({ method: 'DELETE', url: '/api/tag-aliases/page_p1', headers: mod.headers });
+    const del = await ctx.app.inject({ method: 'DELETE', url: '/api/tag-aliases/page_p1', headers: who.mod.headers });
     assert.equal(del.statusCode, 200, del.body);
     assert.equal(typeof del.json().message, 'string');
-    assertError(await ctx.app.inject({ method: 'DELETE', url: '/api/tag-aliases/page_p1', headers: mod.headers }), 404);
+    assertError(await ctx.app.inject({ method: 'DELETE', url: '/api/tag-aliases/page_p1', headers: who.mod.headers }), 404);
     assert.deepEqual((await postTags(ctx, post)).tags, ['page_target'], 'the post keeps the tag it was given');
     assert.deepEqual(await listed(ctx, 'q=page_p1'), { ids: [], total: 0 });
-    const again = await uploadTagged(ctx, alice, 'page_p1');
+    const again = await uploadTagged(ctx, who.alice, 'page_p1');
     assert.deepEqual((await postTags(ctx, again)).tags, ['page_p1']);
     assert.equal((await getJson(ctx.app, '/api/tag-aliases?limit=200')).body.pagination.total, total - 1);
   });
@@ -122,14 +123,14 @@ eachDatabase('tag aliases', (ctx) => {
     const words = ['prop_a', 'prop_b', 'prop_c', 'prop_d', 'prop_e'];
     for (let i = 0; i < 24; i++) {
       const tags = words.filter(() => rand() < 0.4);
-      await uploadTagged(ctx, alice, [...tags, 'prop_all'].join(','));
+      await uploadTagged(ctx, who.alice, [...tags, 'prop_all'].join(','));
     }
     const pairs: [string, string][] = [
       ['prop_a', 'prop_b'],
       ['prop_x', 'prop_c'],
       ['prop_d', 'prop_new'],
     ];
-    for (const [from, to] of pairs) assert.equal((await addAlias(ctx, mod.headers, from, to)).statusCode, 201);
+    for (const [from, to] of pairs) assert.equal((await addAlias(ctx, who.mod.headers, from, to)).statusCode, 201);
     for (const [from, to] of pairs) {
       for (const [byAlias, byTarget] of [
         [`q=${from}`, `q=${to}`],

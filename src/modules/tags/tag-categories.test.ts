@@ -1,8 +1,8 @@
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDatabase, getJson } from '../../../test/helpers.ts';
-import { register, setAccount, assertBadField, type Account } from '../../../test/auth-helpers.ts';
-import { editTags, patchTag, postTags, uploadTagged } from '../../../test/tag-helpers.ts';
+import { assertBadField } from '../../../test/auth-helpers.ts';
+import { userAndModerator, editTags, patchTag, postTags, uploadTagged } from '../../../test/tag-helpers.ts';
 import { splitCategory } from './tag-categories.ts';
 import { parseTags } from './tag-name-rules.ts';
 
@@ -24,16 +24,10 @@ test('a category prefix is read in any case, long or short; any other colon stay
 });
 
 eachDatabase('tag categories', (ctx) => {
-  let alice: Account;
-  let mod: Account;
-  before(async () => {
-    alice = await register(ctx.app, 'alice');
-    mod = await register(ctx.app, 'mod');
-    await setAccount(ctx.database, 'mod', { role: 'moderator' });
-  });
+  const who = userAndModerator(ctx);
 
   test('an upload creates prefixed tags in their category; the post detail lists tags with category and count', async () => {
-    const id = await uploadTagged(ctx, alice, 'artist:Painter_One, CHAR:hero, copy:saga, meta:highres, sky, style:flat');
+    const id = await uploadTagged(ctx, who.alice, 'artist:Painter_One, CHAR:hero, copy:saga, meta:highres, sky, style:flat');
     const post = await postTags(ctx, id);
     assert.deepEqual(post.tags, ['hero', 'highres', 'painter_one', 'saga', 'sky', 'style:flat']);
     assert.deepEqual(post.tagDetails, [
@@ -47,10 +41,10 @@ eachDatabase('tag categories', (ctx) => {
   });
 
   test('a prefix on a tag that exists is ignored: only moderators recategorise', async () => {
-    await uploadTagged(ctx, alice, 'lake');
-    const id = await uploadTagged(ctx, alice, 'artist:lake');
+    await uploadTagged(ctx, who.alice, 'lake');
+    const id = await uploadTagged(ctx, who.alice, 'artist:lake');
     assert.deepEqual((await postTags(ctx, id)).tagDetails, [{ name: 'lake', category: 'general', postsCount: 2 }]);
-    const res = await editTags(ctx, alice, id, ['char:lake', 'copy:new_saga']);
+    const res = await editTags(ctx, who.alice, id, ['char:lake', 'copy:new_saga']);
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json().tagDetails, [
       { name: 'lake', category: 'general', postsCount: 2 },
@@ -59,14 +53,14 @@ eachDatabase('tag categories', (ctx) => {
   });
 
   test('a prefix without a name, or two prefixes, is a 400 naming tags', async () => {
-    const id = await uploadTagged(ctx, alice, 'pond');
-    assertBadField(await editTags(ctx, alice, id, 'artist:'), 'tags');
-    assertBadField(await editTags(ctx, alice, id, ['artist:char:x']), 'tags');
+    const id = await uploadTagged(ctx, who.alice, 'pond');
+    assertBadField(await editTags(ctx, who.alice, id, 'artist:'), 'tags');
+    assertBadField(await editTags(ctx, who.alice, id, ['artist:char:x']), 'tags');
     assert.deepEqual((await postTags(ctx, id)).tags, ['pond']);
   });
 
   test('GET /api/tags gives each tag its category and filters by category=, on the cached path and with author', async () => {
-    await uploadTagged(ctx, alice, 'artist:filter_artist, filter_general');
+    await uploadTagged(ctx, who.alice, 'artist:filter_artist, filter_general');
     for (const extra of ['', '&author=alice', '&timeRange=week', '&sortBy=alphabetical']) {
       const all = await getJson(ctx.app, `/api/tags?search=filter_${extra}`);
       assert.equal(all.status, 200, JSON.stringify(all.body));
@@ -92,9 +86,9 @@ eachDatabase('tag categories', (ctx) => {
   });
 
   test('a moderator recategorises a tag: the list, its filter and post details show it at once', async () => {
-    const id = await uploadTagged(ctx, alice, 'recat_me');
+    const id = await uploadTagged(ctx, who.alice, 'recat_me');
     assert.equal((await getJson(ctx.app, '/api/tags?category=character&search=recat_me')).body.pagination.total, 0);
-    const res = await patchTag(ctx, mod.headers, 'recat_me', { category: 'character' });
+    const res = await patchTag(ctx, who.mod.headers, 'recat_me', { category: 'character' });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().category, 'character');
     const listed = await getJson(ctx.app, '/api/tags?category=character&search=recat_me');
