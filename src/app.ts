@@ -26,6 +26,8 @@ import { LocalMediaStore } from './storage/local.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
+import { tagDetailRoutes } from './modules/tags/tag-detail.routes.ts';
+import { tagAliasesRoutes } from './modules/tags/tag-aliases.routes.ts';
 import { poolsRoutes } from './modules/pools/pools.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
@@ -155,6 +157,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   similarRoutes(app, deps, services.similar);
   postsRoutes(app, deps, services.posts);
   tagsRoutes(app, services.tags);
+  tagDetailRoutes(app, deps);
+  tagAliasesRoutes(app, deps);
   app.decorate('warmUp', async () => {
     const started = Date.now();
     for (const [name, warm] of Object.entries({ posts: services.posts.warm, tags: services.tags.warm })) {

@@ -1,3 +1,4 @@
+import { plainTags } from '../src/modules/tags/tag-name-rules.ts';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, NewPost } from '../src/db/types.ts';
@@ -75,7 +76,7 @@ export function postRow(p: PostSpec): NewPost {
 }
 
 export async function createPost(db: Kysely<DB>, p: PostSpec): Promise<number> {
-  return insertPost(db, postRow(p), p.tags ?? []);
+  return insertPost(db, postRow(p), plainTags(p.tags ?? []));
 }
 
 async function react(db: Kysely<DB>, table: 'likes' | 'favorites', userId: number, postId: number, at: number) {

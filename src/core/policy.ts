@@ -7,3 +7,8 @@ export const isModerator = (v: Viewer): boolean => v.role === 'moderator' || v.r
 export function assertOwnerOrModerator(viewer: Viewer, ownerId: number, what: string): void {
   if (viewer.id !== ownerId && !isModerator(viewer)) forbidden(`Only the ${what}'s owner or a moderator may do this`);
 }
+
+/** Moderator-only actions (curating tags): anyone else gets 403. */
+export function assertModerator(viewer: Viewer, action: string): void {
+  if (!isModerator(viewer)) forbidden(`Only a moderator may ${action}`);
+}

@@ -41,3 +41,15 @@ export async function movePostCounts(trx: Transaction<DB>, table: 'tags' | 'pool
     if (delta !== 0) await moveCount(trx, table, 'post_count', id, delta).execute();
   }
 }
+
+/**
+ * Moves the data version by hand, for a write that changes what the posts' searches and lists read
+ * without editing a post: a tag's category or name, an alias (what a name stands for).
+ */
+export async function bumpVersion(trx: Transaction<DB>): Promise<void> {
+  await trx
+    .updateTable('counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'version')
+    .execute();
+}

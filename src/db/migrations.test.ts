@@ -11,7 +11,6 @@ import { MIGRATIONS, migrateToLatest } from './migrate.ts';
 import { DEVELOPMENT_MIGRATIONS } from './development-migrations.ts';
 import { counter } from './counters.ts';
 import { createUser, postRow } from '../../test/factories.ts';
-import { insertPost } from '../modules/posts/posts.repo.ts';
 
 const DB_DIR = path.dirname(fileURLToPath(import.meta.url));
 const MIGRATIONS_DIR = path.join(DB_DIR, 'migrations');
@@ -109,7 +108,11 @@ for (const kind of databaseKinds()) {
       const db = database as Kysely<any>;
       const userId = await createUser(database, { username: 'old' });
       const spec = { uploaderId: userId, title: 'before md5', createdAt: Date.parse('2026-01-01T00:00:00Z') };
-      const postId = await insertPost(database, { ...postRow(spec), md5: undefined }, ['kept']); // no md5 column yet
+      const { id: postId } = await db
+        .insertInto('posts')
+        .values({ ...postRow(spec), md5: undefined, tag_string: 'kept' }) // no md5 column yet
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const before = await db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirstOrThrow();
       await migrateToLatest(db, kind);
       const after = await db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirstOrThrow();

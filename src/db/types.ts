@@ -75,6 +75,17 @@ export interface TagsTable {
   name: string;
   post_count: number;
   created_at: number;
+  /** general, artist, copyright, character or meta (modules/tags/tag-categories.ts). */
+  category: Generated<string>;
+  description: Generated<string>;
+}
+
+/** An alias name and the tag it stands for (migration 006). */
+export interface TagAliasesTable {
+  from_name: string;
+  tag_id: number;
+  creator_id: number | null;
+  created_at: number;
 }
 
 export interface PostTagsTable {
@@ -152,6 +163,7 @@ export interface DB {
   posts: PostsTable;
   tags: TagsTable;
   post_tags: PostTagsTable;
+  tag_aliases: TagAliasesTable;
   pools: PoolsTable;
   pool_posts: PoolPostsTable;
   comments: CommentsTable;

@@ -13,7 +13,7 @@ export const MAX_EXPANSION = 100;
 
 /** What compiling looks up; each answers for what exists now. */
 export interface Lookups {
-  /** The named tags that exist, with their ids. */
+  /** The named tags that exist, with their ids; an alias name answers its target's id. */
   tags(names: string[]): Promise<Map<string, { id: number }>>;
   /** Tags matching a pattern (`*` any run of characters), the most used first, at most `limit`. */
   wildcard(pattern: string, limit: number): Promise<{ id: number; name: string }[]>;

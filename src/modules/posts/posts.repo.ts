@@ -6,6 +6,10 @@ import type { PostListItem } from './posts.schemas.ts';
 import type { DB, NewPost } from '../../db/types.ts';
 import { movePostCounts } from '../../db/counters.ts';
 import { toTagString } from './tag-string.ts';
+import { tagsForWrite } from './post-tags.ts';
+import type { TagInput } from '../tags/tag-name-rules.ts';
+import type { TagCategory } from '../tags/tag-categories.ts';
+import { aliasTargets } from '../tags/tag-aliases.repo.ts';
 
 /** A page of list items: their post ids and the items as one JSON array text, in the same order. */
 export interface Items {
@@ -135,42 +139,40 @@ const tagsNamedFew = Array.from({ length: FEW_NAMES + 1 }, (_, n) =>
   ),
 );
 
-/** The named tags that exist, with their stored post counts. */
+/** The named tags that exist, with their stored post counts; an alias name gives its target tag (what a search means by it). */
 export async function tagsByName(db: Database, names: string[]): Promise<Map<string, { id: number; count: number }>> {
   if (names.length === 0) return new Map();
+  const out = new Map<string, { id: number; count: number }>();
+  for (const [name, target] of await aliasTargets(db, names)) out.set(name, { id: target.id, count: target.count });
+  const rest = out.size === 0 ? names : names.filter((n) => !out.has(n));
+  if (rest.length === 0) return out;
   // A few names are index seeks, without unpacking a list first.
   const rows =
-    names.length <= FEW_NAMES
-      ? await tagsNamedFew[names.length](db, Object.fromEntries(names.map((name, i) => [`n${i}`, name])))
-      : await tagsNamed(db, { names: db.listParam(names) });
-  return new Map(rows.map((r) => [r.name, { id: r.id, count: r.post_count }]));
+    rest.length <= FEW_NAMES
+      ? await tagsNamedFew[rest.length](db, Object.fromEntries(rest.map((name, i) => [`n${i}`, name])))
+      : await tagsNamed(db, { names: db.listParam(rest) });
+  for (const r of rows) out.set(r.name, { id: r.id, count: r.post_count });
+  return out;
 }
 
 /**
- * Inserts a post with its tags in one transaction: creates missing tags, links them and keeps
- * each tag's post_count exact. Returns the new post id.
+ * Inserts a post with its tags in one transaction: alias names read as their targets, missing tags
+ * created, links made and each tag's post_count kept exact. Returns the new post id.
  */
-export async function insertPost(db: Kysely<DB>, post: NewPost, tagNames: string[]): Promise<number> {
+export async function insertPost(db: Kysely<DB>, post: NewPost, tags: TagInput): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    const ids = await tagsForWrite(trx, tags, post.created_at);
     const { id } = await trx
       .insertInto('posts')
-      .values({ ...post, tag_string: toTagString(tagNames) })
+      .values({ ...post, tag_string: toTagString(ids.keys()) })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (tagNames.length > 0) {
-      // Sorted names and per-row count updates in id order: concurrent uploads and edits lock tags in one order.
-      const sorted = [...tagNames].sort();
-      await trx
-        .insertInto('tags')
-        .values(sorted.map((name) => ({ name, post_count: 0, created_at: post.created_at })))
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      const ids = (await trx.selectFrom('tags').select('id').where('name', 'in', sorted).execute()).map((t) => t.id);
+    if (ids.size > 0) {
       await trx
         .insertInto('post_tags')
-        .values(ids.map((tag_id) => ({ post_id: id, tag_id, created_at: post.created_at })))
+        .values([...ids.values()].map((tag_id) => ({ post_id: id, tag_id, created_at: post.created_at })))
         .execute();
-      await movePostCounts(trx, 'tags', new Map(ids.map((t) => [t, 1])));
+      await movePostCounts(trx, 'tags', new Map([...ids.values()].map((t) => [t, 1])));
     }
     return id;
   });
@@ -184,4 +186,15 @@ export async function viewerReactions(db: Kysely<DB>, postId: number, userId: nu
     db.selectFrom('favorites').select('post_id').where('user_id', '=', userId).where('post_id', '=', postId).executeTakeFirst(),
   ]);
   return { liked: like !== undefined, favorited: fav !== undefined };
+}
+
+/** The named tags' categories and post counts, in the order of `names` (a post's tags: all exist). */
+export async function tagDetails(db: Kysely<DB>, names: string[]) {
+  if (names.length === 0) return [];
+  const rows = await db.selectFrom('tags').select(['name', 'category', 'post_count']).where('name', 'in', names).execute();
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  return names.map((name) => {
+    const r = byName.get(name);
+    return { name, category: (r?.category ?? 'general') as TagCategory, postsCount: r?.post_count ?? 0 };
+  });
 }

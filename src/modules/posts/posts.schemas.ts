@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, RelativePath, StringEnum, Timestamp, MEDIA_TYPES, RATINGS } from '../../core/schemas.ts';
+import { TAG_CATEGORIES } from '../tags/tag-categories.ts';
 
 export const SORTS = ['newest', 'oldest', 'most_liked', 'most_commented', 'most_favorited'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -101,6 +102,12 @@ export const PostList = Type.Object({
   ),
 });
 
+export const TagDetail = Type.Object({
+  name: Type.String(),
+  category: StringEnum(TAG_CATEGORIES),
+  postsCount: Type.Integer(),
+});
+
 export const PostDetail = Type.Object({
   id: Id,
   title: Type.String(),
@@ -119,6 +126,7 @@ export const PostDetail = Type.Object({
   contentRating: StringEnum(RATINGS),
   author: Type.Object({ id: Id, username: Type.String(), avatar: RelativePath }),
   tags: Type.Array(Type.String()),
+  tagDetails: Type.Array(TagDetail, { description: 'The tags of `tags`, in the same order, with their category and post count' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   liked: Type.Boolean({ description: 'The signed-in viewer likes this post (false when anonymous)' }),

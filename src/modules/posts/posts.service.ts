@@ -73,7 +73,8 @@ export function postListJson(
 export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {
   const id = parseId(rawId, 'Post');
   const p = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
-  const mine = await repo.viewerReactions(deps.db, id, viewer?.id ?? null);
+  const tags = fromTagString(p.tag_string);
+  const [mine, details] = await Promise.all([repo.viewerReactions(deps.db, id, viewer?.id ?? null), repo.tagDetails(deps.db, tags)]);
   return {
     id: String(p.id),
     title: p.title,
@@ -91,7 +92,8 @@ export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null =
     stats: { likes: p.like_count, comments: p.comment_count, favorites: p.favorite_count },
     contentRating: p.content_rating as Rating,
     author: { id: String(p.uploader_id), username: p.username, avatar: avatarUrl(p.avatar_path) },
-    tags: fromTagString(p.tag_string),
+    tags,
+    tagDetails: details,
     createdAt: iso(p.created_at),
     updatedAt: iso(p.updated_at),
     liked: mine.liked,

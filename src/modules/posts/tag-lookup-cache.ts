@@ -8,9 +8,9 @@ export type TagLookup = (names: string[]) => Promise<Map<string, TagInfo>>;
 
 /**
  * Tag names a post list filtered by (tags, search terms) and what they stood for: the tag's id
- * and post count, or no tag. Kept per process at one data version (a tag's posts, and so its
- * count, change only with the posts; tags are never renamed or removed), which saves a lookup in
- * each filtered list request.
+ * and post count (an alias's target's), or no tag. Kept per process at one data version (a tag's
+ * posts, and so its count, change only with the posts; a rename or an alias moves the version
+ * too), which saves a lookup in each filtered list request.
  */
 export class TagNames {
   private readonly known = new VersionedMap<TagInfo | null>(20_000);

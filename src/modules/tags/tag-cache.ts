@@ -6,6 +6,7 @@ import { NameIndex } from './name-index.ts';
 export interface TagEntry {
   id: number;
   name: string;
+  category: string;
   /** Posts with the tag (tags.post_count). */
   count: number;
   createdAt: number;
@@ -31,10 +32,10 @@ export class TagCache {
   async all(db: Database): Promise<TagSnapshot> {
     const version = await counter(db, 'version');
     if (version !== this.snapshot.version) {
-      const rows = await db.selectFrom('tags').select(['id', 'name', 'post_count', 'created_at']).where('post_count', '>', 0).execute();
+      const rows = await db.selectFrom('tags').select(['id', 'name', 'category', 'post_count', 'created_at']).where('post_count', '>', 0).execute();
       this.snapshot = new TagSnapshot(
         version,
-        rows.map((r, slot) => ({ id: r.id, name: r.name, count: r.post_count, createdAt: r.created_at, slot })),
+        rows.map((r, slot) => ({ id: r.id, name: r.name, category: r.category, count: r.post_count, createdAt: r.created_at, slot })),
       );
       this.windows.clear();
     }

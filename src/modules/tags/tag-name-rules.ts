@@ -1,6 +1,13 @@
+import { splitCategory, type TagCategory } from './tag-categories.ts';
+
 /**
  * Tag names: lowercase; surrounding whitespace trimmed; inner whitespace becomes `_`; 1-64 chars;
  * no commas, no leading `-`, no control characters; at most 64 per post; duplicates merged.
+ *
+ * While tagging, a name may carry a category prefix (`artist:`, `art:`, ...: tag-categories.ts).
+ * Colons are otherwise allowed in names, as they always were (`style:flat` is one tag), but a name
+ * can no longer begin with a category prefix: `artist:x` written while tagging is the tag `x`.
+ * Tags that were named so before keep their names and posts (and `q` still finds them by name).
  */
 export const MAX_TAG_LENGTH = 64;
 export const MAX_TAGS_PER_POST = 64;
@@ -20,16 +27,41 @@ export function normalizeTagName(raw: string): TagNameResult {
   return { ok: true, name };
 }
 
-/** Parses a comma-separated tag list; empty items are dropped and duplicates merged. */
-export function parseTagList(csv: string): { tags: string[]; errors: string[] } {
+/** A name a tag can be given from now on (a new tag, a rename, an alias): the rules above, and no category prefix. */
+export function newTagName(raw: string): TagNameResult {
+  const r = normalizeTagName(raw);
+  if (r.ok && splitCategory(r.name).category) return { ok: false, reason: `tag '${r.name}' begins with a category prefix` };
+  return r;
+}
+
+/** Tags as written while tagging: names, each once, and the category a prefix asked for (applied only to tags the write creates). */
+export interface TagInput {
+  tags: string[];
+  categories: Map<string, TagCategory>;
+}
+
+/** Parses tags written while tagging; empty items are dropped and duplicates merged (the first prefix of a name wins). */
+export function parseTags(list: string[]): TagInput & { errors: string[] } {
   const seen = new Set<string>();
+  const categories = new Map<string, TagCategory>();
   const errors: string[] = [];
-  for (const part of csv.split(',')) {
+  for (const part of list) {
     if (part.trim() === '') continue;
-    const r = normalizeTagName(part);
-    if (r.ok) seen.add(r.name);
-    else errors.push(r.reason);
+    const { name, category } = splitCategory(part);
+    const r = category ? newTagName(name) : normalizeTagName(name);
+    if (!r.ok) {
+      errors.push(category && name.trim() === '' ? `tag '${part.trim()}' has a category prefix but no name` : r.reason);
+      continue;
+    }
+    seen.add(r.name);
+    if (category && !categories.has(r.name)) categories.set(r.name, category);
   }
   if (seen.size > MAX_TAGS_PER_POST) errors.push(`at most ${MAX_TAGS_PER_POST} tags per post (got ${seen.size})`);
-  return { tags: [...seen], errors };
+  return { tags: [...seen], categories, errors };
 }
+
+/** Parses a comma-separated tag list (see parseTags). */
+export const parseTagList = (csv: string) => parseTags(csv.split(','));
+
+/** Names already normalised, without category prefixes (tests, the seeder). */
+export const plainTags = (tags: string[]): TagInput => ({ tags, categories: new Map() });

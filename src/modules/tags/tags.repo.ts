@@ -2,9 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { Database } from '../../db/engine.ts';
 import type { TagSort } from './tags.schemas.ts';
+import type { TagCategory } from './tag-categories.ts';
 
 export interface TagQuery {
   search?: string;
+  category?: TagCategory;
   sort: TagSort;
   /** Count only posts created at or after this time. */
   since?: number;
@@ -27,11 +29,12 @@ function countsFrom(db: Kysely<DB>, since: number | undefined, uploaderId: numbe
 
 export async function listTags(db: Database, q: TagQuery) {
   const restricted = q.since !== undefined || q.uploaderId !== undefined;
-  const base = db.selectFrom('tags').select(['tags.id', 'tags.name']);
+  const base = db.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.category']);
   let query = restricted
     ? base.innerJoin(countsFrom(db, q.since, q.uploaderId).as('agg'), 'agg.tag_id', 'tags.id').select(sql<number>`agg.c`.as('count'))
     : base.select('tags.post_count as count').where('tags.post_count', '>', 0);
   if (q.search) query = query.where(db.containsInsensitive(sql.ref('tags.name'), q.search));
+  if (q.category) query = query.where('tags.category', '=', q.category);
 
   const totalRow = await db
     .selectFrom(query.as('t'))
@@ -59,7 +62,7 @@ export async function listTags(db: Database, q: TagQuery) {
       break;
   }
   const rows = await query.limit(q.limit).offset(q.offset).execute();
-  return { rows: rows as { id: number; name: string; count: number }[], total: Number(totalRow.n) };
+  return { rows: rows as { id: number; name: string; category: string; count: number }[], total: Number(totalRow.n) };
 }
 
 /** Posts per tag since today's midnight and over the last week, for the tags on one page. */

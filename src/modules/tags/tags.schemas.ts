@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, StringEnum } from '../../core/schemas.ts';
+import { TAG_CATEGORIES } from './tag-categories.ts';
 
 export const TAG_SORTS = ['most_used', 'newest', 'alphabetical', 'trending'] as const;
 export const TIME_RANGES = ['day', 'week', 'month', 'year', 'all'] as const;
@@ -18,6 +19,7 @@ export const TagListQuery = Type.Object(
       }),
     ),
     author: Type.Optional(Type.String({ maxLength: 64, description: "Only count this uploader's posts (all counts)" })),
+    category: Type.Optional(StringEnum(TAG_CATEGORIES, { description: 'Only tags of this category' })),
     timeRange: Type.Optional(
       StringEnum(TIME_RANGES, {
         default: 'all',
@@ -32,6 +34,7 @@ export type TagListQuery = Static<typeof TagListQuery>;
 export const Tag = Type.Object({
   _id: Id,
   name: Type.String(),
+  category: StringEnum(TAG_CATEGORIES),
   postsCount: Type.Integer({ description: 'Posts with this tag (within timeRange and author, when given)' }),
   newPostsToday: Type.Integer({ description: 'Posts since 00:00 UTC today' }),
   newPostsThisWeek: Type.Integer({ description: 'Posts in the last 7 days' }),

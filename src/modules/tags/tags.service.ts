@@ -4,6 +4,7 @@ import * as repo from './tags.repo.ts';
 import { TagCache, type TagEntry } from './tag-cache.ts';
 import { NameSearch } from './name-search.ts';
 import type { TagListQuery, TagSort, TimeRange } from './tags.schemas.ts';
+import type { TagCategory } from './tag-categories.ts';
 
 const DAY = 86_400_000;
 const RANGE_MS: Record<Exclude<TimeRange, 'all'>, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
@@ -28,8 +29,8 @@ export async function listTags(deps: Deps, q: TagListQuery, cache?: TagCache) {
   const offset = (page - 1) * limit;
   const { rows, total } =
     uploaderId === undefined && cache
-      ? await fromCache(deps, cache, { search, sort, since, weekAgo, now, offset, limit })
-      : await repo.listTags(deps.db, { search, sort, since, uploaderId, weekAgo, offset, limit });
+      ? await fromCache(deps, cache, { search, category: q.category, sort, since, weekAgo, now, offset, limit })
+      : await repo.listTags(deps.db, { search, category: q.category, sort, since, uploaderId, weekAgo, offset, limit });
   const recent =
     uploaderId === undefined && cache
       ? await recentFromCache(
@@ -50,6 +51,7 @@ export async function listTags(deps: Deps, q: TagListQuery, cache?: TagCache) {
     tags: rows.map((r) => ({
       _id: String(r.id),
       name: r.name,
+      category: r.category as TagCategory,
       postsCount: Number(r.count),
       newPostsToday: recent.get(r.id)?.today ?? 0,
       newPostsThisWeek: recent.get(r.id)?.week ?? 0,
@@ -60,6 +62,7 @@ export async function listTags(deps: Deps, q: TagListQuery, cache?: TagCache) {
 
 interface CacheQuery {
   search?: string;
+  category?: TagCategory;
   sort: TagSort;
   since?: number;
   weekAgo: number;
@@ -83,6 +86,8 @@ async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
     inWindow === undefined
       ? tags.entries
       : tags.memo(`window|${windowKey}`, () => tags.entries.filter((e) => inWindow.has(e.id)).map((e) => ({ ...e, count: inWindow.get(e.id)! })), timed);
+  const category = q.category;
+  const listed = category === undefined ? counted : tags.memo(`category|${category}|${windowKey}`, () => counted.filter((e) => e.category === category), timed);
   const order: Record<TagSort, (a: TagEntry, b: TagEntry) => number> = {
     most_used: (a, b) => b.count - a.count || byName(a, b),
     newest: (a, b) => b.createdAt - a.createdAt || b.id - a.id,
@@ -90,7 +95,7 @@ async function fromCache(deps: Deps, cache: TagCache, q: CacheQuery) {
     trending: (a, b) => (week!.get(b.id) ?? 0) - (week!.get(a.id) ?? 0) || b.count - a.count || byName(a, b),
   };
   // Every page and search of a list comes from one sorted array, sorted once per data change (and minute, when timed).
-  const sorted = tags.memo(`sorted|${q.sort}|${windowKey}`, () => new NameSearch([...counted].sort(order[q.sort]), () => tags.names()), timed);
+  const sorted = tags.memo(`sorted|${q.sort}|${windowKey}|${category ?? ''}`, () => new NameSearch([...listed].sort(order[q.sort]), () => tags.names()), timed);
   const found = sorted.find(q.search ?? '', q.offset, q.limit);
   return { rows: found.items, total: found.total };
 }

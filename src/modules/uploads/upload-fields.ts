@@ -1,7 +1,7 @@
 import { RATINGS, type Rating } from '../../core/schemas.ts';
 import path from 'node:path';
 import { AppError, type FieldError } from '../../core/errors.ts';
-import { parseTagList } from '../tags/tag-name-rules.ts';
+import { parseTagList, type TagInput } from '../tags/tag-name-rules.ts';
 
 export const MAX_TITLE = 200;
 export const MAX_DESCRIPTION = 10_000;
@@ -10,7 +10,7 @@ export const UPLOAD_FIELDS = ['title', 'tags', 'contentRating', 'isNSFW', 'descr
 export interface UploadMeta {
   title: string;
   description: string;
-  tags: string[];
+  tags: TagInput;
   rating: Rating;
 }
 
@@ -27,7 +27,7 @@ export function parseUploadFields(fields: Record<string, string>, filename: stri
   if ([...title].length > MAX_TITLE) errors.push({ field: 'title', message: `at most ${MAX_TITLE} characters` });
   const description = fields.description ?? '';
   if ([...description].length > MAX_DESCRIPTION) errors.push({ field: 'description', message: `at most ${MAX_DESCRIPTION} characters` });
-  const { tags, errors: tagErrors } = parseTagList(fields.tags ?? '');
+  const { errors: tagErrors, ...tags } = parseTagList(fields.tags ?? '');
   for (const message of tagErrors) errors.push({ field: 'tags', message });
 
   let nsfw = false;

@@ -1,0 +1,111 @@
+import type { Transaction } from 'kysely';
+import type { Deps, Viewer } from '../../core/deps.ts';
+import { badRequest, conflict, notFound } from '../../core/errors.ts';
+import { assertModerator } from '../../core/policy.ts';
+import { iso } from '../../core/schemas.ts';
+import { bumpVersion } from '../../db/counters.ts';
+import type { DB } from '../../db/types.ts';
+import { retagPosts } from '../posts/posts.retag.ts';
+import { aliasTargets } from './tag-aliases.repo.ts';
+import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
+import { newTagName, normalizeTagName } from './tag-name-rules.ts';
+
+function aliasName(raw: string, field: 'from' | 'to'): string {
+  const r = normalizeTagName(raw);
+  return r.ok ? r.name : badRequest(`field '${field}': ${r.reason}`, [{ field, message: r.reason }]);
+}
+
+const chain = (field: 'from' | 'to', names: string[], why: string): never => {
+  const message = `${names.join(' -> ')}: ${why}`;
+  return badRequest(`field '${field}': ${message}`, [{ field, message }]);
+};
+
+/**
+ * Refuses an alias that would make a chain or a cycle (aliases never point at aliases, so one
+ * lookup always lands on a tag), naming the chain.
+ */
+async function assertNoChain(trx: Transaction<DB>, from: string, to: string): Promise<void> {
+  if (from === to) chain('to', [from, to], 'an alias cannot stand for itself');
+  const already = (await aliasTargets(trx, [from])).get(from);
+  if (already) conflict(`'${from}' is already an alias of '${already.name}'`);
+  const next = (await aliasTargets(trx, [to])).get(to);
+  if (next) chain('to', [from, to, next.name], `'${to}' is an alias itself; alias '${from}' to '${next.name}' instead`);
+  const into = await trx
+    .selectFrom('tag_aliases')
+    .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
+    .select('tag_aliases.from_name')
+    .where('tags.name', '=', from)
+    .orderBy('tag_aliases.from_name')
+    .executeTakeFirst();
+  if (into) chain('from', [into.from_name, from, to], `'${from}' has aliases of its own; it cannot become one`);
+}
+
+/**
+ * POST /api/tag-aliases (moderators). From then on every write and search reads `from` as `to`;
+ * the posts tagged `from` move to `to` now, in the same transaction (`to` is created when missing,
+ * in `from`'s category).
+ */
+export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias) {
+  assertModerator(viewer, 'create tag aliases');
+  const from = aliasName(input.from, 'from');
+  const to = aliasName(input.to, 'to');
+  const createdAt = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await assertNoChain(trx, from, to);
+    const fromTag = await trx.selectFrom('tags').select(['id', 'category']).where('name', '=', from).executeTakeFirst();
+    let target = await trx.selectFrom('tags').select(['id', 'name']).where('name', '=', to).executeTakeFirst();
+    if (!target) {
+      const r = newTagName(to);
+      if (!r.ok) badRequest(`field 'to': ${r.reason}`, [{ field: 'to', message: r.reason }]);
+      target = await trx
+        .insertInto('tags')
+        .values({ name: to, post_count: 0, created_at: createdAt, category: fromTag?.category ?? 'general' })
+        .returning(['id', 'name'])
+        .executeTakeFirstOrThrow();
+    }
+    await trx.insertInto('tag_aliases').values({ from_name: from, tag_id: target.id, creator_id: viewer.id, created_at: createdAt }).execute();
+    if (fromTag) await retagPosts(trx, fromTag.id, target, createdAt);
+    await bumpVersion(trx);
+  });
+  return { from, to, createdAt: iso(createdAt), creator: { username: viewer.username } };
+}
+
+/** GET /api/tag-aliases: every alias, newest first. */
+export async function listAliases(deps: Deps, q: TagAliasListQuery) {
+  const page = q.page ?? 1;
+  const limit = q.limit ?? 50;
+  const [rows, total] = await Promise.all([
+    deps.db
+      .selectFrom('tag_aliases')
+      .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
+      .leftJoin('users', 'users.id', 'tag_aliases.creator_id')
+      .select(['tag_aliases.from_name', 'tags.name', 'tag_aliases.created_at', 'users.username'])
+      .orderBy('tag_aliases.created_at', 'desc')
+      .orderBy('tag_aliases.from_name')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    deps.db
+      .selectFrom('tag_aliases')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const n = Number(total.n);
+  return {
+    aliases: rows.map((r) => ({ from: r.from_name, to: r.name, createdAt: iso(r.created_at), creator: r.username === null ? null : { username: r.username } })),
+    pagination: { total: n, page, perPage: limit, totalPages: Math.ceil(n / limit) },
+  };
+}
+
+/** DELETE /api/tag-aliases/<from> (moderators): the name is its own again; no post is touched. */
+export async function deleteAlias(deps: Deps, viewer: Viewer, rawFrom: string) {
+  assertModerator(viewer, 'delete tag aliases');
+  const r = normalizeTagName(rawFrom);
+  const from = r.ok ? r.name : notFound('Tag alias', rawFrom);
+  await deps.db.transaction().execute(async (trx) => {
+    const gone = await trx.deleteFrom('tag_aliases').where('from_name', '=', from).executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0) notFound('Tag alias', rawFrom);
+    await bumpVersion(trx);
+  });
+  return { message: `Alias '${from}' deleted` };
+}

@@ -1,0 +1,37 @@
+import type { TypedApp } from '../../core/typed-app.ts';
+import type { Deps } from '../../core/deps.ts';
+import { viewerOf } from '../../core/auth.ts';
+import { errors } from '../../core/schemas.ts';
+import { TagNameParams, TagObject, TagPatch } from './tag-detail.schemas.ts';
+import { getTag, patchTag } from './tag-detail.service.ts';
+
+export function tagDetailRoutes(app: TypedApp, deps: Deps): void {
+  app.get(
+    '/api/tags/:name',
+    {
+      schema: {
+        summary: 'One tag: category, post count, description, aliases and implications (an alias name answers its target)',
+        tags: ['tags'],
+        params: TagNameParams,
+        response: { 200: TagObject, ...errors(400, 401, 404, 429) },
+      },
+      config: { limit: 'tags' },
+    },
+    async (req) => getTag(deps, req.params.name),
+  );
+
+  app.patch(
+    '/api/tags/:name',
+    {
+      schema: {
+        summary: "Change a tag's category, description or name (moderators); a rename leaves the old name as an alias",
+        tags: ['tags'],
+        params: TagNameParams,
+        body: TagPatch,
+        response: { 200: TagObject, ...errors(400, 401, 403, 404, 429) },
+      },
+      config: { auth: 'user', limit: 'write' },
+    },
+    async (req) => patchTag(deps, viewerOf(req), req.params.name, req.body),
+  );
+}
