@@ -5,6 +5,7 @@ import * as postsMd5 from './migrations/002-posts-md5.ts';
 import * as ratingLogged from './migrations/003-rating-changes-logged.ts';
 import * as countsLogged from './migrations/004-count-changes-logged.ts';
 import * as postsByLikesDropped from './migrations/005-posts-by-likes-dropped.ts';
+import * as jobs from './migrations/007-jobs.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -17,6 +18,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '003-rating-changes-logged': ratingLogged,
   '004-count-changes-logged': countsLogged,
   '005-posts-by-likes-dropped': postsByLikesDropped,
+  '007-jobs': jobs,
 };
 
 /**
