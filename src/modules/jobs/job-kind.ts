@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import type { DB } from '../../db/types.ts';
 
@@ -17,7 +17,7 @@ export interface JobKind<Params = any, Cursor = any> {
   /** A unique name, stored on the job and shown as its `kind`. */
   name: string;
   /** How many items the job has, counted when it is created (and at least what it has done). */
-  total(db: Deps['db'] | Transaction<DB>, params: Params): Promise<number>;
+  total(db: Kysely<DB>, params: Params): Promise<number>;
   step(input: StepInput<Params, Cursor>): Promise<StepResult<Cursor>>;
 }
 

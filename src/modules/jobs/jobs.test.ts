@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eachDatabase } from '../../../test/helpers.ts';
 import { register, setAccount, type Account } from '../../../test/auth-helpers.ts';
-import { createMarksTable, createPosts, getJob, markingKind, marks } from '../../../test/jobs.ts';
+import { createMarksTable, createPosts, getJob, markingKind, marks, waitForJob } from '../../../test/jobs.ts';
 import { createJob } from './jobs.service.ts';
 
 // Steps long enough that a client polling the job sees it part-way.
@@ -72,6 +72,25 @@ eachDatabase(
       const servers = await jobOver(1, 'server', null);
       assert.equal((await getJob(ctx.app, servers.id, alice.headers)).status, 403, 'a job nobody started is for moderators');
       assert.equal((await getJob(ctx.app, servers.id, mod.headers)).status, 200);
+    });
+
+    test("a job made in the caller's transaction exists only if that commits, and then runs", async () => {
+      const jobsNow = async () => (await ctx.database.selectFrom('jobs').select('id').execute()).length;
+      const before = await jobsNow();
+      await assert.rejects(
+        ctx.database.transaction().execute(async (trx) => {
+          await createJob(ctx.app.deps, counting, { label: 'rolled-back', after: lastPost }, Number(alice.id), trx);
+          throw new Error('the implication was refused');
+        }),
+        /the implication was refused/,
+      );
+      assert.equal(await jobsNow(), before);
+      const job = await ctx.database
+        .transaction()
+        .execute((trx) => createJob(ctx.app.deps, counting, { label: 'committed', after: lastPost - 2 }, Number(alice.id), trx));
+      const done = await waitForJob(ctx.database, job.id, (j) => j.state === 'done');
+      assert.deepEqual([done.done, done.total], [2, 2]);
+      assert.equal((await marks(ctx.database, 'committed')).length, 2);
     });
 
     test('an unknown or malformed job id is 404', async () => {
