@@ -43,7 +43,8 @@ const messageOf = (err: unknown) => ((err instanceof Error ? err.message || err.
 export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunnerOptions = {}): JobRunner {
   const pollMs = opts.pollMs ?? JOB_POLL_MS;
   const leaseMs = opts.leaseMs ?? JOB_LEASE_MS;
-  const owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  // Within jobs.lease_owner's 128 characters, however long the host's name.
+  const owner = `${os.hostname().slice(0, 100)}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let stopping = false;
   let woken = false;
   let nudge: (() => void) | null = null;
