@@ -134,10 +134,8 @@ eachDatabase('md5 of posts', (ctx) => {
     for (const [i, data] of files.entries()) ids.push(await upload(ctx, alice, `twice${i}.png`, data));
     await forget(ctx, ids);
     const reports = await Promise.all([fillMd5(ctx.app.deps, { batch: 2 }), fillMd5(ctx.app.deps, { batch: 3 })]);
-    assert.deepEqual(
-      reports.map((r) => r.total),
-      [5, 5],
-    );
+    // Each counts the posts still without md5 when it begins: under load one may begin after the other's first batch.
+    assert.equal(Math.max(...reports.map((r) => r.total)), 5);
     assert.equal(reports[0].filled + reports[1].filled, 5);
     assert.deepEqual(await md5s(ctx, ids), files.map(md5));
   });
