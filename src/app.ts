@@ -39,6 +39,8 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { reactionsRoutes } from './modules/reactions/reactions.routes.ts';
 import { similarRoutes } from './modules/similar/similar.routes.ts';
+import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
+import { startJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/runner.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The built front-end (`web/`, built by `npm start`'s prestart step or `npm run web:build`). */
@@ -66,6 +68,11 @@ export interface AppOptions {
    * start-up (default yes). server.ts turns it off in workers: the first process does it for all.
    */
   fillMd5?: boolean;
+  /**
+   * The background job runner (modules/jobs/runner.ts): on unless `run` is false, started when the
+   * app is ready and stopped when it closes. Tests shorten its poll and lease.
+   */
+  jobs?: JobRunnerOptions & { run?: boolean };
 }
 
 export type App = TypedApp & {
@@ -173,6 +180,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   });
   usersRoutes(app, deps);
   statsRoutes(app, deps);
+  jobsRoutes(app, deps);
 
   await app.register(fastifyStatic, {
     root: path.join(config.dataDir, 'media'),
@@ -232,6 +240,14 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     app.addHook('preClose', fill.stop);
   } else {
     app.decorate('md5Fill', Promise.resolve(null));
+  }
+  if (opts.jobs?.run ?? true) {
+    let runner: JobRunner | null = null;
+    app.addHook('onReady', async () => {
+      runner = startJobRunner(deps, app.log, opts.jobs);
+    });
+    // Before the database closes: the step under way finishes and its job goes back in the queue.
+    app.addHook('preClose', async () => runner?.stop());
   }
   if (!opts.database) app.addHook('onClose', async () => database.close());
   return app;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { buildApp, type App } from '../src/app.ts';
+import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { dropPostgresSchema, openDatabase, type Database } from '../src/db/database.ts';
 import type { Clock } from '../src/core/deps.ts';
@@ -12,7 +12,7 @@ import { createPostsService, type PostsService } from '../src/modules/posts/post
 import type { PostListQuery } from '../src/modules/posts/posts.schemas.ts';
 import type { PostList } from '../src/modules/posts/posts.schemas.ts';
 import type { Static } from 'typebox';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -79,7 +79,12 @@ export interface Ctx {
  * Declares a suite once per database engine. `body` registers tests (and may register its own
  * before() to load fixtures); ctx fields are filled before any test runs.
  */
-export function eachDatabase(title: string, body: (ctx: Ctx) => void, configOverrides: Partial<Config> = {}): void {
+export function eachDatabase(
+  title: string,
+  body: (ctx: Ctx) => void,
+  configOverrides: Partial<Config> = {},
+  appOptions: Omit<AppOptions, 'database' | 'clock'> = {},
+): void {
   // The pass that cannot run is counted as skipped in the summary, not silently left out.
   if (!process.env.TEST_DATABASE_URL) test(`${title} [postgres]`, { skip: 'TEST_DATABASE_URL is not set' }, () => {});
   for (const kind of databaseKinds()) {
@@ -95,7 +100,7 @@ export function eachDatabase(title: string, body: (ctx: Ctx) => void, configOver
         // Functional suites send far more than 50 requests a minute from one address; the rate-limit
         // suites turn limits back on (rateLimits: true) and test them on their own.
         ctx.config = testConfig({ dataDir: fresh.dataDir, rateLimits: false, ...configOverrides });
-        ctx.app = await buildApp(ctx.config, { database: fresh.database, clock: ctx.clock });
+        ctx.app = await buildApp(ctx.config, { ...appOptions, database: fresh.database, clock: ctx.clock });
         await ctx.app.ready();
       });
       after(async () => {
@@ -139,4 +144,13 @@ export function capturingQueries(db: Database) {
   const plan = async (q: CompiledQuery) =>
     (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]))).rows.map((r) => r.detail).join(' | ');
   return { spy, seen, plan };
+}
+
+/** DATA_DIR and DATABASE_URL naming this test's database, as an operator's shell would. */
+export async function commandEnv(ctx: Ctx): Promise<Record<string, string>> {
+  if (ctx.kind === 'sqlite') return { DATA_DIR: ctx.dataDir, DATABASE_URL: '' };
+  const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(ctx.database)).rows[0].s;
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { DATA_DIR: ctx.dataDir, DATABASE_URL: url.toString() };
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../config.ts';
 import { databaseLabel, databasePlace, openDatabase } from '../db/database.ts';
 import { SeedRefused, seedDatabase, type SeedOptions, type SeedSummary } from '../seed/generate.ts';
 import { SEED_PASSWORD } from '../seed/users.ts';
+import { progressPrinter } from './progress.ts';
 
 const USAGE = 'Usage: imageboard seed --posts N [--seed S] [--users N] [--tags N] [--tags-per-post N] [--until ISO-DATE] [--no-media]';
 
@@ -64,25 +65,6 @@ export function parseSeedArgs(argv: string[], now: () => number, dataDir: string
   };
 }
 
-/**
- * Prints progress to stderr: a line per phase each time it crosses another tenth, or after a
- * second without one, and when it finishes.
- */
-export function progressPrinter(err: Output, startedAt = performance.now()) {
-  const shown = new Map<string, { at: number; tenth: number; finished: boolean }>();
-  return (phase: string, done: number, total: number) => {
-    const now = performance.now();
-    const last = shown.get(phase) ?? { at: 0, tenth: -1, finished: false };
-    const tenth = total > 0 ? Math.floor((done * 10) / total) : 10;
-    const finished = done >= total;
-    if (last.finished || (!finished && tenth === last.tenth && now - last.at < 1000)) return;
-    shown.set(phase, { at: now, tenth, finished });
-    const percent = total > 0 ? Math.floor((done * 100) / total) : 100;
-    const seconds = ((now - startedAt) / 1000).toFixed(1);
-    err.write(`seed: ${phase.padEnd(11)} ${done.toLocaleString('en')}/${total.toLocaleString('en')} (${percent}%) ${seconds}s\n`);
-  };
-}
-
 function describeSummary(s: SeedSummary, options: SeedOptions, where: string, seconds: number): string {
   const n = (v: number) => v.toLocaleString('en').padStart(12);
   const media = options.mediaDir
@@ -121,7 +103,7 @@ export async function seedCommand(args: string[], io: CommandIo = { env: process
   const database = await openDatabase(location);
   const where = databasePlace(location);
   try {
-    const summary = await seedDatabase(database, options, progressPrinter(io.err, started));
+    const summary = await seedDatabase(database, options, progressPrinter(io.err, 'seed', started));
     io.out.write(describeSummary(summary, options, where, (performance.now() - started) / 1000));
     return 0;
   } catch (err) {

@@ -107,6 +107,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'comments', description: 'Comments and replies' },
         { name: 'reactions', description: 'Likes and favorites' },
         { name: 'admin', description: 'Administration' },
+        { name: 'jobs', description: 'Background jobs (backfills, retags, bulk edits) and their progress' },
       ],
     },
     transformObject: (doc) => describeLimits(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Doc) as never,

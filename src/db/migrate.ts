@@ -6,6 +6,7 @@ import * as ratingLogged from './migrations/003-rating-changes-logged.ts';
 import * as countsLogged from './migrations/004-count-changes-logged.ts';
 import * as postsByLikesDropped from './migrations/005-posts-by-likes-dropped.ts';
 import * as tagCategoriesAliases from './migrations/006-tag-categories-aliases.ts';
+import * as jobs from './migrations/007-jobs.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -19,6 +20,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '004-count-changes-logged': countsLogged,
   '005-posts-by-likes-dropped': postsByLikesDropped,
   '006-tag-categories-aliases': tagCategoriesAliases,
+  '007-jobs': jobs,
 };
 
 /**

@@ -152,6 +152,27 @@ export interface CountChangesTable {
   post_id: number;
 }
 
+/** Background jobs (migrations/007-jobs.ts, modules/jobs/). */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  state: ColumnType<JobState, JobState | undefined, JobState>;
+  /** JSON text, read by the job's kind alone. */
+  params: string;
+  /** JSON text: where the job has got to; null before its first step. */
+  cursor: string | null;
+  done: ColumnType<number, number | undefined, number>;
+  total: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
 export interface DB {
   counters: CountersTable;
   tag_changes: TagChangesTable;
@@ -169,6 +190,7 @@ export interface DB {
   comments: CommentsTable;
   likes: ReactionsTable;
   favorites: ReactionsTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,12 +4,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { sql } from 'kysely';
 import { buildApp } from '../../app.ts';
 import { mediaCommand } from '../../cli/media.ts';
 import { counter } from '../../db/counters.ts';
 import { openDatabase } from '../../db/database.ts';
-import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import { commandEnv, eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import { register, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
@@ -35,15 +34,6 @@ const originalOf = async (ctx: Ctx, id: number) => {
   const { file_path } = await ctx.database.selectFrom('posts').select('file_path').where('id', '=', id).executeTakeFirstOrThrow();
   return path.join(ctx.dataDir, 'media', file_path);
 };
-
-/** DATA_DIR and DATABASE_URL naming this test's database, as an operator's shell would. */
-async function commandEnv(ctx: Ctx): Promise<Record<string, string>> {
-  if (ctx.kind === 'sqlite') return { DATA_DIR: ctx.dataDir, DATABASE_URL: '' };
-  const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(ctx.database)).rows[0].s;
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { DATA_DIR: ctx.dataDir, DATABASE_URL: url.toString() };
-}
 
 eachDatabase('md5 of posts', (ctx) => {
   let alice: Account;
@@ -144,8 +134,7 @@ eachDatabase('md5 of posts', (ctx) => {
     for (const [i, data] of files.entries()) ids.push(await upload(ctx, alice, `twice${i}.png`, data));
     await forget(ctx, ids);
     const reports = await Promise.all([fillMd5(ctx.app.deps, { batch: 2 }), fillMd5(ctx.app.deps, { batch: 3 })]);
-    // Each counts what is left when it starts: the one that starts second may already see a batch
-    // of the other's done. The first count precedes every write.
+    // Each counts the posts still without md5 when it begins: under load one may begin after the other's first batch.
     assert.equal(Math.max(...reports.map((r) => r.total)), 5);
     assert.equal(reports[0].filled + reports[1].filled, 5);
     assert.deepEqual(await md5s(ctx, ids), files.map(md5));

@@ -5163,6 +5163,13 @@ export interface paths {
                                 avatar: string;
                             };
                             tags: string[];
+                            /** @description The tags of `tags`, in the same order, with their category and post count */
+                            tagDetails: {
+                                name: string;
+                                /** @enum {string} */
+                                category: "general" | "artist" | "copyright" | "character" | "meta";
+                                postsCount: number;
+                            }[];
                             /**
                              * @description ISO 8601 UTC with milliseconds
                              * @example 2026-11-22T10:15:30.123Z
@@ -5218,6 +5225,13 @@ export interface paths {
                                         avatar: string;
                                     };
                                     tags: string[];
+                                    /** @description The tags of `tags`, in the same order, with their category and post count */
+                                    tagDetails: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        category: "general" | "artist" | "copyright" | "character" | "meta";
+                                        postsCount: number;
+                                    }[];
                                     /**
                                      * @description ISO 8601 UTC with milliseconds
                                      * @example 2026-11-22T10:15:30.123Z
@@ -5272,6 +5286,13 @@ export interface paths {
                                         avatar: string;
                                     };
                                     tags: string[];
+                                    /** @description The tags of `tags`, in the same order, with their category and post count */
+                                    tagDetails: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        category: "general" | "artist" | "copyright" | "character" | "meta";
+                                        postsCount: number;
+                                    }[];
                                     /**
                                      * @description ISO 8601 UTC with milliseconds
                                      * @example 2026-11-22T10:15:30.123Z
@@ -5590,6 +5611,13 @@ export interface paths {
                                 avatar: string;
                             };
                             tags: string[];
+                            /** @description The tags of `tags`, in the same order, with their category and post count */
+                            tagDetails: {
+                                name: string;
+                                /** @enum {string} */
+                                category: "general" | "artist" | "copyright" | "character" | "meta";
+                                postsCount: number;
+                            }[];
                             /**
                              * @description ISO 8601 UTC with milliseconds
                              * @example 2026-11-22T10:15:30.123Z
@@ -5751,6 +5779,8 @@ export interface paths {
                     sortBy?: "most_used" | "newest" | "alphabetical" | "trending";
                     /** @description Only count this uploader's posts (all counts) */
                     author?: string;
+                    /** @description Only tags of this category */
+                    category?: "general" | "artist" | "copyright" | "character" | "meta";
                     /** @description Count only posts created in the last day (24 h), week (7 d), month (30 d) or year (365 d); tags with none are left out */
                     timeRange?: "day" | "week" | "month" | "year" | "all";
                 };
@@ -5774,6 +5804,8 @@ export interface paths {
                                 /** @description Opaque identifier (digits today; treat as a string) */
                                 _id: string;
                                 name: string;
+                                /** @enum {string} */
+                                category: "general" | "artist" | "copyright" | "character" | "meta";
                                 /** @description Posts with this tag (within timeRange and author, when given) */
                                 postsCount: number;
                                 /** @description Posts since 00:00 UTC today */
@@ -5868,6 +5900,783 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tags/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tag: category, post count, description, aliases and implications (an alias name answers its target) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A tag name, or an alias name (answered with its target) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            /** @enum {string} */
+                            category: "general" | "artist" | "copyright" | "character" | "meta";
+                            postsCount: number;
+                            /** @description Plain text, up to 10,000 characters */
+                            description: string;
+                            /** @description Names that are aliases of this tag (alphabetical) */
+                            aliases: string[];
+                            /** @description The tags this tag implies: a post tagged with it is given them too (the tag's implications) */
+                            implies: string[];
+                            /** @description The tags that imply this one (the implications whose consequent it is) */
+                            impliedBy: string[];
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a tag's category, description or name (moderators); a rename leaves the old name as an alias */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A tag name, or an alias name (answered with its target) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        category?: "general" | "artist" | "copyright" | "character" | "meta";
+                        /** @description Plain text (no markup is rendered) */
+                        description?: string;
+                        /** @description A new name (the tag name rules apply); the old name stays as an alias of the tag. Refused when the name is already a tag or an alias */
+                        name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            /** @enum {string} */
+                            category: "general" | "artist" | "copyright" | "character" | "meta";
+                            postsCount: number;
+                            /** @description Plain text, up to 10,000 characters */
+                            description: string;
+                            /** @description Names that are aliases of this tag (alphabetical) */
+                            aliases: string[];
+                            /** @description The tags this tag implies: a post tagged with it is given them too (the tag's implications) */
+                            implies: string[];
+                            /** @description The tags that imply this one (the implications whose consequent it is) */
+                            impliedBy: string[];
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/tag-aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tag aliases, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            aliases: {
+                                from: string;
+                                to: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Null when the account is gone */
+                                creator: {
+                                    username: string;
+                                } | null;
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a name an alias of a tag (moderators)
+         * @description From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` now and the counts move with them. No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The alias name */
+                        from: string;
+                        /** @description The tag it stands for (created when missing) */
+                        to: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                            /** @description Null when the account is gone */
+                            creator: {
+                                username: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tag-aliases/{from}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an alias (moderators); posts keep the tag they were moved to */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    from: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -6164,6 +6973,163 @@ export interface paths {
                 };
                 /** @description Not authenticated, or an invalid API key */
                 401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A background job's state and progress (its creator or a moderator)
+         * @description Long work (a backfill of a tag implication, a retag after an alias, a bulk tag edit) is answered 202 `{ job }` and done in the background, in steps that each save their progress, so a job survives a restart and resumes where it stopped. Poll this until `state` is `done` or `failed`. Only the user who started the job, moderators and admins may read it: anyone else signed in gets 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A background job and its progress */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier (digits today; treat as a string) */
+                            id: string;
+                            /** @description What the job does, e.g. a backfill of a tag implication onto existing posts */
+                            kind: string;
+                            /**
+                             * @description queued: waiting for a server process to take it (also after its process stopped, until another takes it over); running; done; failed (see error)
+                             * @enum {string}
+                             */
+                            state: "queued" | "running" | "done" | "failed";
+                            /** @description Items done so far (posts, for the jobs that go over posts) */
+                            done: number;
+                            /** @description Items in all, counted when the job was made; never below done, and equal to done once the job is done */
+                            total: number;
+                            /** @description Why the job failed; null unless state is failed */
+                            error: string | null;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

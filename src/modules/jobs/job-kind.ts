@@ -1,0 +1,41 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Deps } from '../../core/deps.ts';
+import type { DB } from '../../db/types.ts';
+
+/**
+ * A kind of background job: what a job does, written as one bounded step the runner calls again
+ * and again (runner.ts). The runner knows nothing else about it.
+ *
+ * A step does a batch of items after `cursor` (e.g. up to 200 posts with ids above the last one
+ * done) in `trx`, the transaction that also saves the job's new cursor and counts: the step's
+ * writes and its progress commit together, so after a crash or a restart the job resumes at the
+ * cursor and no item is done twice. A step must stay well within the lease (runner.ts, 30 s) and
+ * short enough not to hold up requests (on SQLite a write transaction holds the whole database).
+ * A step that throws fails the job, with the error's message.
+ */
+export interface JobKind<Params = any, Cursor = any> {
+  /** A unique name, stored on the job and shown as its `kind`. */
+  name: string;
+  /** How many items the job has, counted when it is created (and at least what it has done). */
+  total(db: Kysely<DB>, params: Params): Promise<number>;
+  step(input: StepInput<Params, Cursor>): Promise<StepResult<Cursor>>;
+}
+
+export interface StepInput<Params, Cursor> {
+  /** The step's transaction: write through it. */
+  trx: Transaction<DB>;
+  /** Everything else, as services get it; call deps.db's engine methods (not its queries) inside the step. */
+  deps: Deps;
+  params: Params;
+  /** Where the last step stopped; null before the first step. */
+  cursor: Cursor | null;
+}
+
+export interface StepResult<Cursor> {
+  /** Where the next step starts (saved as JSON). */
+  cursor: Cursor;
+  /** Items done by this step. */
+  done: number;
+  /** Nothing is left: the job is done. */
+  finished: boolean;
+}
