@@ -109,7 +109,8 @@ browserSuite('browser: a member’s journey', { timeout: 240_000 }, () => {
     await page.locator('.post-side time').first().waitFor();
     const tags = page.getByTestId('post-tags');
     await tags.locator('li', { hasText: 'harbour_test' }).filter({ hasText: '2' }).waitFor();
-    assert.equal(await tags.getByRole('link', { name: 'crimson_sails' }).getAttribute('href'), '/?tag=crimson_sails');
+    assert.equal(await tags.getByRole('link', { name: 'crimson_sails', exact: true }).getAttribute('href'), '/?tag=crimson_sails');
+    assert.equal(await tags.getByRole('link', { name: 'About crimson_sails' }).getAttribute('href'), '/tags/crimson_sails');
   });
 
   it('likes and favorites it, with live counts', async () => {

@@ -2,12 +2,11 @@ import type { PostDetail } from '../api/types.ts';
 import { Avatar } from '../components/avatar.tsx';
 import { RatingBadge } from '../components/post-grid.tsx';
 import { ago, bytes, count, duration, fullDate } from '../lib/format.ts';
-import { useTagCounts } from '../lib/tag-counts.ts';
+import { TagLink } from '../components/tag-link.tsx';
+import { byCategory, CATEGORY_LABEL } from '../lib/tag-categories.ts';
 
-/** Uploader, date, file details and the tags, each linking to its search, with counts. */
-export function PostSide({ post, settled }: { post: PostDetail; settled: boolean }) {
-  // Counts of the most used tags come at once; other tags are looked up once the post stays.
-  const counts = useTagCounts(settled ? post.tags : []);
+/** Uploader, date, file details and the tags by category, each linking to its search and its page, with counts. */
+export function PostSide({ post }: { post: PostDetail }) {
   const profile = `/users/${encodeURIComponent(post.author.username)}`;
   return (
     <aside class="post-side" aria-label="Post details">
@@ -32,13 +31,20 @@ export function PostSide({ post, settled }: { post: PostDetail; settled: boolean
           Tags
         </h2>
         {post.tags.length === 0 && <p class="muted">No tags yet.</p>}
-        <ul class="tag-list" data-testid="post-tags">
-          {post.tags.map((t) => (
-            <li key={t}>
-              <a href={`/?tag=${encodeURIComponent(t)}`}>{t}</a> <span class="tag-count">{counts.has(t) ? count(counts.get(t)!) : ''}</span>
-            </li>
+        <div data-testid="post-tags">
+          {byCategory(post.tagDetails).map(([category, tags]) => (
+            <div key={category} class="tag-group" data-category={category}>
+              <h3 class="tag-group-title">{CATEGORY_LABEL[category]}</h3>
+              <ul class="tag-list">
+                {tags.map((t) => (
+                  <li key={t.name}>
+                    <TagLink name={t.name} category={t.category} /> <span class="tag-count">{count(t.postsCount)}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
           ))}
-        </ul>
+        </div>
       </section>
       <section aria-labelledby="info-h">
         <h2 id="info-h" class="panel-title">

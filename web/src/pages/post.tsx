@@ -101,7 +101,7 @@ export default function PostPage({ id }: { id: string }) {
         {post.content && <p class="description">{post.content}</p>}
         <PostEdit post={post} onSaved={reload} />
       </div>
-      <PostSide post={post} settled={settled} />
+      <PostSide post={post} />
       <div class="post-comments">
         <Comments postId={post.id} count={post.stats.comments} settled={settled} />
       </div>

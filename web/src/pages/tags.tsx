@@ -5,6 +5,8 @@ import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
 import { Pager } from '../components/pager.tsx';
 import { StatsPanel } from '../components/stats-panel.tsx';
 import { plural } from '../lib/format.ts';
+import { TagLink } from '../components/tag-link.tsx';
+import { CATEGORY_LABEL, CATEGORY_ORDER } from '../lib/tag-categories.ts';
 import { navigate, restoreScroll, useLoc, withQuery } from '../lib/router.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
 
@@ -21,6 +23,7 @@ const RANGES = [
   ['month', 'Last 30 days'],
   ['year', 'Last year'],
 ];
+const CATEGORIES = [['any', 'Any'], ...CATEGORY_ORDER.map((c) => [c, CATEGORY_LABEL[c]])];
 const pick = (v: string | null, list: string[][]) => (list.some(([k]) => k === v) ? v! : list[0][0]);
 
 export default function TagsPage() {
@@ -29,6 +32,7 @@ export default function TagsPage() {
   const search = loc.query.get('search') ?? '';
   const sort = pick(loc.query.get('sort'), SORTS);
   const range = pick(loc.query.get('range'), RANGES);
+  const category = pick(loc.query.get('category'), CATEGORIES);
   const page = Math.max(1, Number(loc.query.get('page')) || 1);
   const [text, setText] = useState(search);
   useEffect(() => setText(search), [search]);
@@ -38,7 +42,7 @@ export default function TagsPage() {
     const t = setTimeout(() => navigate(withQuery({ search: text.trim() || undefined, page: undefined }), { replace: true, keepScroll: true }), 250);
     return () => clearTimeout(t);
   }, [text]);
-  const path = `/api/tags${toQuery({ search: search || undefined, sortBy: sort === 'most_used' ? undefined : sort, timeRange: range === 'all' ? undefined : range, page: page > 1 ? page : undefined, limit: 60 })}`;
+  const path = `/api/tags${toQuery({ search: search || undefined, sortBy: sort === 'most_used' ? undefined : sort, timeRange: range === 'all' ? undefined : range, category: category === 'any' ? undefined : category, page: page > 1 ? page : undefined, limit: 60 })}`;
   const { data, error } = useApi<TagList>(path);
   useEffect(() => {
     if (data && loc.kind === 'pop') restoreScroll();
@@ -57,26 +61,9 @@ export default function TagsPage() {
             <label for="t-search">Find a tag</label>
             <input id="t-search" type="search" value={text} placeholder="Name contains…" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
           </div>
-          <div class="field">
-            <label for="t-sort">Sort</label>
-            <select id="t-sort" value={sort} onChange={set('sort')}>
-              {SORTS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="t-range">Posts from</label>
-            <select id="t-range" value={range} onChange={set('range')}>
-              {RANGES.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Choice id="t-sort" label="Sort" value={sort} options={SORTS} onChange={set('sort')} />
+          <Choice id="t-category" label="Category" value={category} options={CATEGORIES} onChange={set('category')} />
+          <Choice id="t-range" label="Posts from" value={range} options={RANGES} onChange={set('range')} />
         </form>
         <ErrorNote error={error} />
         {!data && !error && <Loading />}
@@ -107,7 +94,7 @@ export default function TagsPage() {
                 {data.tags.map((t) => (
                   <tr key={t._id}>
                     <td>
-                      <a href={`/?tag=${encodeURIComponent(t.name)}`}>{t.name}</a>
+                      <TagLink name={t.name} category={t.category} />
                     </td>
                     <td class="right num">{t.postsCount.toLocaleString()}</td>
                     <td class="right num">{t.newPostsToday ? `+${t.newPostsToday}` : <span class="muted">0</span>}</td>
@@ -123,6 +110,22 @@ export default function TagsPage() {
       <aside class="side">
         <StatsPanel />
       </aside>
+    </div>
+  );
+}
+
+/** A labelled select of the list's filters. */
+function Choice({ id, label, value, options, onChange }: { id: string; label: string; value: string; options: string[][]; onChange(e: Event): void }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={onChange}>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

@@ -1,0 +1,90 @@
+// Tags as a curated board shows them: grouped and coloured by category on a post, a page of their
+// own (description, other names, implications, newest posts) that moderators edit, and the tags
+// list filtered by category.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createPost } from '../factories.ts';
+import { browserSuite, newPage, screenshot, startBoard, type Board } from './harness.ts';
+
+browserSuite('browser: tag categories and tag pages', { timeout: 180_000 }, () => {
+  let board: Board;
+  let page: Page;
+  let errors: string[];
+  let postId: number;
+  let cookie: string;
+  before(async () => {
+    board = await startBoard();
+    ({ page, errors } = await newPage(board));
+    const reg = await board.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'tagmod', password: 'correct horse battery' } });
+    assert.equal(reg.statusCode, 201, reg.body);
+    const db = board.app.deps.db;
+    await db.updateTable('users').set({ role: 'moderator' }).where('username', '=', 'tagmod').execute();
+    const uploader = (await db.selectFrom('users').select('id').where('username', '=', 'tagmod').executeTakeFirstOrThrow()).id;
+    postId = await createPost(db, { uploaderId: uploader, title: 'Harbour sketch', tags: ['jane_doe', 'harbour', 'boat'], createdAt: Date.now() - 60_000 });
+    const login = await board.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'tagmod', password: 'correct horse battery' } });
+    cookie = ([] as string[])
+      .concat(login.headers['set-cookie'] as string | string[])
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const alias = await board.app.inject({ method: 'POST', url: '/api/tag-aliases', payload: { from: 'janedoe', to: 'jane_doe' }, headers: { cookie } });
+    assert.equal(alias.statusCode, 201, alias.body);
+  });
+  after(async () => {
+    assert.deepEqual(errors, []);
+    await board?.close();
+  });
+
+  it('lets a moderator give a tag its category and description on the tag page', async () => {
+    await page.goto('/login');
+    await page.getByLabel('Username').fill('tagmod');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('summary', { hasText: 'tagmod' }).waitFor();
+    // An alias name leads to its target's page.
+    await page.goto('/tags/janedoe');
+    await page.waitForURL(/\/tags\/jane_doe$/);
+    assert.equal(await page.getByTestId('tag-name').innerText(), 'jane_doe');
+    assert.equal(await page.getByTestId('tag-aliases').innerText(), 'janedoe');
+    assert.equal(await page.getByTestId('tag-implies').innerText(), 'none');
+    await page.locator('.grid .tile').first().waitFor();
+    await page.getByLabel('Category').selectOption('artist');
+    await page.getByLabel('Description').fill('Draws harbours, mostly at dusk.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid=tag-name]')?.classList.contains('cat-artist'));
+    assert.equal(await page.getByTestId('tag-description').innerText(), 'Draws harbours, mostly at dusk.');
+    const tag = await (await fetch(`${board.url}/api/tags/jane_doe`)).json();
+    assert.equal(tag.category, 'artist');
+    await screenshot(page, 'tag');
+  });
+
+  it('groups a post’s tags by category, artist first, each coloured and linked to its page', async () => {
+    await page.goto(`/posts/${postId}`);
+    const tags = page.getByTestId('post-tags');
+    await tags.locator('.tag-group').first().waitFor();
+    const groups = await tags
+      .locator('.tag-group')
+      .evaluateAll((els) => els.map((g) => [g.getAttribute('data-category'), [...g.querySelectorAll('a[href^="/?tag="]')].map((a) => a.textContent)]));
+    assert.deepEqual(groups, [
+      ['artist', ['jane_doe']],
+      ['general', ['boat', 'harbour']],
+    ]);
+    const artist = tags.getByRole('link', { name: 'jane_doe', exact: true });
+    assert.equal(await artist.getAttribute('class'), 'cat-artist');
+    assert.equal(await tags.getByRole('link', { name: 'About jane_doe' }).getAttribute('href'), '/tags/jane_doe');
+    await tags.locator('li', { hasText: 'harbour' }).filter({ hasText: '1' }).waitFor();
+  });
+
+  it('filters the tags list by category', async () => {
+    await page.goto('/tags');
+    await page.locator('.tags-table tbody tr').nth(2).waitFor();
+    await page.getByLabel('Category').selectOption('artist');
+    await page.waitForURL(/category=artist/);
+    await page.waitForFunction(() => {
+      const rows = document.querySelectorAll('.tags-table tbody tr');
+      return rows.length === 1 && rows[0].textContent?.includes('jane_doe');
+    });
+    assert.equal(await page.locator('.tags-table tbody a.cat-artist').innerText(), 'jane_doe');
+  });
+});
