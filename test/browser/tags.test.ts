@@ -87,4 +87,30 @@ browserSuite('browser: tag categories and tag pages', { timeout: 180_000 }, () =
     });
     assert.equal(await page.locator('.tags-table tbody a.cat-artist').innerText(), 'jane_doe');
   });
+
+  it('lets a moderator add and remove an alias on the tag relations page', async () => {
+    await page.goto('/tags');
+    await page.getByRole('link', { name: 'Aliases and implications' }).click();
+    const aliases = page.getByTestId('aliases');
+    await aliases.locator('li', { hasText: 'janedoe' }).waitFor();
+    await aliases.getByLabel('From').fill('Ship');
+    await aliases.getByLabel('To').fill('boat');
+    await aliases.getByRole('button', { name: 'Add' }).click();
+    await aliases.locator('li', { hasText: 'ship is read as boat' }).waitFor();
+    // A chain is refused, and the reason shown.
+    await aliases.getByLabel('From').fill('vessel');
+    await aliases.getByLabel('To').fill('ship');
+    await aliases.getByRole('button', { name: 'Add' }).click();
+    await aliases.getByRole('alert').filter({ hasText: 'ship' }).waitFor();
+    // Searching by the alias finds the post tagged with its target.
+    const found = await (await fetch(`${board.url}/api/posts?tag=ship`)).json();
+    assert.deepEqual(
+      found.posts.map((p: { id: string }) => p.id),
+      [String(postId)],
+    );
+    await screenshot(page, 'tag-relations');
+    await aliases.getByRole('button', { name: 'Remove ship is read as boat' }).click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid=aliases]')?.textContent?.includes('ship is read as'));
+    assert.equal((await (await fetch(`${board.url}/api/posts?tag=ship`)).json()).posts.length, 0);
+  });
 });

@@ -8,6 +8,7 @@ import { NotFound } from './pages/not-found.tsx';
 const PostPage = lazyPage(() => import('./pages/post.tsx'));
 const TagsPage = lazyPage(() => import('./pages/tags.tsx'));
 const TagPage = lazyPage(() => import('./pages/tag.tsx'));
+const TagRelationsPage = lazyPage(() => import('./pages/tag-relations.tsx'));
 const PoolsPage = lazyPage(() => import('./pages/pools.tsx'));
 const PoolPage = lazyPage(() => import('./pages/pool.tsx'));
 const UserPage = lazyPage(() => import('./pages/user.tsx'));
@@ -21,6 +22,7 @@ function route(path: string) {
   if (path === '/') return <Browse />;
   if ((m = path.match(/^\/posts\/([^/]+)$/))) return <PostPage key={m[1]} id={decodeURIComponent(m[1])} />;
   if (path === '/tags') return <TagsPage />;
+  if (path === '/tag-relations') return <TagRelationsPage />;
   if ((m = path.match(/^\/tags\/([^/]+)$/))) return <TagPage key={m[1]} name={decodeURIComponent(m[1])} />;
   if (path === '/pools') return <PoolsPage />;
   if ((m = path.match(/^\/pools\/([^/]+)$/))) return <PoolPage key={m[1]} id={decodeURIComponent(m[1])} />;

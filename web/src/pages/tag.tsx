@@ -137,7 +137,7 @@ function TagEdit({ tag, onSaved }: { tag: TagDetail; onSaved(): void }) {
         />
       </div>
       <ErrorNote error={error} />
-      <button type="submit" class="primary">
+      <button type="submit" class="btn btn-primary">
         Save
       </button>
       {saved && (

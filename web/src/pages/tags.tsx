@@ -55,6 +55,7 @@ export default function TagsPage() {
         <div class="browse-head">
           <h1>Tags</h1>
           {data && <span class="muted">{plural(data.pagination.total, 'tag')}</span>}
+          <a href="/tag-relations">Aliases and implications</a>
         </div>
         <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
           <div class="field grow">
