@@ -103,3 +103,18 @@ export async function waitForJob(db: Database, id: string, until: (row: { state:
     await sleep(5);
   }
 }
+
+/** Polls GET /api/jobs/<id> as `headers` until the job has ended (within 10 s); returns it, asserted done. */
+export async function jobDone(app: App, id: string, headers: Record<string, string>) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { status, body } = await getJob(app, id, headers);
+    assert.equal(status, 200, JSON.stringify(body));
+    if (body.state === 'done' || body.state === 'failed') {
+      assert.equal(body.state, 'done', JSON.stringify(body));
+      return body as { id: string; kind: string; state: string; done: number; total: number; error: string | null };
+    }
+    assert.ok(Date.now() < deadline, `job ${id} is still ${JSON.stringify(body)}`);
+    await sleep(5);
+  }
+}
