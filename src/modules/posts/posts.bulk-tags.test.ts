@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildApp } from '../../app.ts';
 import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
 import { assertBadField, assertError } from '../../../test/auth-helpers.ts';
-import { createPosts, getJob, jobDone } from '../../../test/jobs.ts';
+import { createPosts, getJob, runJobsUntilDone } from '../../../test/jobs.ts';
 import { RETAG_BATCH } from './posts.retag.ts';
 import { addAlias, editTags, listed, postTags, tagObject, uploadTagged, userAndModerator } from '../../../test/tag-helpers.ts';
 
@@ -26,16 +25,7 @@ eachDatabase(
   (ctx) => {
     const who = userAndModerator(ctx);
 
-    /** Runs the queued jobs in a second app on the same database (as another server process would) until job `id` is done. */
-    async function runJobs(id: string) {
-      const runner = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock, jobs: { pollMs: 10 } });
-      await runner.ready();
-      try {
-        return await jobDone(ctx.app, id, who.mod.headers);
-      } finally {
-        await runner.close();
-      }
-    }
+    const runJobs = (id: string) => runJobsUntilDone(ctx, id, who.mod.headers);
 
     /** Starts a bulk edit as the moderator (asserted 202) and returns its job. */
     async function started(payload: Record<string, unknown>) {
