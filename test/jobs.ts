@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import type { App } from '../src/app.ts';
+import { buildApp, type App } from '../src/app.ts';
+import type { Ctx } from './helpers.ts';
 import type { Deps } from '../src/core/deps.ts';
 import type { Database } from '../src/db/database.ts';
 import type { JobKind } from '../src/modules/jobs/job-kind.ts';
@@ -101,5 +102,34 @@ export async function waitForJob(db: Database, id: string, until: (row: { state:
     if (until(seen)) return seen;
     assert.ok(Date.now() < deadline, `job ${id} is still ${JSON.stringify(seen)}`);
     await sleep(5);
+  }
+}
+
+/** Polls GET /api/jobs/<id> as `headers` until the job has ended (within 10 s); returns it, asserted done. */
+export async function jobDone(app: App, id: string, headers: Record<string, string>) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { status, body } = await getJob(app, id, headers);
+    assert.equal(status, 200, JSON.stringify(body));
+    if (body.state === 'done' || body.state === 'failed') {
+      assert.equal(body.state, 'done', JSON.stringify(body));
+      return body as { id: string; kind: string; state: string; done: number; total: number; error: string | null };
+    }
+    assert.ok(Date.now() < deadline, `job ${id} is still ${JSON.stringify(body)}`);
+    await sleep(5);
+  }
+}
+
+/**
+ * Runs queued jobs in a second app on `ctx`'s database (as another server process would), for a
+ * suite whose own app runs none, until job `id` is done; returns the job as `headers` see it.
+ */
+export async function runJobsUntilDone(ctx: Ctx, id: string, headers: Record<string, string>) {
+  const runner = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock, jobs: { pollMs: 10 } });
+  await runner.ready();
+  try {
+    return await jobDone(ctx.app, id, headers);
+  } finally {
+    await runner.close();
   }
 }

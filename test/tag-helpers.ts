@@ -5,6 +5,7 @@ import { before } from 'node:test';
 import { register, setAccount, type Account } from './auth-helpers.ts';
 import { multipart } from './multipart.ts';
 import * as fx from './media-fixtures.ts';
+import { jobDone } from './jobs.ts';
 
 type Headers = Record<string, string>;
 
@@ -26,6 +27,14 @@ export const patchTag = (ctx: Ctx, headers: Headers, name: string, payload: Reco
 
 export const addAlias = (ctx: Ctx, headers: Headers, from: string, to: string) =>
   ctx.app.inject({ method: 'POST', url: '/api/tag-aliases', headers, payload: { from, to } });
+
+/** Makes an alias (asserted 201) and waits for the job that moves its posts, when there is one; returns the job, or null. */
+export async function addAliasMoved(ctx: Ctx, headers: Headers, from: string, to: string) {
+  const res = await addAlias(ctx, headers, from, to);
+  assert.equal(res.statusCode, 201, res.body);
+  const job = res.json().job;
+  return job ? jobDone(ctx.app, job.id, headers) : null;
+}
 
 /** A post's tags and tag details as GET /api/posts/<id> gives them. */
 export async function postTags(ctx: Ctx, id: string): Promise<{ tags: string[]; tagDetails: { name: string; category: string; postsCount: number }[] }> {

@@ -171,6 +171,12 @@ export interface JobsTable {
   lease_until: number | null;
 }
 
+/** The posts a job goes over, chosen when it was made (migrations/009-job-posts.ts). */
+export interface JobPostsTable {
+  job_id: number;
+  post_id: number;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -191,6 +197,7 @@ export interface DB {
   likes: ReactionsTable;
   favorites: ReactionsTable;
   jobs: JobsTable;
+  job_posts: JobPostsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

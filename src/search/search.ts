@@ -2,13 +2,14 @@
  * The search module's entry: query text (and what the old list parameters already compiled) to
  * a page of post ids and a total. parse -> compile -> plan -> execute; nothing here knows HTTP.
  */
+import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/engine.ts';
 import { compileTree, type Lookups, orderOf } from './compile.ts';
 import { type Compiled, type Expr, ORDERS, type OrderKey, type Wildcard } from './expr.ts';
 import { DEFAULT_LIMITS, type Limits, parseQuery, QueryError } from './parse.ts';
 import { drivenSearch, drivenServe, MAX_CANDIDATES, split } from './driven.ts';
 import { type SetIndexes, type SetStrategy, setsCost, setsSearch, setsServe } from './sets.ts';
-import { type SearchPage, sqlSearch } from './sql.ts';
+import { condition, type SearchPage, sqlSearch } from './sql.ts';
 import { columnsSearch, columnsServe } from './columns.ts';
 
 export interface SearchSettings {
@@ -77,6 +78,17 @@ export async function search(
   const inMemory = strategy === 'sql' || !indexes ? null : await IN_MEMORY[strategy](db, c, r.offset, r.limit, indexes, settings.budgetMs);
   const page = inMemory ?? (await sqlSearch(db, c, r.offset, r.limit, settings.budgetMs));
   return { ...page, wildcards: compiled.wildcards, order: compiled.order };
+}
+
+/**
+ * Every post `q` matches, not a page: a statement selecting their ids (in no order), for work over
+ * all of them such as a bulk edit. Compiled as a page is (the same errors, at their positions);
+ * answered by SQL, which reads the tables as they are now, and lets the caller keep the ids where
+ * it writes (INSERT ... SELECT) instead of holding them all in memory.
+ */
+export async function allMatching(db: Database, q: string, lookups: Lookups, settings: SearchSettings, now: number): Promise<RawBuilder<{ id: number }>> {
+  const compiled = await compileQuery({ q, base: { expr: { kind: 'all' } }, offset: 0, limit: 0, seed: 0, now }, lookups, settings);
+  return sql<{ id: number }>`SELECT posts.id FROM posts WHERE ${condition(db, simplify(compiled.expr))}`;
 }
 
 /** Rough microseconds a SQL query spends on a post it looks at, a set strategy on a bitmap word, and the columns strategy on a candidate. */

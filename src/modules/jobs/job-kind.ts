@@ -24,6 +24,8 @@ export interface JobKind<Params = any, Cursor = any> {
 export interface StepInput<Params, Cursor> {
   /** The step's transaction: write through it. */
   trx: Transaction<DB>;
+  /** The job's id (for what a kind keeps under it, e.g. the posts of job_posts). */
+  job: number;
   /** Everything else, as services get it; call deps.db's engine methods (not its queries) inside the step. */
   deps: Deps;
   params: Params;

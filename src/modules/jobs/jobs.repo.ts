@@ -19,6 +19,11 @@ export async function insertJob(db: Db, job: NewJob, now: number): Promise<numbe
   return row.id;
 }
 
+/** Sets a job's total, for a kind that lists its items only once the job exists (job_posts). */
+export async function setJobTotal(db: Db, id: number, total: number): Promise<void> {
+  await db.updateTable('jobs').set({ total }).where('id', '=', id).execute();
+}
+
 export const jobById = (db: Db, id: number) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** Queued, or running under a lease that has passed (its runner died). */

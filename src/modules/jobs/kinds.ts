@@ -1,3 +1,5 @@
+import { bulkTagsJob } from '../posts/posts.bulk-tags.ts';
+import { aliasRetagJob } from '../posts/posts.retag.ts';
 import type { JobKind } from './job-kind.ts';
 
 /**
@@ -8,7 +10,7 @@ import type { JobKind } from './job-kind.ts';
  * A runner claims only jobs whose kind it knows, so a job of a kind this version lacks (made by a
  * newer instance during a rolling upgrade) waits for an instance that has it.
  */
-const BUILT_IN: JobKind[] = [];
+const BUILT_IN: JobKind[] = [aliasRetagJob, bulkTagsJob];
 
 const kinds = new Map<string, JobKind>();
 

@@ -72,7 +72,7 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
   const step = (id: number, kind: JobKind, params: unknown, cursor: unknown): Promise<StepResult<unknown>> =>
     deps.db.transaction().execute(async (trx) => {
       if (!(await renewLease(trx, id, owner, deps.clock.now(), leaseMs))) throw new LeaseLost();
-      const result = await kind.step({ trx, deps, params, cursor });
+      const result = await kind.step({ trx, job: id, deps, params, cursor });
       await saveStep(trx, id, result, deps.clock.now());
       return result;
     });

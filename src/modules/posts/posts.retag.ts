@@ -1,32 +1,84 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import type { JobKind } from '../jobs/job-kind.ts';
 import { replacePostTags } from './post-tags.ts';
 import { toTagString } from './tag-string.ts';
 
+/** Posts a step of a job that retags posts goes over: well within a step's bounds (jobs/job-kind.ts). */
+export const RETAG_BATCH = 200;
+
 /**
- * Moves every post tagged `fromId` to the tag `to` (a post that has both just loses `fromId`),
- * post by post through the edit path (replacePostTags: links, counts, tag string, change log), in
- * the caller's transaction. Each post is touched as an edit is (updated_at), which moves the data
- * version. Kept in one function so that a big retag can later run as a background job. Returns
- * how many posts moved.
+ * Gives one post the tags `change` makes of its current ones (name -> id), through the edit path
+ * (replacePostTags: links, counts, tag string, change log), in the caller's transaction. The post
+ * is touched as an edit is (updated_at), which moves the data version; a post deleted meanwhile is
+ * skipped (false).
  */
-export async function retagPosts(trx: Transaction<DB>, fromId: number, to: { id: number; name: string }, now: number): Promise<number> {
-  const posts = await trx.selectFrom('post_tags').select('post_id').where('tag_id', '=', fromId).orderBy('post_id').execute();
-  for (const { post_id } of posts) {
-    // Writing first locks the post's row, as an edit does.
-    const post = await trx.updateTable('posts').set({ updated_at: now }).where('id', '=', post_id).returning('created_at').executeTakeFirstOrThrow();
-    const tags = await trx
-      .selectFrom('post_tags')
-      .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
-      .select(['tags.id', 'tags.name'])
-      .where('post_tags.post_id', '=', post_id)
-      .execute();
-    const wanted = new Map(tags.filter((t) => t.id !== fromId).map((t) => [t.name, t.id]));
-    wanted.set(to.name, to.id);
-    await replacePostTags(trx, post_id, post.created_at, wanted);
-  }
-  return posts.length;
+export async function retagPost(
+  trx: Transaction<DB>,
+  postId: number,
+  change: (tags: Map<string, number>) => Map<string, number>,
+  now: number,
+): Promise<boolean> {
+  // Writing first locks the post's row, as an edit does, so the tags read below are current.
+  const post = await trx.updateTable('posts').set({ updated_at: now }).where('id', '=', postId).returning('created_at').executeTakeFirst();
+  if (!post) return false;
+  const tags = await trx
+    .selectFrom('post_tags')
+    .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
+    .select(['tags.id', 'tags.name'])
+    .where('post_tags.post_id', '=', postId)
+    .execute();
+  await replacePostTags(trx, postId, post.created_at, change(new Map(tags.map((t) => [t.name, t.id]))));
+  return true;
 }
+
+export interface AliasRetagParams {
+  /** The alias name, and the ids of its old tag and of its target. */
+  from: string;
+  fromId: number;
+  toId: number;
+}
+
+/**
+ * Moves the posts of an alias's old tag to its target (a post that has both just loses the old
+ * one), in batches by post id. Made with the alias (POST /api/tag-aliases); until it has run,
+ * writes and searches already read the alias name as its target. An alias deleted meanwhile ends
+ * it: the name is its own again, and the posts not yet moved keep it.
+ */
+export const aliasRetagJob: JobKind<AliasRetagParams, number> = {
+  name: 'alias-retag',
+  total: async (db, params) =>
+    Number(
+      (
+        await db
+          .selectFrom('post_tags')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('tag_id', '=', params.fromId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+  step: async ({ trx, deps, params, cursor }) => {
+    const target = await trx
+      .selectFrom('tag_aliases')
+      .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
+      .select(['tags.id', 'tags.name'])
+      .where('tag_aliases.from_name', '=', params.from)
+      .where('tag_aliases.tag_id', '=', params.toId)
+      .executeTakeFirst();
+    if (!target) return { cursor: cursor ?? 0, done: 0, finished: true };
+    const posts = await trx
+      .selectFrom('post_tags')
+      .select('post_id')
+      .where('tag_id', '=', params.fromId)
+      .where('post_id', '>', cursor ?? 0)
+      .orderBy('post_id')
+      .limit(RETAG_BATCH)
+      .execute();
+    const moved = (tags: Map<string, number>) => new Map([...[...tags].filter(([, id]) => id !== params.fromId), [target.name, target.id]]);
+    for (const { post_id } of posts) await retagPost(trx, post_id, moved, deps.clock.now());
+    return { cursor: posts.at(-1)?.post_id ?? cursor ?? 0, done: posts.length, finished: posts.length < RETAG_BATCH };
+  },
+};
 
 /** Rewrites the tag string of every post of a renamed tag (its links stay: the tag keeps its id). */
 export async function renameInTagStrings(trx: Transaction<DB>, tagId: number, from: string, to: string, now: number): Promise<void> {

@@ -1,10 +1,11 @@
 import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { errors, sendJsonText, Message, PostIdParams } from '../../core/schemas.ts';
-import { PostDetail, PostDetailQuery, PostDetailWithNeighbours, PostList, PostListQuery, PostPatch } from './posts.schemas.ts';
+import { BulkTags, BulkTagsStarted, PostDetail, PostDetailQuery, PostDetailWithNeighbours, PostList, PostListQuery, PostPatch } from './posts.schemas.ts';
 import { viewerOf } from '../../core/auth.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import type { PostsService } from './post-listing.ts';
+import { bulkTags } from './posts.bulk-tags.ts';
 
 export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): void {
   // The service writes the JSON itself (the response schema is what it follows, and documents it).
@@ -35,6 +36,25 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
       config: { limit: 'post' },
     },
     async (req) => posts.get(req.params.id, req.viewer, req.query),
+  );
+
+  app.post(
+    '/api/posts/bulk-tags',
+    {
+      schema: {
+        summary: 'Add and remove tags on every post a search matches (moderators), in a background job',
+        description:
+          'The posts are those `q` matches when the request is made: a post that stops matching before the job reaches it is still edited, and one that starts matching is not. ' +
+          'Each gets its tags + `add` - `remove` through the same path as an edit (aliases read as their targets; tag counts move). ' +
+          'A name in both `add` and `remove` (after aliases), or neither list with a tag, is a 400; a query matching no post gives a job that is done with total 0. ' +
+          'Answered 202 `{ job }`: follow it at GET /api/jobs/<id>.',
+        tags: ['posts'],
+        body: BulkTags,
+        response: { 202: BulkTagsStarted, ...errors(400, 401, 403, 429) },
+      },
+      config: { auth: 'user', limit: 'write' },
+    },
+    async (req, reply) => reply.code(202).send(await bulkTags(deps, viewerOf(req), req.body)),
   );
 
   app.patch(

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Id, RelativePath, StringEnum, Timestamp, MEDIA_TYPES, RATINGS } from '../../core/schemas.ts';
 import { TAG_CATEGORIES } from '../tags/tag-categories.ts';
+import { Job } from '../jobs/jobs.schemas.ts';
 
 export const SORTS = ['newest', 'oldest', 'most_liked', 'most_commented', 'most_favorited'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -184,3 +185,26 @@ export const PostPatch = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type PostPatch = Static<typeof PostPatch>;
+
+const BulkTagNames = (description: string) => Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 64, default: [], description }));
+
+export const BulkTags = Type.Object(
+  {
+    q: Type.String({
+      maxLength: 10_000,
+      description:
+        "Which posts: a search as GET /api/posts's `q` (the same language, limits and 400s with the character `position`), evaluated once, when the request is made; an empty `q` is every post",
+    }),
+    add: BulkTagNames(
+      'Tag names to add, as on upload: aliases are read as their targets, and a category prefix (`artist:name`) gives a tag this creates its category',
+    ),
+    remove: BulkTagNames('Tag names to remove (aliases are read as their targets)'),
+  },
+  { additionalProperties: false },
+);
+export type BulkTags = Static<typeof BulkTags>;
+
+export const BulkTagsStarted = Type.Object(
+  { job: Job },
+  { description: 'The job doing the edit (GET /api/jobs/<id>); `total` is how many posts the query matched' },
+);

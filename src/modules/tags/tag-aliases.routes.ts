@@ -2,11 +2,11 @@ import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { viewerOf } from '../../core/auth.ts';
 import { errors, Message } from '../../core/schemas.ts';
-import { AliasFromParams, NewTagAlias, TagAlias, TagAliasList, TagAliasListQuery } from './tag-detail.schemas.ts';
+import { AliasFromParams, NewTagAlias, TagAliasCreated, TagAliasList, TagAliasListQuery } from './tag-detail.schemas.ts';
 import { createAlias, deleteAlias, listAliases } from './tag-aliases.service.ts';
 
 const RULES =
-  'From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` now and the counts move with them. ' +
+  'From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` in a background job, in batches by post id, and the counts move with them: the answer gives the job (`job.id`, GET /api/jobs/<id>) when there are posts to move. ' +
   'No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409.';
 
 export function tagAliasesRoutes(app: TypedApp, deps: Deps): void {
@@ -18,7 +18,7 @@ export function tagAliasesRoutes(app: TypedApp, deps: Deps): void {
         description: RULES,
         tags: ['tags'],
         body: NewTagAlias,
-        response: { 201: TagAlias, ...errors(400, 401, 403, 409, 429) },
+        response: { 201: TagAliasCreated, ...errors(400, 401, 403, 409, 429) },
       },
       config: { auth: 'user', limit: 'write' },
     },

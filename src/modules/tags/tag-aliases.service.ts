@@ -5,7 +5,9 @@ import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
 import type { DB } from '../../db/types.ts';
-import { retagPosts } from '../posts/posts.retag.ts';
+import { createJob } from '../jobs/jobs.service.ts';
+import { wakeJobRunners } from '../jobs/wake.ts';
+import { aliasRetagJob } from '../posts/posts.retag.ts';
 import { aliasTargets } from './tag-aliases.repo.ts';
 import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
@@ -41,18 +43,19 @@ async function assertNoChain(trx: Transaction<DB>, from: string, to: string): Pr
 }
 
 /**
- * POST /api/tag-aliases (moderators). From then on every write and search reads `from` as `to`;
- * the posts tagged `from` move to `to` now, in the same transaction (`to` is created when missing,
- * in `from`'s category).
+ * POST /api/tag-aliases (moderators). From then on every write and search reads `from` as `to`
+ * (`to` is created when missing, in `from`'s category). The posts tagged `from` move to `to` in a
+ * background job (posts.retag.ts), made in the same transaction as the alias, so there is never
+ * an alias whose posts will not move; the answer names the job when there are posts to move.
  */
 export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias) {
   assertModerator(viewer, 'create tag aliases');
   const from = aliasName(input.from, 'from');
   const to = aliasName(input.to, 'to');
   const createdAt = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  const job = await deps.db.transaction().execute(async (trx) => {
     await assertNoChain(trx, from, to);
-    const fromTag = await trx.selectFrom('tags').select(['id', 'category']).where('name', '=', from).executeTakeFirst();
+    const fromTag = await trx.selectFrom('tags').select(['id', 'category', 'post_count']).where('name', '=', from).executeTakeFirst();
     let target = await trx.selectFrom('tags').select(['id', 'name']).where('name', '=', to).executeTakeFirst();
     if (!target) {
       const r = newTagName(to);
@@ -64,10 +67,11 @@ export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias
         .executeTakeFirstOrThrow();
     }
     await trx.insertInto('tag_aliases').values({ from_name: from, tag_id: target.id, creator_id: viewer.id, created_at: createdAt }).execute();
-    if (fromTag) await retagPosts(trx, fromTag.id, target, createdAt);
     await bumpVersion(trx);
+    return fromTag && fromTag.post_count > 0 ? createJob(deps, aliasRetagJob, { from, fromId: fromTag.id, toId: target.id }, viewer.id, trx) : null;
   });
-  return { from, to, createdAt: iso(createdAt), creator: { username: viewer.username } };
+  if (job) wakeJobRunners(deps.db);
+  return { from, to, createdAt: iso(createdAt), creator: { username: viewer.username }, ...(job ? { job: { id: job.id } } : {}) };
 }
 
 /** GET /api/tag-aliases: every alias, newest first. */

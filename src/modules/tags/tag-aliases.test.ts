@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
 import { assertBadField, assertError, ISO_MS } from '../../../test/auth-helpers.ts';
 import { mulberry } from '../../../test/prng.ts';
-import { userAndModerator, addAlias, editTags, listed, postTags, tagObject, uploadTagged } from '../../../test/tag-helpers.ts';
+import { jobDone } from '../../../test/jobs.ts';
+import { userAndModerator, addAlias, addAliasMoved, editTags, listed, postTags, tagObject, uploadTagged } from '../../../test/tag-helpers.ts';
 
 /** postsCount of a tag in GET /api/tags, or null when it is not listed (no posts). */
 async function listedCount(ctx: Ctx, name: string): Promise<number | null> {
@@ -14,7 +15,7 @@ async function listedCount(ctx: Ctx, name: string): Promise<number | null> {
 eachDatabase('tag aliases', (ctx) => {
   const who = userAndModerator(ctx);
 
-  test('creating an alias retags the posts of `from` (a post with both just loses it), moves the counts, and searches follow at once', async () => {
+  test('creating an alias moves the posts of `from` in a background job (a post with both just loses it); counts and searches follow', async () => {
     const a = await uploadTagged(ctx, who.alice, 'kitten, fluffy');
     const b = await uploadTagged(ctx, who.alice, 'kitten, cat');
     const c = await uploadTagged(ctx, who.alice, 'cat');
@@ -25,7 +26,11 @@ eachDatabase('tag aliases', (ctx) => {
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
     assert.match(body.createdAt, ISO_MS);
-    assert.deepEqual({ ...body, createdAt: 'x' }, { from: 'kitten', to: 'cat', createdAt: 'x', creator: { username: 'mod' } });
+    assert.match(body.job?.id, /^[1-9]\d*$/);
+    assert.deepEqual({ ...body, createdAt: 'x', job: 'x' }, { from: 'kitten', to: 'cat', createdAt: 'x', creator: { username: 'mod' }, job: 'x' });
+    const job = await jobDone(ctx.app, body.job.id, who.mod.headers);
+    assert.deepEqual({ ...job, id: 'x' }, { id: 'x', kind: 'alias-retag', state: 'done', done: 2, total: 2, error: null });
+    assertError(await ctx.app.inject({ method: 'GET', url: `/api/jobs/${body.job.id}`, headers: who.alice.headers }), 403);
     assert.deepEqual((await postTags(ctx, a)).tags, ['cat', 'fluffy']);
     assert.deepEqual((await postTags(ctx, b)).tagDetails, [{ name: 'cat', category: 'general', postsCount: 3 }]);
     assert.equal(await listedCount(ctx, 'cat'), 3);
@@ -33,6 +38,24 @@ eachDatabase('tag aliases', (ctx) => {
     for (const q of ['q=cat', 'q=kitten', 'tag=kitten', 'search=kitten', 'tag=cat']) assert.deepEqual(await listed(ctx, q), { ids: [c, b, a], total: 3 }, q);
     assert.deepEqual(await listed(ctx, 'q=kitten -fluffy'), { ids: [c, b], total: 2 });
     assert.deepEqual((await tagObject(ctx, 'cat')).aliases, ['kitten']);
+  });
+
+  test('an alias with no posts to move answers without a job', async () => {
+    const res = await addAlias(ctx, who.mod.headers, 'unused_name', 'unused_target');
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().job, undefined);
+  });
+
+  test('the retag job moves every post of the old name; counts move, and a search by either name gives them after it', async () => {
+    const many: string[] = [];
+    for (let i = 0; i < 5; i++) many.push(await uploadTagged(ctx, who.alice, `batch_old, batch_${i}`));
+    const job = await addAliasMoved(ctx, who.mod.headers, 'batch_old', 'batch_new');
+    assert.deepEqual([job?.done, job?.total], [5, 5]);
+    for (const [i, id] of many.entries()) assert.deepEqual((await postTags(ctx, id)).tags, [`batch_${i}`, 'batch_new'].sort());
+    assert.equal(await listedCount(ctx, 'batch_new'), 5);
+    assert.equal(await listedCount(ctx, 'batch_old'), null);
+    assert.deepEqual(await listed(ctx, 'q=batch_old'), await listed(ctx, 'q=batch_new'));
+    assert.equal((await listed(ctx, 'q=batch_old')).total, 5);
   });
 
   test('every write path reads an alias as its target: upload and edit (with a category prefix too)', async () => {
@@ -48,7 +71,7 @@ eachDatabase('tag aliases', (ctx) => {
 
   test('a missing target is created in the category of `from`, which keeps its row without posts', async () => {
     await uploadTagged(ctx, who.alice, 'artist:painter_old');
-    assert.equal((await addAlias(ctx, who.mod.headers, 'painter_old', 'painter_new')).statusCode, 201);
+    await addAliasMoved(ctx, who.mod.headers, 'painter_old', 'painter_new');
     const tag = await tagObject(ctx, 'painter_new');
     assert.deepEqual([tag.category, tag.postsCount, tag.aliases], ['artist', 1, ['painter_old']]);
   });
@@ -130,7 +153,7 @@ eachDatabase('tag aliases', (ctx) => {
       ['prop_x', 'prop_c'],
       ['prop_d', 'prop_new'],
     ];
-    for (const [from, to] of pairs) assert.equal((await addAlias(ctx, who.mod.headers, from, to)).statusCode, 201);
+    for (const [from, to] of pairs) await addAliasMoved(ctx, who.mod.headers, from, to);
     for (const [from, to] of pairs) {
       for (const [byAlias, byTarget] of [
         [`q=${from}`, `q=${to}`],

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum, Timestamp } from '../../core/schemas.ts';
+import { Id, StringEnum, Timestamp } from '../../core/schemas.ts';
 import { TAG_CATEGORIES } from './tag-categories.ts';
 
 export const MAX_TAG_DESCRIPTION = 10_000;
@@ -49,6 +49,19 @@ export const TagAlias = Type.Object({
   to: Type.String(),
   createdAt: Timestamp,
   creator: Type.Union([Type.Object({ username: Type.String() }), Type.Null()], { description: 'Null when the account is gone' }),
+});
+
+export const TagAliasCreated = Type.Object({
+  ...TagAlias.properties,
+  job: Type.Optional(
+    Type.Object(
+      { id: Id },
+      {
+        description:
+          'When posts are tagged `from`: the background job that moves them to `to` (GET /api/jobs/<id>). Writes and searches read `from` as `to` at once; a post the job has not reached yet still carries the old tag `from`, and a search by either name finds it once the job has moved it (the job runs at once, a batch of posts at a time).',
+      },
+    ),
+  ),
 });
 
 export const TagAliasListQuery = Type.Object(

@@ -5760,6 +5760,181 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/posts/bulk-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add and remove tags on every post a search matches (moderators), in a background job
+         * @description The posts are those `q` matches when the request is made: a post that stops matching before the job reaches it is still edited, and one that starts matching is not. Each gets its tags + `add` - `remove` through the same path as an edit (aliases read as their targets; tag counts move). A name in both `add` and `remove` (after aliases), or neither list with a tag, is a 400; a query matching no post gives a job that is done with total 0. Answered 202 `{ job }`: follow it at GET /api/jobs/<id>.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Which posts: a search as GET /api/posts's `q` (the same language, limits and 400s with the character `position`), evaluated once, when the request is made; an empty `q` is every post */
+                        q: string;
+                        /**
+                         * @description Tag names to add, as on upload: aliases are read as their targets, and a category prefix (`artist:name`) gives a tag this creates its category
+                         * @default []
+                         */
+                        add?: string[];
+                        /**
+                         * @description Tag names to remove (aliases are read as their targets)
+                         * @default []
+                         */
+                        remove?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The job doing the edit (GET /api/jobs/<id>); `total` is how many posts the query matched */
+                202: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A background job and its progress */
+                            job: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description What the job does, e.g. a backfill of a tag implication onto existing posts */
+                                kind: string;
+                                /**
+                                 * @description queued: waiting for a server process to take it (also after its process stopped, until another takes it over); running; done; failed (see error)
+                                 * @enum {string}
+                                 */
+                                state: "queued" | "running" | "done" | "failed";
+                                /** @description Items done so far (posts, for the jobs that go over posts) */
+                                done: number;
+                                /** @description Items in all, counted when the job was made; never below done, and equal to done once the job is done */
+                                total: number;
+                                /** @description Why the job failed; null unless state is failed */
+                                error: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tags": {
         parameters: {
             query?: never;
@@ -6369,7 +6544,7 @@ export interface paths {
         put?: never;
         /**
          * Make a name an alias of a tag (moderators)
-         * @description From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` now and the counts move with them. No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409.
+         * @description From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` in a background job, in batches by post id, and the counts move with them: the answer gives the job (`job.id`, GET /api/jobs/<id>) when there are posts to move. No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409.
          */
         post: {
             parameters: {
@@ -6410,6 +6585,11 @@ export interface paths {
                             creator: {
                                 username: string;
                             } | null;
+                            /** @description When posts are tagged `from`: the background job that moves them to `to` (GET /api/jobs/<id>). Writes and searches read `from` as `to` at once; a post the job has not reached yet still carries the old tag `from`, and a search by either name finds it once the job has moved it (the job runs at once, a batch of posts at a time). */
+                            job?: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                            };
                         };
                     };
                 };

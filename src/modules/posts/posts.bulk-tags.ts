@@ -1,0 +1,120 @@
+import { sql, type Transaction } from 'kysely';
+import type { Deps, Viewer } from '../../core/deps.ts';
+import { badRequest } from '../../core/errors.ts';
+import { assertModerator } from '../../core/policy.ts';
+import type { DB } from '../../db/types.ts';
+import { allMatching } from '../../search/search.ts';
+import type { JobKind } from '../jobs/job-kind.ts';
+import { setJobTotal } from '../jobs/jobs.repo.ts';
+import type { Job } from '../jobs/jobs.schemas.ts';
+import { createJob } from '../jobs/jobs.service.ts';
+import { wakeJobRunners } from '../jobs/wake.ts';
+import { aliasTargets } from '../tags/tag-aliases.repo.ts';
+import type { TagCategory } from '../tags/tag-categories.ts';
+import { parseTags, type TagInput } from '../tags/tag-name-rules.ts';
+import { tagsForWrite } from './post-tags.ts';
+import { boardLookups } from './post-search.ts';
+import { tagsByName } from './posts.repo.ts';
+import { RETAG_BATCH, retagPost } from './posts.retag.ts';
+import type { BulkTags } from './posts.schemas.ts';
+
+export interface BulkTagsParams {
+  add: string[];
+  /** Categories the prefixes in `add` asked for, [name, category]. */
+  categories: [string, TagCategory][];
+  remove: string[];
+}
+
+function tagList(raw: string[], field: 'add' | 'remove'): TagInput {
+  const { errors: problems, ...input } = parseTags(raw);
+  if (problems.length)
+    badRequest(
+      `field '${field}': ${problems.join('; ')}`,
+      problems.map((message) => ({ field, message })),
+    );
+  return input;
+}
+
+/** A tag both added and removed (after aliases) is a 400 naming it. */
+async function assertDisjoint(trx: Transaction<DB>, add: string[], remove: string[]): Promise<void> {
+  const targets = await aliasTargets(trx, [...add, ...remove]);
+  const added = new Set(add.map((n) => targets.get(n)?.name ?? n));
+  const both = remove.find((n) => added.has(targets.get(n)?.name ?? n));
+  if (both !== undefined) badRequest(`field 'remove': tag '${both}' is also in 'add'`, [{ field: 'remove', message: `tag '${both}' is also in 'add'` }]);
+}
+
+/**
+ * POST /api/posts/bulk-tags (moderators): adds and removes tags on every post `q` matches now.
+ * The query is evaluated once, here, and the matching ids are kept in job_posts with the job, in
+ * one transaction; the job (bulkTagsJob) then edits those posts and no others, whatever they
+ * become meanwhile. A query that matches nothing gives a job that is done at once with total 0.
+ */
+export async function bulkTags(deps: Deps, viewer: Viewer, input: BulkTags): Promise<{ job: Job }> {
+  assertModerator(viewer, 'edit the tags of posts in bulk');
+  const add = tagList(input.add ?? [], 'add');
+  const remove = tagList(input.remove ?? [], 'remove');
+  if (add.tags.length === 0 && remove.tags.length === 0) {
+    const message = 'give at least one tag to add or to remove';
+    badRequest(`fields 'add' and 'remove': ${message}`, [
+      { field: 'add', message },
+      { field: 'remove', message },
+    ]);
+  }
+  // Compiled before the transaction: the lookups read through the database, not the transaction.
+  const matching = await allMatching(
+    deps.db,
+    input.q,
+    boardLookups(deps, (names) => tagsByName(deps.db, names)),
+    deps.config.search,
+    deps.clock.now(),
+  );
+  const params: BulkTagsParams = { add: add.tags, categories: [...add.categories], remove: remove.tags };
+  const job = await deps.db.transaction().execute(async (trx) => {
+    await assertDisjoint(trx, add.tags, remove.tags);
+    const made = await createJob(deps, bulkTagsJob, params, viewer.id, trx);
+    const id = Number(made.id);
+    await sql`INSERT INTO job_posts (job_id, post_id) SELECT CAST(${id} AS integer), m.id FROM (${matching}) m`.execute(trx);
+    const listed = await trx
+      .selectFrom('job_posts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('job_id', '=', id)
+      .executeTakeFirstOrThrow();
+    await setJobTotal(trx, id, Number(listed.n));
+    return { ...made, total: Number(listed.n) };
+  });
+  wakeJobRunners(deps.db);
+  return { job };
+}
+
+/** The ids of the tags these names stand for now (aliases read as their targets). */
+async function tagIdsNamed(trx: Transaction<DB>, names: string[]): Promise<Set<number>> {
+  if (names.length === 0) return new Set();
+  const targets = await aliasTargets(trx, names);
+  const plain = names.filter((n) => !targets.has(n));
+  const rows = plain.length ? await trx.selectFrom('tags').select('id').where('name', 'in', plain).execute() : [];
+  return new Set([...[...targets.values()].map((t) => t.id), ...rows.map((r) => r.id)]);
+}
+
+/**
+ * Gives each post listed for the job (job_posts) its tags + add - remove, through the common
+ * write path, a batch by post id at a time; a step deletes the rows it has done with its writes.
+ * Names are resolved at each step, so an alias made meanwhile applies.
+ */
+export const bulkTagsJob: JobKind<BulkTagsParams, number> = {
+  name: 'bulk-tags',
+  // Its posts are listed in job_posts once the job exists: bulkTags sets the total then.
+  total: async () => 0,
+  step: async ({ trx, job, deps, params, cursor }) => {
+    const posts = await trx.selectFrom('job_posts').select('post_id').where('job_id', '=', job).orderBy('post_id').limit(RETAG_BATCH).execute();
+    const last = posts.at(-1)?.post_id;
+    if (last !== undefined) {
+      const now = deps.clock.now();
+      const added = await tagsForWrite(trx, { tags: params.add, categories: new Map(params.categories) }, now);
+      const removed = await tagIdsNamed(trx, params.remove);
+      const edit = (tags: Map<string, number>) => new Map([...[...tags].filter(([, id]) => !removed.has(id)), ...added]);
+      for (const { post_id } of posts) await retagPost(trx, post_id, edit, now);
+      await trx.deleteFrom('job_posts').where('job_id', '=', job).where('post_id', '<=', last).execute();
+    }
+    return { cursor: last ?? cursor ?? 0, done: posts.length, finished: posts.length < RETAG_BATCH };
+  },
+};
