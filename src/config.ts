@@ -24,6 +24,11 @@ export interface Config {
    * file, or its stored files before its row is written), on this or another instance.
    */
   mediaGraceMinutes: number;
+  /**
+   * Posts a new alias moves within its own request, so the answer finds them under the new name;
+   * an alias on more posts moves them in a background job (modules/posts/posts.retag.ts).
+   */
+  aliasRetagNow: number;
   uploads: UploadLimits;
   search: SearchSettings;
 }
@@ -113,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     workers: env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : int(env, 'WORKERS', 1, 1, 64),
     mediaGraceMinutes: int(env, 'MEDIA_GRACE_MINUTES', 60, 0, 10_080),
+    aliasRetagNow: int(env, 'ALIAS_RETAG_NOW', 1000, 0, 100_000),
     uploads: {
       maxImageBytes: int(env, 'MAX_IMAGE_MB', 50, 1, 4096) * MB,
       maxVideoBytes: int(env, 'MAX_VIDEO_MB', 200, 1, 16384) * MB,

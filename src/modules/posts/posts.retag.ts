@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
 import { replacePostTags } from './post-tags.ts';
 import { toTagString } from './tag-string.ts';
@@ -79,6 +80,16 @@ export const aliasRetagJob: JobKind<AliasRetagParams, number> = {
     return { cursor: posts.at(-1)?.post_id ?? cursor ?? 0, done: posts.length, finished: posts.length < RETAG_BATCH };
   },
 };
+
+/** Moves an alias's posts at once, in the caller's transaction: the job's steps run to the end. */
+export async function retagAliasNow(trx: Transaction<DB>, deps: Deps, params: AliasRetagParams): Promise<void> {
+  let cursor: number | null = null;
+  for (;;) {
+    const step = await aliasRetagJob.step({ trx, deps, params, cursor, job: 0 });
+    if (step.finished) return;
+    cursor = step.cursor;
+  }
+}
 
 /** Rewrites the tag string of every post of a renamed tag (its links stay: the tag keeps its id). */
 export async function renameInTagStrings(trx: Transaction<DB>, tagId: number, from: string, to: string, now: number): Promise<void> {

@@ -6,7 +6,7 @@ import { AliasFromParams, NewTagAlias, TagAliasCreated, TagAliasList, TagAliasLi
 import { createAlias, deleteAlias, listAliases } from './tag-aliases.service.ts';
 
 const RULES =
-  'From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` in a background job, in batches by post id, and the counts move with them: the answer gives the job (`job.id`, GET /api/jobs/<id>) when there are posts to move. ' +
+  'From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` and the counts move with them: up to 1,000 (the ALIAS_RETAG_NOW setting) within the request, so the answer already finds them under `to`; more in a background job, in batches by post id, which the answer gives (`job.id`, GET /api/jobs/<id>). ' +
   'No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409.';
 
 export function tagAliasesRoutes(app: TypedApp, deps: Deps): void {

@@ -7,7 +7,7 @@ import { bumpVersion } from '../../db/counters.ts';
 import type { DB } from '../../db/types.ts';
 import { createJob } from '../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../jobs/wake.ts';
-import { aliasRetagJob } from '../posts/posts.retag.ts';
+import { aliasRetagJob, retagAliasNow } from '../posts/posts.retag.ts';
 import { aliasTargets } from './tag-aliases.repo.ts';
 import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
@@ -44,9 +44,10 @@ async function assertNoChain(trx: Transaction<DB>, from: string, to: string): Pr
 
 /**
  * POST /api/tag-aliases (moderators). From then on every write and search reads `from` as `to`
- * (`to` is created when missing, in `from`'s category). The posts tagged `from` move to `to` in a
- * background job (posts.retag.ts), made in the same transaction as the alias, so there is never
- * an alias whose posts will not move; the answer names the job when there are posts to move.
+ * (`to` is created when missing, in `from`'s category). The posts tagged `from` move to `to`:
+ * up to `aliasRetagNow` of them in the same transaction as the alias; more in a background job
+ * (posts.retag.ts) made in that transaction, so there is never an alias whose posts will not
+ * move. The answer names the job when there is one.
  */
 export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias) {
   assertModerator(viewer, 'create tag aliases');
@@ -68,7 +69,14 @@ export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias
     }
     await trx.insertInto('tag_aliases').values({ from_name: from, tag_id: target.id, creator_id: viewer.id, created_at: createdAt }).execute();
     await bumpVersion(trx);
-    return fromTag && fromTag.post_count > 0 ? createJob(deps, aliasRetagJob, { from, fromId: fromTag.id, toId: target.id }, viewer.id, trx) : null;
+    if (!fromTag || fromTag.post_count === 0) return null;
+    const params = { from, fromId: fromTag.id, toId: target.id };
+    // A few posts move now, so the answer already finds them under `to`; many, in the background.
+    if (fromTag.post_count <= deps.config.aliasRetagNow) {
+      await retagAliasNow(trx, deps, params);
+      return null;
+    }
+    return createJob(deps, aliasRetagJob, params, viewer.id, trx);
   });
   if (job) wakeJobRunners(deps.db);
   return { from, to, createdAt: iso(createdAt), creator: { username: viewer.username }, ...(job ? { job: { id: job.id } } : {}) };
