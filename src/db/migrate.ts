@@ -7,6 +7,7 @@ import * as countsLogged from './migrations/004-count-changes-logged.ts';
 import * as postsByLikesDropped from './migrations/005-posts-by-likes-dropped.ts';
 import * as tagCategoriesAliases from './migrations/006-tag-categories-aliases.ts';
 import * as jobs from './migrations/007-jobs.ts';
+import * as tagImplications from './migrations/008-tag-implications.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -21,6 +22,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '005-posts-by-likes-dropped': postsByLikesDropped,
   '006-tag-categories-aliases': tagCategoriesAliases,
   '007-jobs': jobs,
+  '008-tag-implications': tagImplications,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { implicationBackfill } from '../tags/implication-backfill.job.ts';
 import type { JobKind } from './job-kind.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { JobKind } from './job-kind.ts';
  * A runner claims only jobs whose kind it knows, so a job of a kind this version lacks (made by a
  * newer instance during a rolling upgrade) waits for an instance that has it.
  */
-const BUILT_IN: JobKind[] = [];
+const BUILT_IN: JobKind[] = [implicationBackfill];
 
 const kinds = new Map<string, JobKind>();
 
