@@ -26,22 +26,6 @@ export async function impliedTags(db: Kysely<DB>, ids: number[]): Promise<TagRef
     .execute();
 }
 
-/** The tags that imply the given one, transitively (not the tag itself). */
-export async function implyingTags(db: Kysely<DB>, id: number): Promise<number[]> {
-  const rows = await db
-    .withRecursive('implying(id)', (qb) =>
-      qb
-        .selectFrom('tag_implications')
-        .select('from_id as id')
-        .where('to_id', '=', id)
-        .union(qb.selectFrom('tag_implications').innerJoin('implying', 'implying.id', 'tag_implications.to_id').select('tag_implications.from_id as id')),
-    )
-    .selectFrom('implying')
-    .select('id')
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /**
  * A path of implications from `start` to `goal` as tag names (`start`, ..., `goal`), or null when
  * `start` does not imply `goal`: what a cycle check names. Breadth first, one query a level.

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../../core/schemas.ts';
 import { Job } from '../jobs/jobs.schemas.ts';
+import { TagAlias, TagAliasList, TagAliasListQuery } from './tag-detail.schemas.ts';
 
 export const NewTagImplication = Type.Object(
   {
@@ -23,7 +24,7 @@ export const TagImplication = Type.Object({
   from: Type.String({ description: 'The implying tag' }),
   to: Type.String({ description: 'The implied tag' }),
   createdAt: Timestamp,
-  creator: Type.Union([Type.Object({ username: Type.String() }), Type.Null()], { description: 'Null when the account is gone' }),
+  creator: TagAlias.properties.creator,
 });
 
 export const TagImplicationQueued = Type.Intersect([
@@ -33,8 +34,7 @@ export const TagImplicationQueued = Type.Intersect([
 
 export const TagImplicationListQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    ...TagAliasListQuery.properties,
     tag: Type.Optional(
       Type.String({ minLength: 1, maxLength: 200, description: 'Only the implications with this tag on either side (an alias name stands for its target)' }),
     ),
@@ -45,7 +45,7 @@ export type TagImplicationListQuery = Static<typeof TagImplicationListQuery>;
 
 export const TagImplicationList = Type.Object({
   implications: Type.Array(TagImplication, { description: 'Newest first' }),
-  pagination: Type.Object({ total: Type.Integer(), page: Type.Integer(), perPage: Type.Integer(), totalPages: Type.Integer() }),
+  pagination: TagAliasList.properties.pagination,
 });
 
 export const ImplicationParams = Type.Object({ from: Type.String({ minLength: 1, maxLength: 200 }), to: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -3,6 +3,7 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
+import { bumpVersion } from '../../db/counters.ts';
 import type { DB } from '../../db/types.ts';
 import { createJob } from '../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../jobs/wake.ts';
@@ -65,6 +66,9 @@ export async function createImplication(deps: Deps, viewer: Viewer, input: NewTa
   const toName = sideName(input.to, 'to');
   const createdAt = deps.clock.now();
   const made = await deps.db.transaction().execute(async (trx) => {
+    // Holds the version counter's row first: two implications made at once (a -> b, b -> a) on
+    // PostgreSQL then check for cycles one after the other, each seeing the other's pair.
+    await bumpVersion(trx);
     const from = await sideTag(trx, fromName, 'from', 'general', createdAt);
     const to = await sideTag(trx, toName, 'to', from.category, createdAt);
     await assertNew(trx, from, to);

@@ -102,6 +102,14 @@ eachDatabase(
       assert.deepEqual(await pairs(ctx, 'tag=cat_a'), []);
     });
 
+    test("an alias's retag applies the implications of its target", async () => {
+      assert.equal((await imply(ctx, who.mod.headers, 'rt_cat', 'rt_animal')).statusCode, 201);
+      const post = await uploadTagged(ctx, who.alice, 'rt_kitten');
+      assert.equal((await addAlias(ctx, who.mod.headers, 'rt_kitten', 'rt_cat')).statusCode, 201);
+      assert.deepEqual((await postTags(ctx, post)).tags, ['rt_animal', 'rt_cat']);
+      assert.deepEqual(await listed(ctx, 'q=rt_animal'), { ids: [post], total: 1 });
+    });
+
     test('self, cycles and duplicates are refused, naming the cycle; nothing is written', async () => {
       assert.equal((await imply(ctx, who.mod.headers, 'cy_a', 'cy_b')).statusCode, 201);
       assert.equal((await imply(ctx, who.mod.headers, 'cy_b', 'cy_c')).statusCode, 201);
