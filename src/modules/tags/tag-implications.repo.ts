@@ -91,3 +91,16 @@ export async function implicationOnto(db: Kysely<DB>, to: number[], by: number[]
     .orderBy('f.name')
     .executeTakeFirst();
 }
+
+/** One implication a tag is on either side of, by name (none: undefined). */
+export async function anyImplicationOf(db: Kysely<DB>, tagId: number): Promise<{ from: string; to: string } | undefined> {
+  return db
+    .selectFrom('tag_implications')
+    .innerJoin('tags as f', 'f.id', 'tag_implications.from_id')
+    .innerJoin('tags as t', 't.id', 'tag_implications.to_id')
+    .select(['f.name as from', 't.name as to'])
+    .where((eb) => eb.or([eb('tag_implications.from_id', '=', tagId), eb('tag_implications.to_id', '=', tagId)]))
+    .orderBy('f.name')
+    .orderBy('t.name')
+    .executeTakeFirst();
+}

@@ -110,6 +110,17 @@ eachDatabase(
       assert.deepEqual(await listed(ctx, 'q=rt_animal'), { ids: [post], total: 1 });
     });
 
+    test('a tag in an implication cannot become an alias (its implications would be lost or put it back): 400 naming it', async () => {
+      assert.equal((await imply(ctx, who.mod.headers, 'al_kitten', 'al_animal')).statusCode, 201);
+      for (const from of ['al_kitten', 'al_animal']) {
+        const res = await addAlias(ctx, who.mod.headers, from, 'al_cat');
+        assertBadField(res, 'from');
+        assert.match(res.json().error, /al_kitten -> al_animal/);
+      }
+      assert.equal((await unimply(ctx, who.mod.headers, 'al_kitten', 'al_animal')).statusCode, 200);
+      assert.equal((await addAlias(ctx, who.mod.headers, 'al_kitten', 'al_cat')).statusCode, 201);
+    });
+
     test('self, cycles and duplicates are refused, naming the cycle; nothing is written', async () => {
       assert.equal((await imply(ctx, who.mod.headers, 'cy_a', 'cy_b')).statusCode, 201);
       assert.equal((await imply(ctx, who.mod.headers, 'cy_b', 'cy_c')).statusCode, 201);

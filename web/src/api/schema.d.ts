@@ -6369,7 +6369,7 @@ export interface paths {
         put?: never;
         /**
          * Make a name an alias of a tag (moderators)
-         * @description From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` now and the counts move with them. No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409.
+         * @description From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` now and the counts move with them. No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409. A tag on either side of an implication cannot become an alias (400 naming the implication): delete the implication first.
          */
         post: {
             parameters: {
