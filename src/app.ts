@@ -28,6 +28,7 @@ import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { tagDetailRoutes } from './modules/tags/tag-detail.routes.ts';
 import { tagAliasesRoutes } from './modules/tags/tag-aliases.routes.ts';
+import { tagImplicationsRoutes } from './modules/tags/tag-implications.routes.ts';
 import { poolsRoutes } from './modules/pools/pools.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
@@ -166,6 +167,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   tagsRoutes(app, services.tags);
   tagDetailRoutes(app, deps);
   tagAliasesRoutes(app, deps);
+  tagImplicationsRoutes(app, deps);
   app.decorate('warmUp', async () => {
     const started = Date.now();
     for (const [name, warm] of Object.entries({ posts: services.posts.warm, tags: services.tags.warm })) {

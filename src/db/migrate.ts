@@ -7,6 +7,7 @@ import * as countsLogged from './migrations/004-count-changes-logged.ts';
 import * as postsByLikesDropped from './migrations/005-posts-by-likes-dropped.ts';
 import * as tagCategoriesAliases from './migrations/006-tag-categories-aliases.ts';
 import * as jobs from './migrations/007-jobs.ts';
+import * as tagImplications from './migrations/008-tag-implications.ts';
 import * as jobPosts from './migrations/009-job-posts.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '005-posts-by-likes-dropped': postsByLikesDropped,
   '006-tag-categories-aliases': tagCategoriesAliases,
   '007-jobs': jobs,
+  '008-tag-implications': tagImplications,
   '009-job-posts': jobPosts,
 };
 

@@ -81,6 +81,13 @@ export interface TagsTable {
 }
 
 /** An alias name and the tag it stands for (migration 006). */
+export interface TagImplicationsTable {
+  from_id: number;
+  to_id: number;
+  creator_id: number | null;
+  created_at: number;
+}
+
 export interface TagAliasesTable {
   from_name: string;
   tag_id: number;
@@ -191,6 +198,7 @@ export interface DB {
   tags: TagsTable;
   post_tags: PostTagsTable;
   tag_aliases: TagAliasesTable;
+  tag_implications: TagImplicationsTable;
   pools: PoolsTable;
   pool_posts: PoolPostsTable;
   comments: CommentsTable;

@@ -1,18 +1,37 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { movePostCounts } from '../../db/counters.ts';
+import { badRequest } from '../../core/errors.ts';
 import { aliasTargets } from '../tags/tag-aliases.repo.ts';
+import { impliedTags, implicationOnto } from '../tags/tag-implications.repo.ts';
 import type { TagInput } from '../tags/tag-name-rules.ts';
 import { toTagString } from './tag-string.ts';
 
+/** The names a write asks for, each alias name read as its target, sorted. */
+async function askedNames(trx: Transaction<DB>, input: TagInput): Promise<string[]> {
+  const targets = await aliasTargets(trx, input.tags);
+  return [...new Set(input.tags.map((n) => targets.get(n)?.name ?? n))].sort();
+}
+
 /**
- * The tags a write gives a post, by name: an alias name stands for its target, and a tag that does
- * not exist yet is created, in the category its prefix asked for (an existing tag keeps its own).
- * Every write path (upload, edit, a retag) comes through here.
+ * Adds to `tags` (name -> id) every tag they imply, transitively. The implied tags exist: an
+ * implication is made between tags (tag-implications.service.ts creates a missing one).
+ */
+export async function withImplied(trx: Transaction<DB>, tags: Map<string, number>): Promise<Map<string, number>> {
+  const implied = await impliedTags(trx, [...tags.values()]);
+  if (implied.every((t) => tags.has(t.name))) return tags;
+  const out = new Map(tags);
+  for (const t of implied) out.set(t.name, t.id);
+  return out;
+}
+
+/**
+ * The tags a write gives a post, by name: an alias name stands for its target, a tag that does
+ * not exist yet is created, in the category its prefix asked for (an existing tag keeps its own),
+ * and the tags these imply are added. Every write path (upload, edit, a retag) comes through here.
  */
 export async function tagsForWrite(trx: Transaction<DB>, input: TagInput, now: number): Promise<Map<string, number>> {
-  const targets = await aliasTargets(trx, input.tags);
-  const names = [...new Set(input.tags.map((n) => targets.get(n)?.name ?? n))].sort();
+  const names = await askedNames(trx, input);
   if (names.length === 0) return new Map();
   // Sorted names: concurrent uploads and edits lock tags in one order.
   await trx
@@ -21,15 +40,35 @@ export async function tagsForWrite(trx: Transaction<DB>, input: TagInput, now: n
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   const rows = await trx.selectFrom('tags').select(['id', 'name']).where('name', 'in', names).execute();
-  return new Map(rows.map((r) => [r.name, r.id]));
+  return withImplied(trx, new Map(rows.map((r) => [r.name, r.id])));
 }
 
 /**
- * Sets a post's tags to `wanted` (name -> id): links removed and added, the tags' post counts moved
- * and the post's tag string rewritten, in the caller's transaction (which holds the post's row).
- * The tag string's trigger logs the change (tag_changes), which the in-memory sets catch up from.
+ * Refuses an edit that drops a tag the post has while a tag it keeps implies it (the implication
+ * would put it straight back): a 400 naming the implication, e.g. "animal is implied by cat".
+ * `input` is the edit's tag list, `tags` what tagsForWrite made of it.
  */
-export async function replacePostTags(trx: Transaction<DB>, postId: number, postCreatedAt: number, wanted: Map<string, number>): Promise<void> {
+export async function refuseImpliedRemoval(trx: Transaction<DB>, postId: number, input: TagInput, tags: Map<string, number>): Promise<void> {
+  const asked = new Set(await askedNames(trx, input));
+  const current = await trx.selectFrom('post_tags').select('tag_id').where('post_id', '=', postId).execute();
+  const onlyImplied = new Set([...tags].filter(([name]) => !asked.has(name)).map(([, id]) => id));
+  const dropped = current.map((t) => t.tag_id).filter((id) => onlyImplied.has(id));
+  const why = await implicationOnto(trx, dropped, [...tags.values()]);
+  if (why) {
+    const message = `${why.to} is implied by ${why.from}; remove ${why.from} too, or keep ${why.to}`;
+    badRequest(`field 'tags': ${message}`, [{ field: 'tags', message }]);
+  }
+}
+
+/**
+ * Sets a post's tags to `wanted` (name -> id) and the tags these imply: links removed and added,
+ * the tags' post counts moved and the post's tag string rewritten, in the caller's transaction
+ * (which holds the post's row). The tag string's trigger logs the change (tag_changes), which the
+ * in-memory sets catch up from.
+ */
+export async function replacePostTags(trx: Transaction<DB>, postId: number, postCreatedAt: number, asked: Map<string, number>): Promise<void> {
+  // A retag or a bulk edit may hand over tags whose implications it did not add (tagsForWrite's have them).
+  const wanted = await withImplied(trx, asked);
   const current = (await trx.selectFrom('post_tags').select('tag_id').where('post_id', '=', postId).execute()).map((t) => t.tag_id);
   const wantedIds = new Set(wanted.values());
   const removed = current.filter((id) => !wantedIds.has(id));

@@ -8,7 +8,7 @@ import { deletePostRows } from './posts.delete.ts';
 import { parseId } from '../../core/ids.ts';
 import { getPost } from './posts.service.ts';
 import type { PostPatch } from './posts.schemas.ts';
-import { replacePostTags, tagsForWrite } from './post-tags.ts';
+import { refuseImpliedRemoval, replacePostTags, tagsForWrite } from './post-tags.ts';
 
 function tagInput(raw: string[] | string): TagInput {
   const { errors: problems, ...input } = parseTags(typeof raw === 'string' ? raw.split(',') : raw);
@@ -39,7 +39,9 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
     if (!post) notFound('Post', rawId);
     assertOwnerOrModerator(viewer, post!.uploader_id, 'post');
     if (wanted === undefined) return;
-    await replacePostTags(trx, id, post!.created_at, await tagsForWrite(trx, wanted, deps.clock.now()));
+    const tags = await tagsForWrite(trx, wanted, deps.clock.now());
+    await refuseImpliedRemoval(trx, id, wanted, tags);
+    await replacePostTags(trx, id, post!.created_at, tags);
   });
   return getPost(deps, rawId, viewer);
 }

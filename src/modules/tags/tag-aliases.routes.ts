@@ -7,7 +7,8 @@ import { createAlias, deleteAlias, listAliases } from './tag-aliases.service.ts'
 
 const RULES =
   'From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` and the counts move with them: up to 1,000 (the ALIAS_RETAG_NOW setting) within the request, so the answer already finds them under `to`; more in a background job, in batches by post id, which the answer gives (`job.id`, GET /api/jobs/<id>). ' +
-  'No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409.';
+  'No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409. ' +
+  'A tag on either side of an implication cannot become an alias (400 naming the implication): delete the implication first.';
 
 export function tagAliasesRoutes(app: TypedApp, deps: Deps): void {
   app.post(

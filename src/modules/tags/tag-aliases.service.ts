@@ -9,6 +9,7 @@ import { createJob } from '../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../jobs/wake.ts';
 import { aliasRetagJob, retagAliasNow } from '../posts/posts.retag.ts';
 import { aliasTargets } from './tag-aliases.repo.ts';
+import { anyImplicationOf } from './tag-implications.repo.ts';
 import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
 
@@ -57,6 +58,14 @@ export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias
   const job = await deps.db.transaction().execute(async (trx) => {
     await assertNoChain(trx, from, to);
     const fromTag = await trx.selectFrom('tags').select(['id', 'category', 'post_count']).where('name', '=', from).executeTakeFirst();
+    // Writes would read `from` as `to` and never meet its implications again, or an implication would put `from` back on posts.
+    const implied = fromTag && (await anyImplicationOf(trx, fromTag.id));
+    if (implied)
+      chain(
+        'from',
+        [implied.from, implied.to],
+        `'${from}' is in this implication; delete it (and make it on '${to}' if it should stay) before aliasing '${from}'`,
+      );
     let target = await trx.selectFrom('tags').select(['id', 'name']).where('name', '=', to).executeTakeFirst();
     if (!target) {
       const r = newTagName(to);

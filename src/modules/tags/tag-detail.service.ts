@@ -7,7 +7,7 @@ import { renameInTagStrings } from '../posts/posts.retag.ts';
 import { aliasesOf, tagOfName } from './tag-aliases.repo.ts';
 import type { TagCategory } from './tag-categories.ts';
 import type { TagPatch } from './tag-detail.schemas.ts';
-import { tagImplications } from './tag-implications.ts';
+import { tagImplications } from './tag-implications.repo.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
 
 /** A name as asked for in a path: the tag rules' form of it (an unusable name is no tag: 404). */
@@ -19,7 +19,7 @@ function asked(raw: string): string {
 /** GET /api/tags/<name>: the tag, or the tag an alias name stands for. */
 export async function getTag(deps: Deps, rawName: string) {
   const tag = (await tagOfName(deps.db, asked(rawName))) ?? notFound('Tag', rawName);
-  const [aliases, implications] = await Promise.all([aliasesOf(deps.db, tag.id), tagImplications(tag.id)]);
+  const [aliases, implications] = await Promise.all([aliasesOf(deps.db, tag.id), tagImplications(deps.db, tag.id)]);
   return {
     name: tag.name,
     category: tag.category as TagCategory,

@@ -6544,7 +6544,7 @@ export interface paths {
         put?: never;
         /**
          * Make a name an alias of a tag (moderators)
-         * @description From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` in a background job, in batches by post id, and the counts move with them: the answer gives the job (`job.id`, GET /api/jobs/<id>) when there are posts to move. No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409.
+         * @description From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` and the counts move with them: up to 1,000 (the ALIAS_RETAG_NOW setting) within the request, so the answer already finds them under `to`; more in a background job, in batches by post id, which the answer gives (`job.id`, GET /api/jobs/<id>). No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409. A tag on either side of an implication cannot become an alias (400 naming the implication): delete the implication first.
          */
         post: {
             parameters: {
@@ -6739,6 +6739,502 @@ export interface paths {
                 header?: never;
                 path: {
                     from: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tag-implications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tag implications, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description Only the implications with this tag on either side (an alias name stands for its target) */
+                    tag?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            implications: {
+                                /** @description The implying tag */
+                                from: string;
+                                /** @description The implied tag */
+                                to: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Null when the account is gone */
+                                creator: {
+                                    username: string;
+                                } | null;
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a tag imply another (moderators)
+         * @description `from` implies `to`: from then on every write that gives a post `from` (upload, edit, an alias retag) gives it `to` too, and what `to` implies, transitively; the missing tag is created (`to` in the category of `from`). An alias name on either side stands for its target. Answers 201 when no post needs the tag; 202 with `job` when posts tagged `from` lack `to`: a background job gives it to them (follow it at GET /api/jobs/<id>). A tag cannot imply itself, and a pair that would close a cycle is refused (400 naming it, e.g. `animal -> cat -> animal`); a pair that exists is a 409. While a post keeps a tag, an edit cannot remove what it implies (400 naming the implication, e.g. `animal is implied by cat`); removing both at once is fine.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The implying tag (the antecedent); an alias name stands for its target; created when missing */
+                        from: string;
+                        /** @description The implied tag (the consequent); an alias name stands for its target; created when missing, in the category of `from` */
+                        to: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The implying tag */
+                            from: string;
+                            /** @description The implied tag */
+                            to: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                            /** @description Null when the account is gone */
+                            creator: {
+                                username: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The implying tag */
+                            from: string;
+                            /** @description The implied tag */
+                            to: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                            /** @description Null when the account is gone */
+                            creator: {
+                                username: string;
+                            } | null;
+                        } & {
+                            /** @description A background job and its progress */
+                            job: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description What the job does, e.g. a backfill of a tag implication onto existing posts */
+                                kind: string;
+                                /**
+                                 * @description queued: waiting for a server process to take it (also after its process stopped, until another takes it over); running; done; failed (see error)
+                                 * @enum {string}
+                                 */
+                                state: "queued" | "running" | "done" | "failed";
+                                /** @description Items done so far (posts, for the jobs that go over posts) */
+                                done: number;
+                                /** @description Items in all, counted when the job was made; never below done, and equal to done once the job is done */
+                                total: number;
+                                /** @description Why the job failed; null unless state is failed */
+                                error: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tag-implications/{from}/{to}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an implication (moderators); no post loses a tag */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    from: string;
+                    to: string;
                 };
                 cookie?: never;
             };

@@ -1,0 +1,81 @@
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import type { JobKind } from '../jobs/job-kind.ts';
+import { replacePostTags } from '../posts/post-tags.ts';
+import { impliedTags } from './tag-implications.repo.ts';
+
+export interface BackfillParams {
+  fromId: number;
+  toId: number;
+}
+
+/** The last post link done: post_tags' (tag_id, created_at, post_id) index order. */
+interface BackfillCursor {
+  at: number;
+  post: number;
+}
+
+/** Posts looked at per step: the step's writes hold SQLite's one write lock, so it stays short. */
+export const BACKFILL_BATCH = 500;
+
+/** The posts of a batch that lack one of `wanted` (tag ids). */
+async function lacking(trx: Transaction<DB>, posts: number[], wanted: number[]): Promise<number[]> {
+  const have = await trx
+    .selectFrom('post_tags')
+    .select(['post_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('post_id', 'in', posts)
+    .where('tag_id', 'in', wanted)
+    .groupBy('post_id')
+    .execute();
+  const complete = new Set(have.filter((r) => Number(r.n) === wanted.length).map((r) => r.post_id));
+  return posts.filter((id) => !complete.has(id));
+}
+
+/** Re-saves a post's tags through the edit path, which adds what they imply; the post's row is locked first, as an edit does. */
+async function resave(trx: Transaction<DB>, postId: number, now: number): Promise<void> {
+  const post = await trx.updateTable('posts').set({ updated_at: now }).where('id', '=', postId).returning('created_at').executeTakeFirst();
+  if (!post) return; // deleted since the batch was read
+  const tags = await trx
+    .selectFrom('post_tags')
+    .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
+    .select(['tags.id', 'tags.name'])
+    .where('post_tags.post_id', '=', postId)
+    .execute();
+  await replacePostTags(trx, postId, post.created_at, new Map(tags.map((t) => [t.name, t.id])));
+}
+
+/**
+ * Gives the posts tagged `from` the tag `to` and what `to` implies, after `from` came to imply
+ * `to`. Only `from`'s posts are read: a post with a tag that implies `from` has `from` already, or
+ * gets it from a write (or another backfill) that comes after this implication and so adds `to`
+ * too. The posts are walked in the order of post_tags' tag index (no scan of other tags' posts),
+ * and only those lacking a consequent are written, through replacePostTags: counts, tag strings,
+ * the change log the in-memory search sets catch up from.
+ */
+export const implicationBackfill: JobKind<BackfillParams, BackfillCursor> = {
+  name: 'tag-implication-backfill',
+
+  async total(db, { fromId }) {
+    const row = await db.selectFrom('tags').select('post_count').where('id', '=', fromId).executeTakeFirst();
+    return Number(row?.post_count ?? 0);
+  },
+
+  async step({ trx, deps, params, cursor }) {
+    const links = await trx
+      .selectFrom('post_tags')
+      .select(['post_id', 'created_at'])
+      .where('tag_id', '=', params.fromId)
+      .$if(cursor !== null, (qb) => qb.where((eb) => eb(eb.refTuple('created_at', 'post_id'), '>', eb.tuple(cursor!.at, cursor!.post))))
+      .orderBy('created_at')
+      .orderBy('post_id')
+      .limit(BACKFILL_BATCH)
+      .execute();
+    if (links.length === 0) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
+    const wanted = [params.toId, ...(await impliedTags(trx, [params.toId])).map((t) => t.id)];
+    const now = deps.clock.now();
+    const posts = links.map((l) => l.post_id).sort((a, b) => a - b);
+    for (const postId of await lacking(trx, posts, wanted)) await resave(trx, postId, now);
+    const last = links[links.length - 1];
+    return { cursor: { at: Number(last.created_at), post: last.post_id }, done: links.length, finished: links.length < BACKFILL_BATCH };
+  },
+};
