@@ -27,6 +27,7 @@ test('every setting is read', () => {
     SHUTDOWN_TIMEOUT_MS: '2500',
     WORKERS: '2',
     MEDIA_GRACE_MINUTES: '5',
+    ALIAS_RETAG_NOW: '250',
     MAX_IMAGE_MB: '10',
     MAX_VIDEO_MB: '100',
     MAX_IMAGE_MEGAPIXELS: '20',
@@ -50,6 +51,7 @@ test('every setting is read', () => {
     shutdownTimeoutMs: 2500,
     workers: 2,
     mediaGraceMinutes: 5,
+    aliasRetagNow: 250,
     uploads: {
       maxImageBytes: 10 * 1024 * 1024,
       maxVideoBytes: 100 * 1024 * 1024,

@@ -113,4 +113,23 @@ browserSuite('browser: tag categories and tag pages', { timeout: 180_000 }, () =
     await page.waitForFunction(() => !document.querySelector('[data-testid=aliases]')?.textContent?.includes('ship is read as'));
     assert.equal((await (await fetch(`${board.url}/api/posts?tag=ship`)).json()).posts.length, 0);
   });
+
+  it('lets a moderator add an implication: existing posts get the implied tag, and the tag page shows it', async () => {
+    await page.goto('/tag-relations');
+    const implications = page.getByTestId('implications');
+    await implications.getByLabel('From').fill('boat');
+    await implications.getByLabel('To').fill('vehicle');
+    await implications.getByRole('button', { name: 'Add' }).click();
+    await implications.locator('li', { hasText: 'boat implies vehicle' }).waitFor();
+    // The post tagged boat is given vehicle by the background job.
+    await page.waitForFunction(
+      async (url) => ((await (await fetch(url)).json()) as { posts: unknown[] }).posts.length === 1,
+      `${board.url}/api/posts?tag=vehicle`,
+      { polling: 250 },
+    );
+    await page.goto('/tags/boat');
+    assert.equal(await page.getByTestId('tag-implies').innerText(), 'vehicle');
+    await page.goto('/tags/vehicle');
+    assert.equal(await page.getByTestId('tag-implied-by').innerText(), 'boat');
+  });
 });

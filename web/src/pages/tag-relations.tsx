@@ -38,7 +38,16 @@ const ALIASES: RelationKind = {
   hint: 'From now on the first name is read as the second on every upload, edit and search; posts tagged with it move to the second.',
 };
 
-/** Aliases (and, as they come, implications): listed for everyone, added and removed by moderators. */
+const IMPLICATIONS: RelationKind = {
+  path: '/api/tag-implications',
+  key: 'implications',
+  title: 'Implications',
+  verb: 'implies',
+  deletePath: (r) => `/api/tag-implications/${encodeURIComponent(r.from)}/${encodeURIComponent(r.to)}`,
+  hint: 'From now on every post given the first tag gets the second too; posts that have it already get it in the background. Removing an implication takes no tag from any post.',
+};
+
+/** Aliases and implications: listed for everyone, added and removed by moderators. */
 export default function TagRelationsPage() {
   useTitle('Tag relations');
   return (
@@ -48,6 +57,7 @@ export default function TagRelationsPage() {
       </p>
       <h1>Tag relations</h1>
       <RelationList kind={ALIASES} />
+      <RelationList kind={IMPLICATIONS} />
     </div>
   );
 }
