@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
-import { replacePostTags } from '../posts/post-tags.ts';
+import { retagPost } from '../posts/posts.retag.ts';
 import { impliedTags } from './tag-implications.repo.ts';
 
 export interface BackfillParams {
@@ -31,18 +31,8 @@ async function lacking(trx: Transaction<DB>, posts: number[], wanted: number[]):
   return posts.filter((id) => !complete.has(id));
 }
 
-/** Re-saves a post's tags through the edit path, which adds what they imply; the post's row is locked first, as an edit does. */
-async function resave(trx: Transaction<DB>, postId: number, now: number): Promise<void> {
-  const post = await trx.updateTable('posts').set({ updated_at: now }).where('id', '=', postId).returning('created_at').executeTakeFirst();
-  if (!post) return; // deleted since the batch was read
-  const tags = await trx
-    .selectFrom('post_tags')
-    .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
-    .select(['tags.id', 'tags.name'])
-    .where('post_tags.post_id', '=', postId)
-    .execute();
-  await replacePostTags(trx, postId, post.created_at, new Map(tags.map((t) => [t.name, t.id])));
-}
+/** Re-saves a post's tags through the edit path, which adds what they imply (retagPost: the post's row locked first, as an edit does). */
+const resave = (trx: Transaction<DB>, postId: number, now: number) => retagPost(trx, postId, (tags) => tags, now);
 
 /**
  * Gives the posts tagged `from` the tag `to` and what `to` implies, after `from` came to imply
