@@ -132,4 +132,13 @@ browserSuite('browser: tag categories and tag pages', { timeout: 180_000 }, () =
     await page.goto('/tags/vehicle');
     assert.equal(await page.getByTestId('tag-implied-by').innerText(), 'boat');
   });
+
+  it('adds the tags a typed tag implies while editing a post’s tags', async () => {
+    await page.goto(`/posts/${postId}`);
+    await page.getByRole('button', { name: 'Edit post' }).click();
+    const field = page.getByLabel('Tags (comma-separated)');
+    await field.fill('harbour, boat, ');
+    await page.waitForFunction(() => (document.getElementById('e-tags') as HTMLInputElement | null)?.value === 'harbour, boat, vehicle, ');
+    assert.match(await page.getByTestId('e-tags-implied').innerText(), /vehicle/);
+  });
 });

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { getCached } from '../api/client.ts';
 import type { TagList } from '../api/types.ts';
 import { count } from '../lib/format.ts';
+import { useImpliedTags } from '../lib/use-implied.ts';
 import { SuggestionList } from './suggestion-list.tsx';
 
 interface Props {
@@ -30,6 +31,8 @@ export function TagInput({ id, label, value, onValue, separator, placeholder, hi
   const [active, setActive] = useState(-1);
   const typed = useRef(false);
   const token = split(value, separator).token.trim();
+  // A tag list (not a search) gets the tags its tags imply as they are typed.
+  const implied = useImpliedTags(value, onValue, separator === ',');
 
   useEffect(() => {
     if (!typed.current || token.length < 1) {
@@ -114,6 +117,11 @@ export function TagInput({ id, label, value, onValue, separator, placeholder, hi
         items={items.map((t) => ({ key: t._id, text: t.name, note: count(t.postsCount) }))}
         onChoose={(i) => choose(items[i].name)}
       />
+      {implied.length > 0 && (
+        <p class="hint" aria-live="polite" data-testid={`${id}-implied`}>
+          Added because other tags imply them: {implied.join(', ')}
+        </p>
+      )}
     </div>
   );
 }
