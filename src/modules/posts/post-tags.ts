@@ -61,14 +61,12 @@ export async function refuseImpliedRemoval(trx: Transaction<DB>, postId: number,
 }
 
 /**
- * Sets a post's tags to `wanted` (name -> id) and the tags these imply: links removed and added,
- * the tags' post counts moved and the post's tag string rewritten, in the caller's transaction
- * (which holds the post's row). The tag string's trigger logs the change (tag_changes), which the
- * in-memory sets catch up from.
+ * Sets a post's tags to `wanted` (name -> id, with what they imply: tagsForWrite or withImplied
+ * made it): links removed and added, the tags' post counts moved and the post's tag string
+ * rewritten, in the caller's transaction (which holds the post's row). The tag string's trigger
+ * logs the change (tag_changes), which the in-memory sets catch up from.
  */
-export async function replacePostTags(trx: Transaction<DB>, postId: number, postCreatedAt: number, asked: Map<string, number>): Promise<void> {
-  // A retag or a bulk edit may hand over tags whose implications it did not add (tagsForWrite's have them).
-  const wanted = await withImplied(trx, asked);
+export async function replacePostTags(trx: Transaction<DB>, postId: number, postCreatedAt: number, wanted: Map<string, number>): Promise<void> {
   const current = (await trx.selectFrom('post_tags').select('tag_id').where('post_id', '=', postId).execute()).map((t) => t.tag_id);
   const wantedIds = new Set(wanted.values());
   const removed = current.filter((id) => !wantedIds.has(id));

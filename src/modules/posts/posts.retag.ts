@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { Deps } from '../../core/deps.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
-import { replacePostTags } from './post-tags.ts';
+import { replacePostTags, withImplied } from './post-tags.ts';
 import { toTagString } from './tag-string.ts';
 
 /** Posts a step of a job that retags posts goes over: well within a step's bounds (jobs/job-kind.ts). */
@@ -29,7 +29,8 @@ export async function retagPost(
     .select(['tags.id', 'tags.name'])
     .where('post_tags.post_id', '=', postId)
     .execute();
-  await replacePostTags(trx, postId, post.created_at, change(new Map(tags.map((t) => [t.name, t.id]))));
+  // A retag or a bulk edit hands over tags whose implications it did not add.
+  await replacePostTags(trx, postId, post.created_at, await withImplied(trx, change(new Map(tags.map((t) => [t.name, t.id])))));
   return true;
 }
 

@@ -12,6 +12,7 @@ import { aliasTargets } from './tag-aliases.repo.ts';
 import { anyImplicationOf } from './tag-implications.repo.ts';
 import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
+import { pagination } from './pagination.ts';
 
 function aliasName(raw: string, field: 'from' | 'to'): string {
   const r = normalizeTagName(raw);
@@ -114,7 +115,7 @@ export async function listAliases(deps: Deps, q: TagAliasListQuery) {
   const n = Number(total.n);
   return {
     aliases: rows.map((r) => ({ from: r.from_name, to: r.name, createdAt: iso(r.created_at), creator: r.username === null ? null : { username: r.username } })),
-    pagination: { total: n, page, perPage: limit, totalPages: Math.ceil(n / limit) },
+    pagination: pagination(n, page, limit),
   };
 }
 

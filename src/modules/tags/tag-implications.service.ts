@@ -12,6 +12,7 @@ import { tagOfName } from './tag-aliases.repo.ts';
 import { implicationPath, type TagRef } from './tag-implications.repo.ts';
 import type { NewTagImplication, TagImplicationListQuery } from './tag-implications.schemas.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
+import { pagination } from './pagination.ts';
 
 type Side = 'from' | 'to';
 
@@ -108,7 +109,7 @@ export async function listImplications(deps: Deps, q: TagImplicationListQuery) {
   const n = Number(total.n);
   return {
     implications: rows.map((r) => ({ from: r.from, to: r.to, createdAt: iso(r.created_at), creator: r.username === null ? null : { username: r.username } })),
-    pagination: { total: n, page, perPage: limit, totalPages: Math.ceil(n / limit) },
+    pagination: pagination(n, page, limit),
   };
 }
 

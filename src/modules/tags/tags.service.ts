@@ -5,6 +5,7 @@ import { TagCache, type TagEntry } from './tag-cache.ts';
 import { NameSearch } from './name-search.ts';
 import type { TagListQuery, TagSort, TimeRange } from './tags.schemas.ts';
 import type { TagCategory } from './tag-categories.ts';
+import { pagination } from './pagination.ts';
 
 const DAY = 86_400_000;
 const RANGE_MS: Record<Exclude<TimeRange, 'all'>, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
@@ -16,7 +17,7 @@ export async function listTags(deps: Deps, q: TagListQuery, cache?: TagCache) {
   const range = (q.timeRange ?? 'all') as TimeRange;
   const todayStart = Math.floor(now / DAY) * DAY;
   const weekAgo = now - 7 * DAY;
-  const empty = { tags: [], pagination: { total: 0, page, perPage: limit, totalPages: 0 } };
+  const empty = { tags: [], pagination: pagination(0, page, limit) };
 
   let uploaderId: number | undefined;
   if (q.author !== undefined) {
@@ -56,7 +57,7 @@ export async function listTags(deps: Deps, q: TagListQuery, cache?: TagCache) {
       newPostsToday: recent.get(r.id)?.today ?? 0,
       newPostsThisWeek: recent.get(r.id)?.week ?? 0,
     })),
-    pagination: { total, page, perPage: limit, totalPages: Math.ceil(total / limit) },
+    pagination: pagination(total, page, limit),
   };
 }
 
