@@ -28,6 +28,12 @@ export const patchTag = (ctx: Ctx, headers: Headers, name: string, payload: Reco
 export const addAlias = (ctx: Ctx, headers: Headers, from: string, to: string) =>
   ctx.app.inject({ method: 'POST', url: '/api/tag-aliases', headers, payload: { from, to } });
 
+export const imply = (ctx: Ctx, headers: Headers, from: string, to: string) =>
+  ctx.app.inject({ method: 'POST', url: '/api/tag-implications', headers, payload: { from, to } });
+
+export const unimply = (ctx: Ctx, headers: Headers, from: string, to: string) =>
+  ctx.app.inject({ method: 'DELETE', url: `/api/tag-implications/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, headers });
+
 /** Makes an alias (asserted 201) and waits for the job that moves its posts, when there is one; returns the job, or null. */
 export async function addAliasMoved(ctx: Ctx, headers: Headers, from: string, to: string) {
   const res = await addAlias(ctx, headers, from, to);

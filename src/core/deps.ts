@@ -26,6 +26,16 @@ export interface Viewer {
   tier: 'free' | 'basic' | 'pro' | 'enterprise';
 }
 
+/**
+ * Who makes a change: a signed-in viewer, or the command line run without an account (id and
+ * username null; the change is recorded as made by nobody in particular).
+ */
+export interface Actor {
+  id: number | null;
+  username: string | null;
+  role: Viewer['role'];
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     viewer: Viewer | null;

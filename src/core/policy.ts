@@ -1,7 +1,7 @@
 import type { Viewer } from './deps.ts';
 import { forbidden } from './errors.ts';
 
-export const isModerator = (v: Viewer): boolean => v.role === 'moderator' || v.role === 'admin';
+export const isModerator = (v: Pick<Viewer, 'role'>): boolean => v.role === 'moderator' || v.role === 'admin';
 
 /** The owner of a thing, or a moderator, may change or delete it; anyone else gets 403. */
 export function assertOwnerOrModerator(viewer: Viewer, ownerId: number, what: string): void {
@@ -9,6 +9,6 @@ export function assertOwnerOrModerator(viewer: Viewer, ownerId: number, what: st
 }
 
 /** Moderator-only actions (curating tags): anyone else gets 403. */
-export function assertModerator(viewer: Viewer, action: string): void {
+export function assertModerator(viewer: Pick<Viewer, 'role'>, action: string): void {
   if (!isModerator(viewer)) forbidden(`Only a moderator may ${action}`);
 }

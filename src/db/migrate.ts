@@ -9,6 +9,7 @@ import * as tagCategoriesAliases from './migrations/006-tag-categories-aliases.t
 import * as jobs from './migrations/007-jobs.ts';
 import * as tagImplications from './migrations/008-tag-implications.ts';
 import * as jobPosts from './migrations/009-job-posts.ts';
+import * as tagHistory from './migrations/010-tag-history.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -25,6 +26,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '007-jobs': jobs,
   '008-tag-implications': tagImplications,
   '009-job-posts': jobPosts,
+  '010-tag-history': tagHistory,
 };
 
 /**

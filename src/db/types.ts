@@ -184,6 +184,19 @@ export interface JobPostsTable {
   post_id: number;
 }
 
+/** Changes to tags, aliases and implications (migrations/010-tag-history.ts). */
+export interface TagHistoryTable {
+  id: Generated<number>;
+  tag_id: number;
+  other_id: number | null;
+  kind: 'tag' | 'alias' | 'implication';
+  action: 'create' | 'update' | 'delete';
+  user_id: number | null;
+  before: string | null;
+  after: string | null;
+  created_at: number;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -206,6 +219,7 @@ export interface DB {
   favorites: ReactionsTable;
   jobs: JobsTable;
   job_posts: JobPostsTable;
+  tag_history: TagHistoryTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

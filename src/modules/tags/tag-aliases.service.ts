@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Deps, Viewer } from '../../core/deps.ts';
+import type { Actor, Deps } from '../../core/deps.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
@@ -11,8 +11,9 @@ import { aliasRetagJob, retagAliasNow } from '../posts/posts.retag.ts';
 import { aliasTargets } from './tag-aliases.repo.ts';
 import { anyImplicationOf } from './tag-implications.repo.ts';
 import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
+import { recordTagChange } from './tag-history.repo.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
-import { pagination } from './pagination.ts';
+import { pagination, userRef } from './lists.ts';
 
 function aliasName(raw: string, field: 'from' | 'to'): string {
   const r = normalizeTagName(raw);
@@ -51,8 +52,8 @@ async function assertNoChain(trx: Transaction<DB>, from: string, to: string): Pr
  * (posts.retag.ts) made in that transaction, so there is never an alias whose posts will not
  * move. The answer names the job when there is one.
  */
-export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias) {
-  assertModerator(viewer, 'create tag aliases');
+export async function createAlias(deps: Deps, by: Actor, input: NewTagAlias) {
+  assertModerator(by, 'create tag aliases');
   const from = aliasName(input.from, 'from');
   const to = aliasName(input.to, 'to');
   const createdAt = deps.clock.now();
@@ -77,7 +78,8 @@ export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias
         .returning(['id', 'name'])
         .executeTakeFirstOrThrow();
     }
-    await trx.insertInto('tag_aliases').values({ from_name: from, tag_id: target.id, creator_id: viewer.id, created_at: createdAt }).execute();
+    await trx.insertInto('tag_aliases').values({ from_name: from, tag_id: target.id, creator_id: by.id, created_at: createdAt }).execute();
+    await recordTagChange(trx, by, createdAt, { kind: 'alias', action: 'create', tagId: target.id, otherId: fromTag?.id, after: { from, to } });
     await bumpVersion(trx);
     if (!fromTag || fromTag.post_count === 0) return null;
     const params = { from, fromId: fromTag.id, toId: target.id };
@@ -86,10 +88,10 @@ export async function createAlias(deps: Deps, viewer: Viewer, input: NewTagAlias
       await retagAliasNow(trx, deps, params);
       return null;
     }
-    return createJob(deps, aliasRetagJob, params, viewer.id, trx);
+    return createJob(deps, aliasRetagJob, params, by.id, trx);
   });
   if (job) wakeJobRunners(deps.db);
-  return { from, to, createdAt: iso(createdAt), creator: { username: viewer.username }, ...(job ? { job: { id: job.id } } : {}) };
+  return { from, to, createdAt: iso(createdAt), creator: userRef(by.username), ...(job ? { job: { id: job.id } } : {}) };
 }
 
 /** GET /api/tag-aliases: every alias, newest first. */
@@ -114,19 +116,28 @@ export async function listAliases(deps: Deps, q: TagAliasListQuery) {
   ]);
   const n = Number(total.n);
   return {
-    aliases: rows.map((r) => ({ from: r.from_name, to: r.name, createdAt: iso(r.created_at), creator: r.username === null ? null : { username: r.username } })),
+    aliases: rows.map((r) => ({ from: r.from_name, to: r.name, createdAt: iso(r.created_at), creator: userRef(r.username) })),
     pagination: pagination(n, page, limit),
   };
 }
 
 /** DELETE /api/tag-aliases/<from> (moderators): the name is its own again; no post is touched. */
-export async function deleteAlias(deps: Deps, viewer: Viewer, rawFrom: string) {
-  assertModerator(viewer, 'delete tag aliases');
+export async function deleteAlias(deps: Deps, by: Actor, rawFrom: string) {
+  assertModerator(by, 'delete tag aliases');
   const r = normalizeTagName(rawFrom);
   const from = r.ok ? r.name : notFound('Tag alias', rawFrom);
   await deps.db.transaction().execute(async (trx) => {
+    const target = (await aliasTargets(trx, [from])).get(from) ?? notFound('Tag alias', rawFrom);
     const gone = await trx.deleteFrom('tag_aliases').where('from_name', '=', from).executeTakeFirst();
     if (Number(gone.numDeletedRows) === 0) notFound('Tag alias', rawFrom);
+    const own = await trx.selectFrom('tags').select('id').where('name', '=', from).executeTakeFirst();
+    await recordTagChange(trx, by, deps.clock.now(), {
+      kind: 'alias',
+      action: 'delete',
+      tagId: target.id,
+      otherId: own?.id,
+      before: { from, to: target.name },
+    });
     await bumpVersion(trx);
   });
   return { message: `Alias '${from}' deleted` };

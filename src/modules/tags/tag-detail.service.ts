@@ -1,4 +1,4 @@
-import type { Deps, Viewer } from '../../core/deps.ts';
+import type { Actor, Deps } from '../../core/deps.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
@@ -6,9 +6,11 @@ import { bumpVersion } from '../../db/counters.ts';
 import { renameInTagStrings } from '../posts/posts.retag.ts';
 import { aliasesOf, tagOfName } from './tag-aliases.repo.ts';
 import type { TagCategory } from './tag-categories.ts';
-import type { TagPatch } from './tag-detail.schemas.ts';
+import type { TagAliasListQuery, TagPatch } from './tag-detail.schemas.ts';
+import { recordTagChange, tagHistoryPage, type TagFields } from './tag-history.repo.ts';
 import { tagImplications } from './tag-implications.repo.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
+import { pagination } from './lists.ts';
 
 /** A name as asked for in a path: the tag rules' form of it (an unusable name is no tag: 404). */
 function asked(raw: string): string {
@@ -36,8 +38,8 @@ export async function getTag(deps: Deps, rawName: string) {
  * id, posts and aliases) and leaves the old name as an alias of it; the posts' tag strings are
  * rewritten in the same transaction.
  */
-export async function patchTag(deps: Deps, viewer: Viewer, rawName: string, patch: TagPatch) {
-  assertModerator(viewer, 'change a tag');
+export async function patchTag(deps: Deps, by: Actor, rawName: string, patch: TagPatch) {
+  assertModerator(by, 'change a tag');
   let rename: string | undefined;
   if (patch.name !== undefined) {
     const r = newTagName(patch.name);
@@ -46,6 +48,8 @@ export async function patchTag(deps: Deps, viewer: Viewer, rawName: string, patc
   const name = await deps.db.transaction().execute(async (trx) => {
     const tag = (await tagOfName(trx, asked(rawName))) ?? notFound('Tag', rawName);
     const now = deps.clock.now();
+    const before: TagFields = {};
+    const after: TagFields = {};
     if (rename !== undefined && rename !== tag.name) {
       const taken = await tagOfName(trx, rename);
       if (taken) {
@@ -53,21 +57,49 @@ export async function patchTag(deps: Deps, viewer: Viewer, rawName: string, patc
         badRequest(`field 'name': ${message}`, [{ field: 'name', message }]);
       }
       await trx.updateTable('tags').set({ name: rename }).where('id', '=', tag.id).execute();
-      await trx.insertInto('tag_aliases').values({ from_name: tag.name, tag_id: tag.id, creator_id: viewer.id, created_at: now }).execute();
+      await trx.insertInto('tag_aliases').values({ from_name: tag.name, tag_id: tag.id, creator_id: by.id, created_at: now }).execute();
+      await recordTagChange(trx, by, now, { kind: 'alias', action: 'create', tagId: tag.id, after: { from: tag.name, to: rename } });
       await renameInTagStrings(trx, tag.id, tag.name, rename, now);
+      [before.name, after.name] = [tag.name, rename];
     }
-    if (patch.category !== undefined || patch.description !== undefined) {
+    if (patch.category !== undefined && patch.category !== tag.category) [before.category, after.category] = [tag.category as TagCategory, patch.category];
+    if (patch.description !== undefined && patch.description !== tag.description)
+      [before.description, after.description] = [tag.description, patch.description];
+    if (after.category !== undefined || after.description !== undefined) {
       await trx
         .updateTable('tags')
         .set({
-          ...(patch.category !== undefined ? { category: patch.category } : {}),
-          ...(patch.description !== undefined ? { description: patch.description } : {}),
+          ...(after.category !== undefined ? { category: after.category } : {}),
+          ...(after.description !== undefined ? { description: after.description } : {}),
         })
         .where('id', '=', tag.id)
         .execute();
     }
+    // A patch that changes nothing leaves no entry.
+    if (Object.keys(after).length > 0) await recordTagChange(trx, by, now, { kind: 'tag', action: 'update', tagId: tag.id, before, after });
     await bumpVersion(trx);
     return rename ?? tag.name;
   });
   return getTag(deps, name);
+}
+
+/** GET /api/tags/<name>/history: the changes to a tag, its aliases and its implications, newest first. */
+export async function getTagHistory(deps: Deps, rawName: string, q: TagAliasListQuery) {
+  const tag = (await tagOfName(deps.db, asked(rawName))) ?? notFound('Tag', rawName);
+  const page = q.page ?? 1;
+  const limit = q.limit ?? 50;
+  const { rows, total } = await tagHistoryPage(deps.db, tag.id, limit, (page - 1) * limit);
+  return {
+    name: tag.name,
+    history: rows.map((r) => ({
+      id: String(r.id),
+      kind: r.kind,
+      action: r.action,
+      user: r.username === null ? null : { username: r.username },
+      createdAt: iso(r.created_at),
+      before: r.before === null ? null : (JSON.parse(r.before) as TagFields),
+      after: r.after === null ? null : (JSON.parse(r.after) as TagFields),
+    })),
+    pagination: pagination(total, page, limit),
+  };
 }

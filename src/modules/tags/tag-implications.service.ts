@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Deps, Viewer } from '../../core/deps.ts';
+import type { Actor, Deps } from '../../core/deps.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
@@ -11,8 +11,9 @@ import { implicationBackfill } from './implication-backfill.job.ts';
 import { tagOfName } from './tag-aliases.repo.ts';
 import { implicationPath, type TagRef } from './tag-implications.repo.ts';
 import type { NewTagImplication, TagImplicationListQuery } from './tag-implications.schemas.ts';
+import { recordTagChange } from './tag-history.repo.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
-import { pagination } from './pagination.ts';
+import { pagination, userRef } from './lists.ts';
 
 type Side = 'from' | 'to';
 
@@ -61,8 +62,8 @@ async function postsToBackfill(trx: Transaction<DB>, fromId: number, toId: numbe
  * (implication-backfill.job.ts) gives it to them; it is made in the same transaction, so the
  * implication never exists without it.
  */
-export async function createImplication(deps: Deps, viewer: Viewer, input: NewTagImplication) {
-  assertModerator(viewer, 'create tag implications');
+export async function createImplication(deps: Deps, by: Actor, input: NewTagImplication) {
+  assertModerator(by, 'create tag implications');
   const fromName = sideName(input.from, 'from');
   const toName = sideName(input.to, 'to');
   const createdAt = deps.clock.now();
@@ -73,14 +74,19 @@ export async function createImplication(deps: Deps, viewer: Viewer, input: NewTa
     const from = await sideTag(trx, fromName, 'from', 'general', createdAt);
     const to = await sideTag(trx, toName, 'to', from.category, createdAt);
     await assertNew(trx, from, to);
-    await trx.insertInto('tag_implications').values({ from_id: from.id, to_id: to.id, creator_id: viewer.id, created_at: createdAt }).execute();
-    const job = (await postsToBackfill(trx, from.id, to.id))
-      ? await createJob(deps, implicationBackfill, { fromId: from.id, toId: to.id }, viewer.id, trx)
-      : null;
+    await trx.insertInto('tag_implications').values({ from_id: from.id, to_id: to.id, creator_id: by.id, created_at: createdAt }).execute();
+    await recordTagChange(trx, by, createdAt, {
+      kind: 'implication',
+      action: 'create',
+      tagId: from.id,
+      otherId: to.id,
+      after: { from: from.name, to: to.name },
+    });
+    const job = (await postsToBackfill(trx, from.id, to.id)) ? await createJob(deps, implicationBackfill, { fromId: from.id, toId: to.id }, by.id, trx) : null;
     return { from: from.name, to: to.name, job };
   });
   if (made.job) wakeJobRunners(deps.db);
-  const implication = { from: made.from, to: made.to, createdAt: iso(createdAt), creator: { username: viewer.username } };
+  const implication = { from: made.from, to: made.to, createdAt: iso(createdAt), creator: userRef(by.username) };
   return made.job ? { ...implication, job: made.job } : implication;
 }
 
@@ -88,7 +94,7 @@ export async function createImplication(deps: Deps, viewer: Viewer, input: NewTa
 export async function listImplications(deps: Deps, q: TagImplicationListQuery) {
   const page = q.page ?? 1;
   const limit = q.limit ?? 50;
-  const tagId = q.tag === undefined ? undefined : await tagIdOf(deps, q.tag);
+  const tagId = q.tag === undefined ? undefined : (await sideOf(deps, q.tag)).id;
   const base = deps.db
     .selectFrom('tag_implications')
     .$if(tagId !== undefined, (qb) => qb.where((eb) => eb.or([eb('tag_implications.from_id', '=', tagId!), eb('tag_implications.to_id', '=', tagId!)])));
@@ -108,23 +114,27 @@ export async function listImplications(deps: Deps, q: TagImplicationListQuery) {
   ]);
   const n = Number(total.n);
   return {
-    implications: rows.map((r) => ({ from: r.from, to: r.to, createdAt: iso(r.created_at), creator: r.username === null ? null : { username: r.username } })),
+    implications: rows.map((r) => ({ from: r.from, to: r.to, createdAt: iso(r.created_at), creator: userRef(r.username) })),
     pagination: pagination(n, page, limit),
   };
 }
 
-/** A tag's id by a name or alias name; -1 (no tag) when there is none, so a filter by it finds nothing. */
-async function tagIdOf(deps: Deps, raw: string): Promise<number> {
+/** The tag a name or alias name gives; id -1 (no tag) when there is none, so a filter by it finds nothing. */
+async function sideOf(deps: Deps, raw: string): Promise<{ id: number; name: string }> {
   const r = normalizeTagName(raw);
   const tag = r.ok ? await tagOfName(deps.db, r.name) : undefined;
-  return tag?.id ?? -1;
+  return tag ?? { id: -1, name: raw };
 }
 
 /** DELETE /api/tag-implications/<from>/<to> (moderators): no post loses a tag (Danbooru learnt this the hard way). */
-export async function deleteImplication(deps: Deps, viewer: Viewer, rawFrom: string, rawTo: string) {
-  assertModerator(viewer, 'delete tag implications');
-  const [fromId, toId] = [await tagIdOf(deps, rawFrom), await tagIdOf(deps, rawTo)];
-  const gone = await deps.db.deleteFrom('tag_implications').where('from_id', '=', fromId).where('to_id', '=', toId).executeTakeFirst();
-  if (Number(gone.numDeletedRows) === 0) notFound('Tag implication', `${rawFrom} -> ${rawTo}`);
+export async function deleteImplication(deps: Deps, by: Actor, rawFrom: string, rawTo: string) {
+  assertModerator(by, 'delete tag implications');
+  const [from, to] = [await sideOf(deps, rawFrom), await sideOf(deps, rawTo)];
+  await deps.db.transaction().execute(async (trx) => {
+    const gone = await trx.deleteFrom('tag_implications').where('from_id', '=', from.id).where('to_id', '=', to.id).executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0) notFound('Tag implication', `${rawFrom} -> ${rawTo}`);
+    const before = { from: from.name, to: to.name };
+    await recordTagChange(trx, by, deps.clock.now(), { kind: 'implication', action: 'delete', tagId: from.id, otherId: to.id, before });
+  });
   return { message: `Implication '${rawFrom}' -> '${rawTo}' deleted` };
 }

@@ -4,16 +4,8 @@ import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
 import { assertBadField, assertError, ISO_MS } from '../../../test/auth-helpers.ts';
 import { createPost } from '../../../test/factories.ts';
 import { getJob, waitForJob } from '../../../test/jobs.ts';
-import { addAlias, editTags, listed, postTags, tagObject, uploadTagged, userAndModerator } from '../../../test/tag-helpers.ts';
+import { addAlias, editTags, imply, listed, postTags, tagObject, unimply, uploadTagged, userAndModerator } from '../../../test/tag-helpers.ts';
 import { BACKFILL_BATCH } from './implication-backfill.job.ts';
-
-type Headers = Record<string, string>;
-
-const imply = (ctx: Ctx, headers: Headers, from: string, to: string) =>
-  ctx.app.inject({ method: 'POST', url: '/api/tag-implications', headers, payload: { from, to } });
-
-const unimply = (ctx: Ctx, headers: Headers, from: string, to: string) =>
-  ctx.app.inject({ method: 'DELETE', url: `/api/tag-implications/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, headers });
 
 /** The pairs GET /api/tag-implications lists for a query string. */
 async function pairs(ctx: Ctx, query = 'limit=200'): Promise<string[]> {
