@@ -3,13 +3,14 @@ import { NoDatabase } from '../core/deps-open.ts';
 import { USER_USAGE } from './user.ts';
 import { MEDIA_USAGE } from './media.ts';
 import { JOBS_USAGE } from './jobs.ts';
+import { TAGS_USAGE } from './tags.ts';
 
 const USAGE = `Usage: imageboard <command> [options]
 
 Commands:
   seed --posts N [--seed S] [--users N] [--tags N] [--tags-per-post N] [--until ISO-DATE] [--no-media]
         Fill the database (DATABASE_URL, or SQLite under DATA_DIR) with synthetic data.
-${USER_USAGE}${MEDIA_USAGE}${JOBS_USAGE}`;
+${USER_USAGE}${MEDIA_USAGE}${JOBS_USAGE}${TAGS_USAGE}`;
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   user: async () => (await import('./user.ts')).userCommand,
   seed: async () => (await import('./seed.ts')).seedCommand,
   jobs: async () => (await import('./jobs.ts')).jobsCommand,
+  tags: async () => (await import('./tags.ts')).tagsCommand,
 };
 
 /** Runs one command; returns the process exit code. */
