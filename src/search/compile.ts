@@ -12,9 +12,20 @@ import { ageRange, bytes, dateSpan, decimal, integer, numberRange, parseRange, V
 export const MAX_EXPANSION = 100;
 
 /** What compiling looks up; each answers for what exists now. */
+export interface NamedTag {
+  id: number;
+  moving?: number[];
+}
+
+/** The posts a tag name stands for. */
+export const namedTagExpr = (tag: NamedTag | undefined): Expr => (tag ? { kind: 'tags', ids: tag.moving ? [tag.id, ...tag.moving] : [tag.id] } : NONE);
+
 export interface Lookups {
-  /** The named tags that exist, with their ids; an alias name answers its target's id. */
-  tags(names: string[]): Promise<Map<string, { id: number }>>;
+  /**
+   * The named tags that exist, with their ids; an alias name answers its target's id. `moving`:
+   * tags whose posts the name stands for too (an alias's own tag while its posts move to the target).
+   */
+  tags(names: string[]): Promise<Map<string, NamedTag>>;
   /** Tags matching a pattern (`*` any run of characters), the most used first, at most `limit`. */
   wildcard(pattern: string, limit: number): Promise<{ id: number; name: string }[]>;
   /** A user's id by name (case-insensitive). */
@@ -129,10 +140,7 @@ export async function compileTree(tree: Node | null, lookups: Lookups, o: Compil
     return users.get(key)!;
   };
 
-  const tagExpr = (name: string): Expr => {
-    const tag = tags.get(name);
-    return tag ? { kind: 'tags', ids: [tag.id] } : NONE;
-  };
+  const tagExpr = (name: string): Expr => namedTagExpr(tags.get(name));
 
   const meta = async (name: string, value: string, position: number): Promise<Expr> => {
     const at = position + name.length + 1;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { toId } from '../../core/ids.ts';
 import { escapeLike } from '../../db/engine.ts';
-import { type Lookups, titleLeaf } from '../../search/compile.ts';
+import { type Lookups, namedTagExpr, titleLeaf } from '../../search/compile.ts';
 import { type Expr, ORDERS, SORT_ORDERS } from '../../search/expr.ts';
 import { type BaseQuery, search } from '../../search/search.ts';
 import type { SetIndexes } from '../../search/sets.ts';
@@ -69,12 +69,12 @@ async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promis
   const terms = searchTerms(q);
   const tagNames = tagNamesOf(q);
   const found = await lookups.tags([...tagNames, ...terms]);
-  for (const name of tagNames) parts.push(found.has(name) ? { kind: 'tags', ids: [found.get(name)!.id] } : { kind: 'none' });
+  for (const name of tagNames) parts.push(namedTagExpr(found.get(name)));
   for (const text of terms) {
     const tag = found.get(text);
     const title = await titleLeaf(text, lookups);
     // A term matches the title, or the post's tag of that name.
-    parts.push(tag ? { kind: 'or', exprs: [title, { kind: 'tags', ids: [tag.id] }] } : title);
+    parts.push(tag ? { kind: 'or', exprs: [title, namedTagExpr(tag)] } : title);
   }
   if (q.uploader !== undefined) {
     const id = await lookups.user(q.uploader);

@@ -9,7 +9,7 @@ import { toTagString } from './tag-string.ts';
 import { tagsForWrite } from './post-tags.ts';
 import type { TagInput } from '../tags/tag-name-rules.ts';
 import type { TagCategory } from '../tags/tag-categories.ts';
-import { aliasTargets } from '../tags/tag-aliases.repo.ts';
+import { aliasTargets, tagsBeingMovedInto } from '../tags/tag-aliases.repo.ts';
 
 /** A page of list items: their post ids and the items as one JSON array text, in the same order. */
 export interface Items {
@@ -139,19 +139,37 @@ const tagsNamedFew = Array.from({ length: FEW_NAMES + 1 }, (_, n) =>
   ),
 );
 
-/** The named tags that exist, with their stored post counts; an alias name gives its target tag (what a search means by it). */
-export async function tagsByName(db: Database, names: string[]): Promise<Map<string, { id: number; count: number }>> {
+/** A tag a name stands for (see tagsByName). */
+export interface TagFound {
+  id: number;
+  count: number;
+  moving?: number[];
+}
+
+/**
+ * The named tags that exist, with their stored post counts; an alias name gives its target tag
+ * (what a search means by it). `moving`: while an alias's posts are being moved to its target in
+ * the background, the alias name's own tag, whose posts the name stands for too.
+ */
+export async function tagsByName(db: Database, names: string[]): Promise<Map<string, TagFound>> {
   if (names.length === 0) return new Map();
-  const out = new Map<string, { id: number; count: number }>();
+  const out = new Map<string, TagFound>();
   for (const [name, target] of await aliasTargets(db, names)) out.set(name, { id: target.id, count: target.count });
   const rest = out.size === 0 ? names : names.filter((n) => !out.has(n));
-  if (rest.length === 0) return out;
-  // A few names are index seeks, without unpacking a list first.
-  const rows =
-    rest.length <= FEW_NAMES
-      ? await tagsNamedFew[rest.length](db, Object.fromEntries(rest.map((name, i) => [`n${i}`, name])))
-      : await tagsNamed(db, { names: db.listParam(rest) });
-  for (const r of rows) out.set(r.name, { id: r.id, count: r.post_count });
+  if (rest.length > 0) {
+    // A few names are index seeks, without unpacking a list first.
+    const rows =
+      rest.length <= FEW_NAMES
+        ? await tagsNamedFew[rest.length](db, Object.fromEntries(rest.map((name, i) => [`n${i}`, name])))
+        : await tagsNamed(db, { names: db.listParam(rest) });
+    for (const r of rows) out.set(r.name, { id: r.id, count: r.post_count });
+  }
+  const moving = await tagsBeingMovedInto(db, [...new Set([...out.values()].map((t) => t.id))]);
+  if (moving.size === 0) return out;
+  for (const [name, tag] of out) {
+    const more = moving.get(tag.id);
+    if (more) out.set(name, { id: tag.id, count: more.reduce((n, t) => n + t.count, tag.count), moving: more.map((t) => t.id) });
+  }
   return out;
 }
 

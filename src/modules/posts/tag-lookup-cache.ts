@@ -1,8 +1,8 @@
 import type { Database } from '../../db/engine.ts';
-import { tagsByName } from './posts.repo.ts';
+import { type TagFound, tagsByName } from './posts.repo.ts';
 import { VersionedMap } from './versioned-map.ts';
 
-export type TagInfo = { id: number; count: number };
+export type TagInfo = TagFound;
 /** The named tags that exist, with their post counts. */
 export type TagLookup = (names: string[]) => Promise<Map<string, TagInfo>>;
 

@@ -18,7 +18,7 @@ eachDatabase(
       return ids;
     }
 
-    test('moves every post of `from` in batches; the counts move with the job; a search by either name finds them all after it', async () => {
+    test('moves every post of `from` in batches; the counts move with the job; a search by either name finds them all, before and after it', async () => {
       const old = await postsTagged(RETAG_BATCH + 5, ['many_old']);
       const [both] = await postsTagged(1, ['many_old', 'many_new']);
       const res = await addAlias(ctx, who.mod.headers, 'many_old', 'many_new');
@@ -27,12 +27,26 @@ eachDatabase(
       const queued = await getJob(ctx.app, id, who.mod.headers);
       assert.deepEqual(queued.body, { id, kind: 'alias-retag', state: 'queued', done: 0, total: RETAG_BATCH + 6, error: null });
       assert.equal((await tagObject(ctx, 'many_new')).postsCount, 1, 'the counts move as the posts do');
+      const searches = [
+        'q=many_old',
+        'q=many_new',
+        'tag=many_old',
+        'tag=many_new',
+        'search=many_old',
+        'q=many_new -many_nothing',
+        'q=many_new or many_nothing',
+      ];
+      const newest = (await listed(ctx, 'limit=1')).ids;
+      for (const q of searches) {
+        assert.deepEqual(await listed(ctx, `${q}&limit=1`), { ids: newest, total: RETAG_BATCH + 6 }, `${q} before the job has moved a post`);
+      }
+      assert.equal((await listed(ctx, 'q=-many_new&limit=1')).total, 0, 'nor is a post of either name left out of a negation');
 
       assert.deepEqual(await runJobsUntilDone(ctx, id, who.mod.headers), { ...queued.body, state: 'done', done: RETAG_BATCH + 6 });
       assert.equal((await tagObject(ctx, 'many_new')).postsCount, RETAG_BATCH + 6);
       assert.deepEqual((await postTags(ctx, String(both))).tags, ['many_new']);
       assert.deepEqual((await postTags(ctx, String(old.at(-1)))).tags, ['many_new']);
-      for (const q of ['q=many_old', 'q=many_new', 'tag=many_old']) assert.equal((await listed(ctx, `${q}&limit=1`)).total, RETAG_BATCH + 6, q);
+      for (const q of searches) assert.equal((await listed(ctx, `${q}&limit=1`)).total, RETAG_BATCH + 6, q);
     });
 
     test('an alias deleted before its job has run ends the job: the posts not yet moved keep the name', async () => {

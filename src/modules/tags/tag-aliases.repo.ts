@@ -19,6 +19,24 @@ export async function aliasTargets(db: Kysely<DB>, names: string[]): Promise<Map
   return new Map(rows.map((r) => [r.from_name, { id: r.id, name: r.name, count: r.post_count }]));
 }
 
+/**
+ * For each of these tags, the tags of its alias names that still hold posts: those an alias-retag
+ * job has not moved yet (posts.retag.ts). A search for the tag must find them too.
+ */
+export async function tagsBeingMovedInto(db: Kysely<DB>, ids: number[]): Promise<Map<number, { id: number; count: number }[]>> {
+  const out = new Map<number, { id: number; count: number }[]>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom('tag_aliases')
+    .innerJoin('tags', 'tags.name', 'tag_aliases.from_name')
+    .select(['tag_aliases.tag_id as into', 'tags.id', 'tags.post_count'])
+    .where('tag_aliases.tag_id', 'in', ids)
+    .where('tags.post_count', '>', 0)
+    .execute();
+  for (const r of rows) out.set(r.into, [...(out.get(r.into) ?? []), { id: r.id, count: r.post_count }]);
+  return out;
+}
+
 export interface TagRecord {
   id: number;
   name: string;

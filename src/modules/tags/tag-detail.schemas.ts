@@ -58,7 +58,7 @@ export const TagAliasCreated = Type.Object({
       { id: Id },
       {
         description:
-          'When posts are tagged `from`: the background job that moves them to `to` (GET /api/jobs/<id>). Writes and searches read `from` as `to` at once; a post the job has not reached yet still carries the old tag `from`, and a search by either name finds it once the job has moved it (the job runs at once, a batch of posts at a time).',
+          'When posts are tagged `from`: the background job that moves them to `to` (GET /api/jobs/<id>). Writes and searches read `from` as `to` at once; a post the job has not reached yet still carries the old tag `from` on its page, and a search by either name finds it all along (the job runs at once, a batch of posts at a time).',
       },
     ),
   ),
