@@ -56,6 +56,13 @@ browserSuite('browser: tag categories and tag pages', { timeout: 180_000 }, () =
     assert.equal(await page.getByTestId('tag-description').innerText(), 'Draws harbours, mostly at dusk.');
     const tag = await (await fetch(`${board.url}/api/tags/jane_doe`)).json();
     assert.equal(tag.category, 'artist');
+    // The page's history shows the change just made, above the alias made before, with who made them.
+    const history = page.getByTestId('tag-history').locator('li');
+    await history.filter({ hasText: 'category: general → artist; description changed' }).waitFor();
+    assert.deepEqual(
+      (await history.allInnerTexts()).map((t) => t.split(' · ')[0]),
+      ['category: general → artist; description changed by tagmod', 'alias janedoe → jane_doe added by tagmod'],
+    );
     await screenshot(page, 'tag');
   });
 

@@ -12,6 +12,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-openapi-'));
 try {
   const app = await buildApp(testConfig({ dataDir }));
   await app.ready();
+  fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(app.swagger(), null, 2)}\n`);
   await app.close();
 } finally {

@@ -6413,6 +6413,203 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/tags/{name}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tag's history: every change to its category, description and name, to its aliases and to the implications it is a side of
+         * @description Newest first. Each entry says who made the change (null: the command line without --as), when, and the fields it touched before and after. A rename is two entries: the name (kind tag) and the alias the old name became.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description A tag name, or an alias name (answered with its target) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The tag's name now (an alias name, or an old name, answers its tag's history) */
+                            name: string;
+                            /** @description Newest first */
+                            history: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /**
+                                 * @description tag: the tag's category, description or name; alias: an alias of it (or the alias it was); implication: one it is a side of
+                                 * @enum {string}
+                                 */
+                                kind: "tag" | "alias" | "implication";
+                                /** @enum {string} */
+                                action: "create" | "update" | "delete";
+                                /** @description Who made the change; null when it was made from the command line without --as, or the account is gone */
+                                user: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description The fields the change touched, as they were (before) and became (after); null before a creation and after a deletion */
+                                before: {
+                                    name?: string;
+                                    /** @enum {string} */
+                                    category?: "general" | "artist" | "copyright" | "character" | "meta";
+                                    description?: string;
+                                    /** @description An alias's name, or an implication's antecedent */
+                                    from?: string;
+                                    /** @description An alias's target, or an implication's consequent */
+                                    to?: string;
+                                } | null;
+                                /** @description The fields the change touched, as they were (before) and became (after); null before a creation and after a deletion */
+                                after: {
+                                    name?: string;
+                                    /** @enum {string} */
+                                    category?: "general" | "artist" | "copyright" | "character" | "meta";
+                                    description?: string;
+                                    /** @description An alias's name, or an implication's antecedent */
+                                    from?: string;
+                                    /** @description An alias's target, or an implication's consequent */
+                                    to?: string;
+                                } | null;
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tag-aliases": {
         parameters: {
             query?: never;
@@ -6585,7 +6782,7 @@ export interface paths {
                             creator: {
                                 username: string;
                             } | null;
-                            /** @description When posts are tagged `from`: the background job that moves them to `to` (GET /api/jobs/<id>). Writes and searches read `from` as `to` at once; a post the job has not reached yet still carries the old tag `from`, and a search by either name finds it once the job has moved it (the job runs at once, a batch of posts at a time). */
+                            /** @description When posts are tagged `from`: the background job that moves them to `to` (GET /api/jobs/<id>). Writes and searches read `from` as `to` at once; a post the job has not reached yet still carries the old tag `from` on its page, and a search by either name finds it all along (the job runs at once, a batch of posts at a time). */
                             job?: {
                                 /** @description Opaque identifier (digits today; treat as a string) */
                                 id: string;

@@ -8,6 +8,7 @@ import { navigate } from '../lib/router.ts';
 import { useSafeMode, useSession } from '../lib/session.ts';
 import { CATEGORY_LABEL, CATEGORY_ORDER, categoryClass } from '../lib/tag-categories.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
+import { TagHistoryList } from './tag-history.tsx';
 
 /** A tag's page: category, count, description, aliases, implications both ways, and its newest posts; moderators edit it here. */
 export default function TagPage({ name }: { name: string }) {
@@ -84,6 +85,7 @@ export default function TagPage({ name }: { name: string }) {
         </Empty>
       )}
       {posts && posts.posts.length > 0 && <PostGrid posts={posts.posts} small label={`Newest posts tagged ${tag.name}`} />}
+      <TagHistoryList key={`${tag.name}:${tag.category}:${tag.description.length}`} name={tag.name} />
     </div>
   );
 }
