@@ -3,8 +3,8 @@ import type { DB } from '../../db/types.ts';
 import { movePostCounts } from '../../db/counters.ts';
 import { badRequest } from '../../core/errors.ts';
 import { aliasTargets } from '../tags/tag-aliases.repo.ts';
-import { impliedTags, implicationOnto } from '../tags/tag-implications.repo.ts';
-import type { TagInput } from '../tags/tag-name-rules.ts';
+import { impliedTags, implicationOnto, type TagRef } from '../tags/tag-implications.repo.ts';
+import { MAX_TAGS_PER_POST, type TagInput } from '../tags/tag-name-rules.ts';
 import { toTagString } from './tag-string.ts';
 
 /** The names a write asks for, each alias name read as its target, sorted. */
@@ -13,12 +13,8 @@ async function askedNames(trx: Transaction<DB>, input: TagInput): Promise<string
   return [...new Set(input.tags.map((n) => targets.get(n)?.name ?? n))].sort();
 }
 
-/**
- * Adds to `tags` (name -> id) every tag they imply, transitively. The implied tags exist: an
- * implication is made between tags (tag-implications.service.ts creates a missing one).
- */
-export async function withImplied(trx: Transaction<DB>, tags: Map<string, number>): Promise<Map<string, number>> {
-  const implied = await impliedTags(trx, [...tags.values()]);
+/** `tags` (name -> id) with the implied tags added. */
+function addImplied(tags: Map<string, number>, implied: TagRef[]): Map<string, number> {
   if (implied.every((t) => tags.has(t.name))) return tags;
   const out = new Map(tags);
   for (const t of implied) out.set(t.name, t.id);
@@ -26,9 +22,19 @@ export async function withImplied(trx: Transaction<DB>, tags: Map<string, number
 }
 
 /**
+ * Adds to `tags` (name -> id) every tag they imply, transitively. The implied tags exist: an
+ * implication is made between tags (tag-implications.service.ts creates a missing one).
+ */
+export async function withImplied(trx: Transaction<DB>, tags: Map<string, number>): Promise<Map<string, number>> {
+  return addImplied(tags, await impliedTags(trx, [...tags.values()]));
+}
+
+/**
  * The tags a write gives a post, by name: an alias name stands for its target, a tag that does
  * not exist yet is created, in the category its prefix asked for (an existing tag keeps its own),
  * and the tags these imply are added. Every write path (upload, edit, a retag) comes through here.
+ * At most MAX_TAGS_PER_POST tags, not counting those the others imply (a 400 otherwise): the
+ * server adds implied tags, so they must not push a post past the limit or make it uneditable.
  */
 export async function tagsForWrite(trx: Transaction<DB>, input: TagInput, now: number): Promise<Map<string, number>> {
   const names = await askedNames(trx, input);
@@ -40,7 +46,17 @@ export async function tagsForWrite(trx: Transaction<DB>, input: TagInput, now: n
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   const rows = await trx.selectFrom('tags').select(['id', 'name']).where('name', 'in', names).execute();
-  return withImplied(trx, new Map(rows.map((r) => [r.name, r.id])));
+  const implied = await impliedTags(
+    trx,
+    rows.map((r) => r.id),
+  );
+  const impliedNames = new Set(implied.map((t) => t.name));
+  const own = names.filter((n) => !impliedNames.has(n)).length;
+  if (own > MAX_TAGS_PER_POST) {
+    const message = `at most ${MAX_TAGS_PER_POST} tags per post, not counting tags that others imply (got ${own})`;
+    badRequest(`field 'tags': ${message}`, [{ field: 'tags', message }]);
+  }
+  return addImplied(new Map(rows.map((r) => [r.name, r.id])), implied);
 }
 
 /**

@@ -11,7 +11,7 @@ import { createJob } from '../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../jobs/wake.ts';
 import { aliasTargets } from '../tags/tag-aliases.repo.ts';
 import type { TagCategory } from '../tags/tag-categories.ts';
-import { parseTags, type TagInput } from '../tags/tag-name-rules.ts';
+import { MAX_TAGS_PER_POST, parseTags, type TagInput } from '../tags/tag-name-rules.ts';
 import { tagsForWrite } from './post-tags.ts';
 import { boardLookups } from './post-search.ts';
 import { tagsByName } from './posts.repo.ts';
@@ -26,7 +26,7 @@ export interface BulkTagsParams {
 }
 
 function tagList(raw: string[], field: 'add' | 'remove'): TagInput {
-  const { errors: problems, ...input } = parseTags(raw);
+  const { errors: problems, ...input } = parseTags(raw, MAX_TAGS_PER_POST);
   if (problems.length)
     badRequest(
       `field '${field}': ${problems.join('; ')}`,

@@ -11,6 +11,12 @@ import { splitCategory, type TagCategory } from './tag-categories.ts';
  */
 export const MAX_TAG_LENGTH = 64;
 export const MAX_TAGS_PER_POST = 64;
+/**
+ * The names one write may list. Tags implied by others do not count towards MAX_TAGS_PER_POST
+ * (the tag editor lists them with the rest), so a list may be longer; the write path counts the
+ * rest once it knows the implications (post-tags.ts). This bounds the work before that.
+ */
+export const MAX_TAGS_WRITTEN = 4 * MAX_TAGS_PER_POST;
 
 export type TagNameResult = { ok: true; name: string } | { ok: false; reason: string };
 
@@ -40,8 +46,11 @@ export interface TagInput {
   categories: Map<string, TagCategory>;
 }
 
-/** Parses tags written while tagging; empty items are dropped and duplicates merged (the first prefix of a name wins). */
-export function parseTags(list: string[]): TagInput & { errors: string[] } {
+/**
+ * Parses tags written while tagging; empty items are dropped and duplicates merged (the first
+ * prefix of a name wins). `max`: how many names the list may hold.
+ */
+export function parseTags(list: string[], max = MAX_TAGS_WRITTEN): TagInput & { errors: string[] } {
   const seen = new Set<string>();
   const categories = new Map<string, TagCategory>();
   const errors: string[] = [];
@@ -56,7 +65,8 @@ export function parseTags(list: string[]): TagInput & { errors: string[] } {
     seen.add(r.name);
     if (category && !categories.has(r.name)) categories.set(r.name, category);
   }
-  if (seen.size > MAX_TAGS_PER_POST) errors.push(`at most ${MAX_TAGS_PER_POST} tags per post (got ${seen.size})`);
+  if (seen.size > max)
+    errors.push(`at most ${MAX_TAGS_PER_POST} tags per post${max > MAX_TAGS_PER_POST ? ', not counting tags that others imply' : ''} (got ${seen.size})`);
   return { tags: [...seen], categories, errors };
 }
 

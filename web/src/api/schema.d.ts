@@ -1609,7 +1609,7 @@ export interface paths {
          *       Limits: 50 MB per image, 200 MB per video, 50 megapixels, 10 minutes (settings MAX_IMAGE_MB,
          *       MAX_VIDEO_MB, MAX_IMAGE_MEGAPIXELS, MAX_VIDEO_SECONDS). Over a limit: 413; any other type: 415.
          *     - `title`: up to 200 characters; defaults to the file name without extension.
-         *     - `tags`: comma-separated; lowercased, inner spaces become `_`, 1-64 characters each, at most 64.
+         *     - `tags`: comma-separated; lowercased, inner spaces become `_`, 1-64 characters each, at most 64 (tags implied by the others not counted); the tags they imply are added.
          *     - `contentRating`: safe, sketchy or unsafe; defaults from `isNSFW` (true -> unsafe, else safe).
          *     - `isNSFW`: true or false; true with contentRating safe is a 400.
          *     - `description`: optional text, becomes the post's `content`.
