@@ -7,6 +7,7 @@ import { Database, DEADLINE_FUNCTION, deadlineGuard } from './engine.ts';
 import { migrateToLatest } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { ensureStatistics } from './statistics.ts';
+import { LOCK_FUNCTIONS } from './locks.ts';
 
 export { Database };
 
@@ -99,6 +100,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   // sets at a million posts grew each process's malloc heap by ~35 MB, which it never gave back.
   conn.pragma('temp_store = FILE');
   conn.function(DEADLINE_FUNCTION, { deterministic: false }, deadlineGuard());
+  for (const name of LOCK_FUNCTIONS) conn.function(name, { deterministic: false }, (_key: unknown) => null);
   return new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
 }
 

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { movePostCounts } from '../../db/counters.ts';
+import { applyingImplications } from '../../db/locks.ts';
 import { badRequest } from '../../core/errors.ts';
 import { aliasTargets } from '../tags/tag-aliases.repo.ts';
 import { impliedTags, implicationOnto, type TagRef } from '../tags/tag-implications.repo.ts';
@@ -26,6 +27,7 @@ function addImplied(tags: Map<string, number>, implied: TagRef[]): Map<string, n
  * implication is made between tags (tag-implications.service.ts creates a missing one).
  */
 export async function withImplied(trx: Transaction<DB>, tags: Map<string, number>): Promise<Map<string, number>> {
+  await applyingImplications(trx);
   return addImplied(tags, await impliedTags(trx, [...tags.values()]));
 }
 
@@ -37,8 +39,9 @@ export async function withImplied(trx: Transaction<DB>, tags: Map<string, number
  * server adds implied tags, so they must not push a post past the limit or make it uneditable.
  */
 export async function tagsForWrite(trx: Transaction<DB>, input: TagInput, now: number): Promise<Map<string, number>> {
+  if (input.tags.length === 0) return new Map();
+  await applyingImplications(trx);
   const names = await askedNames(trx, input);
-  if (names.length === 0) return new Map();
   // Sorted names: concurrent uploads and edits lock tags in one order.
   await trx
     .insertInto('tags')

@@ -4,6 +4,7 @@ import { withMediaJournal } from '../../storage/media-journal.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
 import { parseTags, type TagInput } from '../tags/tag-name-rules.ts';
+import { applyingImplications } from '../../db/locks.ts';
 import { deletePostRows } from './posts.delete.ts';
 import { parseId } from '../../core/ids.ts';
 import { getPost } from './posts.service.ts';
@@ -23,6 +24,8 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
   const title = patch.title?.trim();
   if (title === '') throw new AppError(400, "field 'title' must not be empty", { details: [{ field: 'title', message: 'must not be empty' }] });
   await deps.db.transaction().execute(async (trx) => {
+    // Before any other lock (a title edit moves the data version): see db/locks.ts.
+    if (wanted !== undefined) await applyingImplications(trx);
     // Writing first locks the post's row (deletes and comments do the same), so the tag set read
     // below is current; a refused edit is rolled back with the transaction.
     const post = await trx

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely } from 'kysely';
+import { sql, type Expression, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/engine.ts';
 import { ITEM_JSON } from '../../db/schema/list-item.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
@@ -178,22 +178,24 @@ export async function tagsByName(db: Database, names: string[]): Promise<Map<str
  * created, links made and each tag's post_count kept exact. Returns the new post id.
  */
 export async function insertPost(db: Kysely<DB>, post: NewPost, tags: TagInput): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const ids = await tagsForWrite(trx, tags, post.created_at);
-    const { id } = await trx
-      .insertInto('posts')
-      .values({ ...post, tag_string: toTagString(ids.keys()) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (ids.size > 0) {
-      await trx
-        .insertInto('post_tags')
-        .values([...ids.values()].map((tag_id) => ({ post_id: id, tag_id, created_at: post.created_at })))
-        .execute();
-      await movePostCounts(trx, 'tags', new Map([...ids.values()].map((t) => [t, 1])));
-    }
-    return id;
-  });
+  return db.transaction().execute(async (trx) => insertPostTagged(trx, post, await tagsForWrite(trx, tags, post.created_at)));
+}
+
+/** The post's row, its links to `tags` (what tagsForWrite made of the upload's tags) and the tags' counts, in the caller's transaction. */
+export async function insertPostTagged(trx: Transaction<DB>, post: NewPost, tags: Map<string, number>): Promise<number> {
+  const { id } = await trx
+    .insertInto('posts')
+    .values({ ...post, tag_string: toTagString(tags.keys()) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (tags.size > 0) {
+    await trx
+      .insertInto('post_tags')
+      .values([...tags.values()].map((tag_id) => ({ post_id: id, tag_id, created_at: post.created_at })))
+      .execute();
+    await movePostCounts(trx, 'tags', new Map([...tags.values()].map((t) => [t, 1])));
+  }
+  return id;
 }
 
 /** Whether the viewer liked and favorited the post (false for anonymous). */

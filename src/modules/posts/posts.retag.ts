@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { applyingImplications } from '../../db/locks.ts';
 import type { Deps } from '../../core/deps.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
 import { replacePostTags, withImplied } from './post-tags.ts';
@@ -20,6 +21,7 @@ export async function retagPost(
   change: (tags: Map<string, number>) => Map<string, number>,
   now: number,
 ): Promise<boolean> {
+  await applyingImplications(trx); // before the post's row: see db/locks.ts
   // Writing first locks the post's row, as an edit does, so the tags read below are current.
   const post = await trx.updateTable('posts').set({ updated_at: now }).where('id', '=', postId).returning('created_at').executeTakeFirst();
   if (!post) return false;

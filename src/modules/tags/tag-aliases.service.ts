@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
+import { applyingImplications } from '../../db/locks.ts';
 import type { DB } from '../../db/types.ts';
 import { createJob } from '../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../jobs/wake.ts';
@@ -58,6 +59,8 @@ export async function createAlias(deps: Deps, by: Actor, input: NewTagAlias) {
   const to = aliasName(input.to, 'to');
   const createdAt = deps.clock.now();
   const job = await deps.db.transaction().execute(async (trx) => {
+    // The posts moved now get their tags' implications: first, as db/locks.ts says.
+    await applyingImplications(trx);
     await assertNoChain(trx, from, to);
     const fromTag = await trx.selectFrom('tags').select(['id', 'category', 'post_count']).where('name', '=', from).executeTakeFirst();
     // Writes would read `from` as `to` and never meet its implications again, or an implication would put `from` back on posts.

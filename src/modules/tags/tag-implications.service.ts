@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
+import { changingImplications } from '../../db/locks.ts';
 import type { DB } from '../../db/types.ts';
 import { createJob } from '../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../jobs/wake.ts';
@@ -68,8 +69,10 @@ export async function createImplication(deps: Deps, by: Actor, input: NewTagImpl
   const toName = sideName(input.to, 'to');
   const createdAt = deps.clock.now();
   const made = await deps.db.transaction().execute(async (trx) => {
-    // Holds the version counter's row first: two implications made at once (a -> b, b -> a) on
-    // PostgreSQL then check for cycles one after the other, each seeing the other's pair.
+    // Alone (db/locks.ts): the writes that read the implications before this one have made their
+    // posts, which the backfill check below sees, and later ones see this implication. Two made
+    // at once (a -> b, b -> a) check for cycles one after the other, each seeing the other's pair.
+    await changingImplications(trx);
     await bumpVersion(trx);
     const from = await sideTag(trx, fromName, 'from', 'general', createdAt);
     const to = await sideTag(trx, toName, 'to', from.category, createdAt);

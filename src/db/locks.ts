@@ -1,0 +1,28 @@
+import { sql, type Transaction } from 'kysely';
+import type { DB } from './types.ts';
+
+/** The advisory lock's key that puts implication writes and the writes applying them in order. */
+const IMPLICATIONS = 7_304_211;
+
+/**
+ * Locks held to the end of the transaction (PostgreSQL advisory locks). On SQLite the same
+ * functions exist and do nothing (database.ts): a write transaction holds the whole database.
+ *
+ * A write that gives posts tags reads the implications first and makes its post after; an
+ * implication made between the two would miss that post (its backfill looks for posts before the
+ * write commits, and the write did not see it). So every transaction that applies implications
+ * takes the lock shared, and one that makes an implication takes it exclusively: each sees the
+ * other's work. Each takes it before any other lock (its first statement, or when it already holds
+ * it), so no deadlock can go through it.
+ */
+export const LOCK_FUNCTIONS = ['pg_advisory_xact_lock', 'pg_advisory_xact_lock_shared'] as const;
+
+/** A write that applies implications (tagsForWrite, retags, edits): shared with the others. */
+export async function applyingImplications(trx: Transaction<DB>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock_shared(CAST(${IMPLICATIONS} AS bigint))`.execute(trx);
+}
+
+/** Making an implication: alone, once the writes that read the implications before it have committed. */
+export async function changingImplications(trx: Transaction<DB>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(CAST(${IMPLICATIONS} AS bigint))`.execute(trx);
+}
