@@ -1,5 +1,5 @@
 import { bulkTagsJob } from '../posts/posts.bulk-tags.ts';
-import { aliasRetagJob } from '../posts/posts.retag.ts';
+import { aliasRetagJob, tagRenameJob } from '../posts/posts.retag.ts';
 import { implicationBackfill } from '../tags/implication-backfill.job.ts';
 import type { JobKind } from './job-kind.ts';
 
@@ -11,7 +11,7 @@ import type { JobKind } from './job-kind.ts';
  * A runner claims only jobs whose kind it knows, so a job of a kind this version lacks (made by a
  * newer instance during a rolling upgrade) waits for an instance that has it.
  */
-const BUILT_IN: JobKind[] = [aliasRetagJob, bulkTagsJob, implicationBackfill];
+const BUILT_IN: JobKind[] = [aliasRetagJob, bulkTagsJob, implicationBackfill, tagRenameJob];
 
 const kinds = new Map<string, JobKind>();
 

@@ -5,6 +5,7 @@ import type { Deps } from '../../core/deps.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
 import { replacePostTags, withImplied } from './post-tags.ts';
 import { toTagString } from './tag-string.ts';
+import { type LinkCursor, tagLinksAfter } from './tag-links.ts';
 
 /** Posts a step of a job that retags posts goes over: well within a step's bounds (jobs/job-kind.ts). */
 export const RETAG_BATCH = 200;
@@ -84,31 +85,47 @@ export const aliasRetagJob: JobKind<AliasRetagParams, number> = {
   },
 };
 
-/** Moves an alias's posts at once, in the caller's transaction: the job's steps run to the end. */
-export async function retagAliasNow(trx: Transaction<DB>, deps: Deps, params: AliasRetagParams): Promise<void> {
-  let cursor: number | null = null;
-  for (;;) {
-    const step = await aliasRetagJob.step({ trx, deps, params, cursor, job: 0 });
-    if (step.finished) return;
-    cursor = step.cursor;
-  }
+export interface TagRenameParams {
+  tagId: number;
+  /** The name the tag had: what the posts' tag strings hold. */
+  from: string;
 }
 
-/** Rewrites the tag string of every post of a renamed tag (its links stay: the tag keeps its id). */
-export async function renameInTagStrings(trx: Transaction<DB>, tagId: number, from: string, to: string, now: number): Promise<void> {
-  const posts = await trx
-    .selectFrom('posts')
-    .innerJoin('post_tags', 'post_tags.post_id', 'posts.id')
-    .select(['posts.id', 'posts.tag_string'])
-    .where('post_tags.tag_id', '=', tagId)
-    .orderBy('posts.id')
-    .execute();
-  for (const p of posts) {
-    const names = p.tag_string.split(' ').map((n) => (n === from ? to : n));
-    await trx
-      .updateTable('posts')
-      .set({ tag_string: toTagString(names), updated_at: now })
-      .where('id', '=', p.id)
-      .execute();
+/**
+ * Rewrites the tag strings of a renamed tag's posts (their links stay: the tag keeps its id), a
+ * batch at a time in the tag's index order, to the name the tag has when the step runs (so a
+ * second rename meanwhile leaves no string with the middle name). Until a post's string is
+ * rewritten its page shows the old name, an alias of the tag, which searches read as the tag.
+ */
+export const tagRenameJob: JobKind<TagRenameParams, LinkCursor> = {
+  name: 'tag-rename',
+  total: async (db, { tagId }) => Number((await db.selectFrom('tags').select('post_count').where('id', '=', tagId).executeTakeFirst())?.post_count ?? 0),
+  step: async ({ trx, deps, params, cursor }) => {
+    const tag = await trx.selectFrom('tags').select('name').where('id', '=', params.tagId).executeTakeFirst();
+    const { posts, next } = tag ? await tagLinksAfter(trx, params.tagId, cursor, RETAG_BATCH) : { posts: [], next: cursor };
+    const now = deps.clock.now();
+    if (posts.length > 0) {
+      const rows = await trx.selectFrom('posts').select(['id', 'tag_string']).where('id', 'in', posts).orderBy('id').execute();
+      for (const p of rows) {
+        const names = p.tag_string.split(' ');
+        if (!names.includes(params.from)) continue;
+        await trx
+          .updateTable('posts')
+          .set({ tag_string: toTagString(names.map((n) => (n === params.from ? tag!.name : n))), updated_at: now })
+          .where('id', '=', p.id)
+          .execute();
+      }
+    }
+    return { cursor: next ?? { at: 0, post: 0 }, done: posts.length, finished: posts.length < RETAG_BATCH };
+  },
+};
+
+/** A job's steps run to the end at once, in the caller's transaction (a few posts: no job needed). */
+export async function runStepsNow<P>(trx: Transaction<DB>, deps: Deps, kind: JobKind<P, any>, params: P): Promise<void> {
+  let cursor: unknown = null;
+  for (;;) {
+    const step = await kind.step({ trx, deps, params, cursor, job: 0 });
+    if (step.finished) return;
+    cursor = step.cursor;
   }
 }

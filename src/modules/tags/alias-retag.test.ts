@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { eachDatabase, getJson } from '../../../test/helpers.ts';
 import { createPost } from '../../../test/factories.ts';
 import { getJob, runJobsUntilDone } from '../../../test/jobs.ts';
-import { addAlias, listed, postTags, tagObject, userAndModerator } from '../../../test/tag-helpers.ts';
+import { addAlias, listed, patchTag, postTags, tagObject, userAndModerator } from '../../../test/tag-helpers.ts';
 import { RETAG_BATCH } from '../posts/posts.retag.ts';
 
 // ctx.app runs no jobs: each test looks at the alias before its job has run, then runs it.
@@ -47,6 +47,31 @@ eachDatabase(
       assert.deepEqual((await postTags(ctx, String(both))).tags, ['many_new']);
       assert.deepEqual((await postTags(ctx, String(old.at(-1)))).tags, ['many_new']);
       for (const q of searches) assert.equal((await listed(ctx, `${q}&limit=1`)).total, RETAG_BATCH + 6, q);
+    });
+
+    test('a rename of a tag with many posts rewrites their tags in a job; twice renamed meanwhile, they end with the last name', async () => {
+      const posts = await postsTagged(RETAG_BATCH + 3, ['big_first', 'big_other']);
+      const res = await patchTag(ctx, who.mod.headers, 'big_first', { name: 'big_second' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().name, 'big_second');
+      const { id } = res.json().job;
+      assert.deepEqual((await postTags(ctx, String(posts[0]))).tags, ['big_first', 'big_other'], 'not reached by the job yet');
+      for (const q of ['q=big_first', 'q=big_second', 'tag=big_first']) assert.equal((await listed(ctx, `${q}&limit=1`)).total, RETAG_BATCH + 3, q);
+      const again = await patchTag(ctx, who.mod.headers, 'big_second', { name: 'big_third' });
+      assert.equal(again.statusCode, 200, again.body);
+      assert.deepEqual(again.json().aliases, ['big_first', 'big_second']);
+      for (const job of [id, again.json().job.id]) {
+        assert.deepEqual(await runJobsUntilDone(ctx, job, who.mod.headers), {
+          id: job,
+          kind: 'tag-rename',
+          state: 'done',
+          done: RETAG_BATCH + 3,
+          total: RETAG_BATCH + 3,
+          error: null,
+        });
+      }
+      for (const post of [posts[0], posts.at(-1)!]) assert.deepEqual((await postTags(ctx, String(post))).tags, ['big_other', 'big_third']);
+      assert.equal((await listed(ctx, 'q=big_first&limit=1')).total, RETAG_BATCH + 3);
     });
 
     test('an alias deleted before its job has run ends the job: the posts not yet moved keep the name', async () => {

@@ -2,17 +2,12 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
 import { retagPost } from '../posts/posts.retag.ts';
+import { type LinkCursor, tagLinksAfter } from '../posts/tag-links.ts';
 import { impliedTags } from './tag-implications.repo.ts';
 
 export interface BackfillParams {
   fromId: number;
   toId: number;
-}
-
-/** The last post link done: post_tags' (tag_id, created_at, post_id) index order. */
-interface BackfillCursor {
-  at: number;
-  post: number;
 }
 
 /** Posts looked at per step: the step's writes hold SQLite's one write lock, so it stays short. */
@@ -42,7 +37,7 @@ const resave = (trx: Transaction<DB>, postId: number, now: number) => retagPost(
  * and only those lacking a consequent are written, through replacePostTags: counts, tag strings,
  * the change log the in-memory search sets catch up from.
  */
-export const implicationBackfill: JobKind<BackfillParams, BackfillCursor> = {
+export const implicationBackfill: JobKind<BackfillParams, LinkCursor> = {
   name: 'tag-implication-backfill',
 
   async total(db, { fromId }) {
@@ -51,21 +46,16 @@ export const implicationBackfill: JobKind<BackfillParams, BackfillCursor> = {
   },
 
   async step({ trx, deps, params, cursor }) {
-    const links = await trx
-      .selectFrom('post_tags')
-      .select(['post_id', 'created_at'])
-      .where('tag_id', '=', params.fromId)
-      .$if(cursor !== null, (qb) => qb.where((eb) => eb(eb.refTuple('created_at', 'post_id'), '>', eb.tuple(cursor!.at, cursor!.post))))
-      .orderBy('created_at')
-      .orderBy('post_id')
-      .limit(BACKFILL_BATCH)
-      .execute();
-    if (links.length === 0) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
+    const { posts, next } = await tagLinksAfter(trx, params.fromId, cursor, BACKFILL_BATCH);
+    if (posts.length === 0) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
     const wanted = [params.toId, ...(await impliedTags(trx, [params.toId])).map((t) => t.id)];
     const now = deps.clock.now();
-    const posts = links.map((l) => l.post_id).sort((a, b) => a - b);
-    for (const postId of await lacking(trx, posts, wanted)) await resave(trx, postId, now);
-    const last = links[links.length - 1];
-    return { cursor: { at: Number(last.created_at), post: last.post_id }, done: links.length, finished: links.length < BACKFILL_BATCH };
+    for (const postId of await lacking(
+      trx,
+      [...posts].sort((a, b) => a - b),
+      wanted,
+    ))
+      await resave(trx, postId, now);
+    return { cursor: next!, done: posts.length, finished: posts.length < BACKFILL_BATCH };
   },
 };

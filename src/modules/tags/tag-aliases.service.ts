@@ -8,7 +8,7 @@ import { applyingImplications } from '../../db/locks.ts';
 import type { DB } from '../../db/types.ts';
 import { createJob } from '../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../jobs/wake.ts';
-import { aliasRetagJob, retagAliasNow } from '../posts/posts.retag.ts';
+import { aliasRetagJob, runStepsNow } from '../posts/posts.retag.ts';
 import { aliasTargets } from './tag-aliases.repo.ts';
 import { anyImplicationOf } from './tag-implications.repo.ts';
 import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
@@ -88,7 +88,7 @@ export async function createAlias(deps: Deps, by: Actor, input: NewTagAlias) {
     const params = { from, fromId: fromTag.id, toId: target.id };
     // A few posts move now, so the answer already finds them under `to`; many, in the background.
     if (fromTag.post_count <= deps.config.aliasRetagNow) {
-      await retagAliasNow(trx, deps, params);
+      await runStepsNow(trx, deps, aliasRetagJob, params);
       return null;
     }
     return createJob(deps, aliasRetagJob, params, by.id, trx);

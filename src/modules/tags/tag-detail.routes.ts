@@ -2,7 +2,7 @@ import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { viewerOf } from '../../core/auth.ts';
 import { errors } from '../../core/schemas.ts';
-import { TagNameParams, TagObject, TagPatch } from './tag-detail.schemas.ts';
+import { TagNameParams, TagObject, TagPatch, TagPatched } from './tag-detail.schemas.ts';
 import { getTag, getTagHistory, patchTag } from './tag-detail.service.ts';
 import { TagHistory, TagHistoryQuery } from './tag-history.schemas.ts';
 
@@ -29,7 +29,7 @@ export function tagDetailRoutes(app: TypedApp, deps: Deps): void {
         tags: ['tags'],
         params: TagNameParams,
         body: TagPatch,
-        response: { 200: TagObject, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: TagPatched, ...errors(400, 401, 403, 404, 429) },
       },
       config: { auth: 'user', limit: 'write' },
     },

@@ -19,6 +19,19 @@ export const TagObject = Type.Object({
   createdAt: Timestamp,
 });
 
+export const TagPatched = Type.Object({
+  ...TagObject.properties,
+  job: Type.Optional(
+    Type.Object(
+      { id: Id },
+      {
+        description:
+          'After a rename of a tag with more than 1,000 posts (ALIAS_RETAG_NOW): the background job that writes the new name into its posts (GET /api/jobs/<id>). Searches and writes read the old name as the tag at once; a post the job has not reached yet shows the old name in its `tags`.',
+      },
+    ),
+  ),
+});
+
 export const TagPatch = Type.Object(
   {
     category: Type.Optional(StringEnum(TAG_CATEGORIES)),

@@ -1,9 +1,12 @@
 import type { Actor, Deps } from '../../core/deps.ts';
+import type { Job } from '../jobs/jobs.schemas.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
-import { renameInTagStrings } from '../posts/posts.retag.ts';
+import { createJob } from '../jobs/jobs.service.ts';
+import { wakeJobRunners } from '../jobs/wake.ts';
+import { runStepsNow, tagRenameJob } from '../posts/posts.retag.ts';
 import { aliasesOf, tagOfName } from './tag-aliases.repo.ts';
 import type { TagCategory } from './tag-categories.ts';
 import type { TagAliasListQuery, TagPatch } from './tag-detail.schemas.ts';
@@ -35,8 +38,9 @@ export async function getTag(deps: Deps, rawName: string) {
 
 /**
  * PATCH /api/tags/<name> (moderators): category, description, name. A rename keeps the tag (its
- * id, posts and aliases) and leaves the old name as an alias of it; the posts' tag strings are
- * rewritten in the same transaction.
+ * id, posts and aliases) and leaves the old name as an alias of it. The posts' tag strings are
+ * rewritten in the same transaction when the tag has up to `aliasRetagNow` posts, else by a job
+ * (posts.retag.ts) made in it, which the answer names.
  */
 export async function patchTag(deps: Deps, by: Actor, rawName: string, patch: TagPatch) {
   assertModerator(by, 'change a tag');
@@ -45,7 +49,8 @@ export async function patchTag(deps: Deps, by: Actor, rawName: string, patch: Ta
     const r = newTagName(patch.name);
     rename = r.ok ? r.name : badRequest(`field 'name': ${r.reason}`, [{ field: 'name', message: r.reason }]);
   }
-  const name = await deps.db.transaction().execute(async (trx) => {
+  const { name, job } = await deps.db.transaction().execute(async (trx) => {
+    let job: Job | null = null;
     const tag = (await tagOfName(trx, asked(rawName))) ?? notFound('Tag', rawName);
     const now = deps.clock.now();
     const before: TagFields = {};
@@ -59,7 +64,9 @@ export async function patchTag(deps: Deps, by: Actor, rawName: string, patch: Ta
       await trx.updateTable('tags').set({ name: rename }).where('id', '=', tag.id).execute();
       await trx.insertInto('tag_aliases').values({ from_name: tag.name, tag_id: tag.id, creator_id: by.id, created_at: now }).execute();
       await recordTagChange(trx, by, now, { kind: 'alias', action: 'create', tagId: tag.id, after: { from: tag.name, to: rename } });
-      await renameInTagStrings(trx, tag.id, tag.name, rename, now);
+      const params = { tagId: tag.id, from: tag.name };
+      if (tag.post_count <= deps.config.aliasRetagNow) await runStepsNow(trx, deps, tagRenameJob, params);
+      else job = await createJob(deps, tagRenameJob, params, by.id, trx);
       [before.name, after.name] = [tag.name, rename];
     }
     if (patch.category !== undefined && patch.category !== tag.category) [before.category, after.category] = [tag.category as TagCategory, patch.category];
@@ -78,9 +85,10 @@ export async function patchTag(deps: Deps, by: Actor, rawName: string, patch: Ta
     // A patch that changes nothing leaves no entry.
     if (Object.keys(after).length > 0) await recordTagChange(trx, by, now, { kind: 'tag', action: 'update', tagId: tag.id, before, after });
     await bumpVersion(trx);
-    return rename ?? tag.name;
+    return { name: rename ?? tag.name, job };
   });
-  return getTag(deps, name);
+  if (job) wakeJobRunners(deps.db);
+  return { ...(await getTag(deps, name)), ...(job ? { job: { id: job.id } } : {}) };
 }
 
 /** GET /api/tags/<name>/history: the changes to a tag, its aliases and its implications, newest first. */

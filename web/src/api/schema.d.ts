@@ -6285,6 +6285,11 @@ export interface paths {
                              * @example 2026-11-22T10:15:30.123Z
                              */
                             createdAt: string;
+                            /** @description After a rename of a tag with more than 1,000 posts (ALIAS_RETAG_NOW): the background job that writes the new name into its posts (GET /api/jobs/<id>). Searches and writes read the old name as the tag at once; a post the job has not reached yet shows the old name in its `tags`. */
+                            job?: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                            };
                         };
                     };
                 };
