@@ -8,7 +8,16 @@ import { createJob } from '../modules/jobs/jobs.service.ts';
 import { jobsCommand } from './jobs.ts';
 import { main } from './main.ts';
 
-const slow = markingKind('test-cli', { batch: 1, during: () => sleep(20) });
+/** Resolved once the command has shown its first progress line: the slow job waits for it, so the command sees it part-way. */
+let shown: Promise<void> = Promise.resolve();
+let showing = () => {};
+const slow = markingKind('test-cli', {
+  batch: 1,
+  during: async () => {
+    await shown;
+    await sleep(20);
+  },
+});
 const failing = markingKind('test-cli-failing', {
   batch: 2,
   during: () => {
@@ -30,12 +39,17 @@ eachDatabase(
     async function run(args: string[]) {
       let out = '';
       let err = '';
-      const code = await jobsCommand(args, { env, out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (err += s) } }, 10);
+      const onErr = (s: string) => {
+        err += s;
+        if (/\[[#.]+\]/.test(s)) showing();
+      };
+      const code = await jobsCommand(args, { env, out: { write: (s: string) => (out += s) }, err: { write: onErr } }, 10);
       return { code, out, err };
     }
 
     test('--wait shows a progress bar until the job is done, then its state', async () => {
       await createPosts(ctx.database, Number(alice.id), 6, ctx.clock.now());
+      shown = new Promise((resolve) => (showing = resolve));
       const job = await createJob(ctx.app.deps, slow, { label: 'cli', after: 0 }, Number(alice.id));
       const r = await run(['show', job.id, '--wait']);
       assert.equal(r.code, 0, r.err);
