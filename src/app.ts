@@ -42,6 +42,7 @@ import { reactionsRoutes } from './modules/reactions/reactions.routes.ts';
 import { similarRoutes } from './modules/similar/similar.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/runner.ts';
+import { danbooruRoutes } from './modules/danbooru/danbooru.routes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The built front-end (`web/`, built by `npm start`'s prestart step or `npm run web:build`). */
@@ -183,6 +184,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   usersRoutes(app, deps);
   statsRoutes(app, deps);
   jobsRoutes(app, deps);
+  danbooruRoutes(app, deps, services.posts);
 
   await app.register(fastifyStatic, {
     root: path.join(config.dataDir, 'media'),

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps, Viewer } from './deps.ts';
-import { errorBody } from './errors.ts';
+import { sendError } from './errors.ts';
 import { sha256Hex } from './tokens.ts';
 
 export const SESSION_COOKIE = 'ib_session';
@@ -15,6 +15,14 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthRule;
     limit?: string;
+    /**
+     * Another board's API the route speaks (`danbooru`): its errors take that board's shape
+     * (errors.ts sendError), and an API key may come as its clients send it (HTTP Basic
+     * `username:key`, or `login` and `api_key` query parameters) besides X-API-Key.
+     */
+    compat?: string;
+    /** Count the route's requests in the rate-limit window of this route of ours ("GET /api/posts"): the same data, one budget. */
+    limitAs?: string;
   }
   interface FastifyRequest {
     authMethod: 'key' | 'session' | null;
@@ -77,8 +85,22 @@ function crossSite(req: FastifyRequest): boolean {
   }
 }
 
-function deny(reply: FastifyReply, status: number, message: string) {
-  return reply.code(status).send(errorBody(status, message));
+function deny(req: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+  return sendError(req, reply, status, message);
+}
+
+/** An API key as other boards' clients send it: HTTP Basic `username:key`, or `login` and `api_key` query parameters. */
+function otherBoardKey(req: FastifyRequest): { username: string; key: string } | null {
+  const header = req.headers.authorization;
+  if (typeof header === 'string' && /^basic /i.test(header)) {
+    const plain = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = plain.indexOf(':');
+    return colon < 0 ? { username: plain, key: '' } : { username: plain.slice(0, colon), key: plain.slice(colon + 1) };
+  }
+  const query = req.query as Record<string, unknown> | undefined;
+  const [login, key] = [query?.login, query?.api_key];
+  if (typeof login === 'string' || typeof key === 'string') return { username: String(login ?? ''), key: String(key ?? '') };
+  return null;
 }
 
 /**
@@ -91,10 +113,14 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('apiKeyId', null);
 
   app.addHook('onRequest', async (req, reply) => {
-    const key = req.headers['x-api-key'];
+    const header = req.headers['x-api-key'];
+    const other = header === undefined && req.routeOptions.config?.compat ? otherBoardKey(req) : null;
+    const key = other ? other.key : header;
     if (key !== undefined) {
       const found = typeof key === 'string' && key.length <= 200 ? await userByKey(deps, key) : undefined;
-      if (found?.is_active !== 1) return deny(reply, 401, 'Invalid or revoked API key');
+      if (found?.is_active !== 1) return deny(req, reply, 401, 'Invalid or revoked API key');
+      // The name the client gave must be the key's owner's (names are case-insensitive).
+      if (other && other.username.toLowerCase() !== found.username.toLowerCase()) return deny(req, reply, 401, 'The API key does not belong to that user');
       req.viewer = { id: found.id, username: found.username, role: found.role as Viewer['role'], tier: found.tier as Viewer['tier'] };
       req.authMethod = 'key';
       req.apiKeyId = found.key_id;
@@ -114,11 +140,11 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
       }
     }
     if (req.authMethod === 'session' && UNSAFE_METHODS.has(req.method) && crossSite(req)) {
-      return deny(reply, 403, 'Cross-site request refused: the Origin header names another site');
+      return deny(req, reply, 403, 'Cross-site request refused: the Origin header names another site');
     }
     const rule = req.routeOptions.config?.auth;
-    if (rule && !req.viewer) return deny(reply, 401, 'Sign in or send an X-API-Key header');
-    if (rule === 'admin' && req.viewer?.role !== 'admin') return deny(reply, 403, 'Only an admin may do this');
+    if (rule && !req.viewer) return deny(req, reply, 401, 'Sign in or send an X-API-Key header');
+    if (rule === 'admin' && req.viewer?.role !== 'admin') return deny(req, reply, 403, 'Only an admin may do this');
   });
 }
 

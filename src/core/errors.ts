@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUniqueViolation, OverBudget } from '../db/engine.ts';
 import { QueryError } from '../search/parse.ts';
 
@@ -113,6 +113,24 @@ export function errorBody(status: number, error: string, extra: Record<string, u
   return { error, status, ...extra };
 }
 
+/** How the routes of another board's API (route `config.compat`) answer an error: its status and body. */
+export type ErrorShape = (status: number, message: string, extra: Record<string, unknown>) => { status: number; body: unknown };
+
+const shapes = new Map<string, ErrorShape>();
+
+/** Another board's error shape (modules/danbooru registers Danbooru's), used by sendError on its routes. */
+export function registerErrorShape(board: string, shape: ErrorShape): void {
+  shapes.set(board, shape);
+}
+
+/** Answers an error in the shape of the request's route: ours (errorBody), or the other board's it speaks. */
+export function sendError(req: FastifyRequest, reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}) {
+  const shape = shapes.get(req.routeOptions?.config?.compat ?? '');
+  if (!shape) return reply.code(status).send(errorBody(status, message, extra));
+  const shaped = shape(status, message, extra);
+  return reply.code(shaped.status).send(shaped.body);
+}
+
 /** A 400 naming one field (or the whole body). */
 export const fieldError = (message: string, field = 'body') => new AppError(400, message, { details: [{ field, message }] });
 
@@ -151,35 +169,33 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof AppError) {
       // Every 429, whatever slowed it down, says how long to wait in the header too.
       if (err.status === 429 && typeof err.extra.retryAfter === 'number') reply.header('Retry-After', String(err.extra.retryAfter));
-      return reply.code(err.status).send(errorBody(err.status, err.message, err.extra));
+      return sendError(req, reply, err.status, err.message, err.extra);
     }
     if (err instanceof QueryError) {
-      return reply
-        .code(400)
-        .send(errorBody(400, `q: ${err.message} (at character ${err.position})`, { details: [{ field: 'q', message: err.message, position: err.position }] }));
+      const details = [{ field: 'q', message: err.message, position: err.position }];
+      return sendError(req, reply, 400, `q: ${err.message} (at character ${err.position})`, { details });
     }
     if (err instanceof OverBudget) {
       // Another try may find the database less busy: say when, as a 429 does.
       reply.header('Retry-After', '5');
-      return reply
-        .code(503)
-        .send(errorBody(503, `The search took longer than its time budget of ${err.ms} ms; narrow it down (a rarer tag, fewer ORs) or try again later`));
+      return sendError(
+        req,
+        reply,
+        503,
+        `The search took longer than its time budget of ${err.ms} ms; narrow it down (a rarer tag, fewer ORs) or try again later`,
+      );
     }
     if (err.validation) {
       const part = err.validationContext ?? 'body';
       const details = err.validation.map((v) => describeIssue(v as AjvIssue, part));
-      return reply.code(400).send(errorBody(400, details.map((d) => d.message).join('; '), { details }));
+      return sendError(req, reply, 400, details.map((d) => d.message).join('; '), { details });
     }
-    if (isUniqueViolation(err)) {
-      return reply.code(409).send(errorBody(409, 'That already exists'));
-    }
+    if (isUniqueViolation(err)) return sendError(req, reply, 409, 'That already exists');
     const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to show.
-      return reply.code(status).send(errorBody(status, clientMessage(err)));
-    }
+    // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to show.
+    if (status >= 400 && status < 500) return sendError(req, reply, status, clientMessage(err));
     req.log.error({ err, reqId: req.id }, 'unhandled error');
-    return reply.code(500).send(errorBody(500, 'Internal server error', { requestId: req.id }));
+    return sendError(req, reply, 500, 'Internal server error', { requestId: req.id });
   });
 }
 

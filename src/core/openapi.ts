@@ -37,7 +37,7 @@ const HEADERS = {
 };
 
 type Doc = {
-  paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+  paths?: Record<string, Record<string, { tags?: string[]; responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
   components?: Record<string, unknown>;
 };
 
@@ -52,8 +52,10 @@ function describeLimits(doc: Doc): Doc {
     },
   };
   for (const [path, ops] of Object.entries(doc.paths ?? {})) {
-    if (!path.startsWith('/api') || path.startsWith('/api/docs')) continue;
     for (const op of Object.values(ops)) {
+      // The API, and Danbooru's at the root, which counts in the same windows.
+      const limited = (path.startsWith('/api') && !path.startsWith('/api/docs')) || op.tags?.includes('danbooru');
+      if (!limited) continue;
       for (const [code, res] of Object.entries(op.responses ?? {})) {
         const names = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...(code === '429' ? ['Retry-After'] : [])];
         res.headers = { ...res.headers, ...Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }])) };
@@ -108,6 +110,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'reactions', description: 'Likes and favorites' },
         { name: 'admin', description: 'Administration' },
         { name: 'jobs', description: 'Background jobs (backfills, retags, bulk edits) and their progress' },
+        {
+          name: 'danbooru',
+          description:
+            "Danbooru's JSON API at the root (/posts.json, ...), for the clients that speak it (gallery-dl, Grabber, Boorusama, LoliSnatcher): the same data, search and rate limits as /api. An API key may be sent as HTTP Basic `username:key` or as `login` and `api_key` query parameters; errors are `{ success: false, error, message }`.",
+        },
       ],
     },
     transformObject: (doc) => describeLimits(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Doc) as never,

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { errorBody } from '../errors.ts';
+import { sendError } from '../errors.ts';
 import { clientKey } from './client-ip.ts';
 import { windowsFor } from './rules.ts';
 import type { LimitStore } from './windows.ts';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Only the API is limited; media, the docs page and the web front-end are not. */
+/** Only the API (ours, and Danbooru's at the root) is limited; media, the docs page and the web front-end are not. */
 const limited = (url: string) => (url === '/api' || url.startsWith('/api/')) && !url.startsWith('/api/docs');
 
 /**
@@ -16,9 +16,10 @@ const limited = (url: string) => (url === '/api' || url.startsWith('/api/')) && 
  */
 export function installRateLimits(app: FastifyInstance, deps: Deps, store: LimitStore): void {
   app.addHook('onRequest', async (req, reply) => {
-    if (!limited(req.url)) return;
-    const route = `${req.method} ${req.routeOptions.url ?? '*'}`;
-    const windows = windowsFor(route, req.routeOptions.config?.limit, {
+    const config = req.routeOptions.config;
+    if (!limited(req.url) && !config?.compat) return;
+    const route = config?.limitAs ?? `${req.method} ${req.routeOptions.url ?? '*'}`;
+    const windows = windowsFor(route, config?.limit, {
       ip: clientKey(req.ip),
       userId: req.viewer?.id ?? null,
       tier: req.viewer?.tier ?? null,
@@ -37,6 +38,6 @@ export function installRateLimits(app: FastifyInstance, deps: Deps, store: Limit
     const wait = Math.max(...d.windows.filter((w) => w.count + 1 > w.limit).map((w) => seconds(w.resetAt)));
     reply.header('X-RateLimit-Reset', wait);
     reply.header('Retry-After', wait);
-    return reply.code(429).send(errorBody(429, `Rate limit exceeded: try again in ${wait} seconds`, { retryAfter: wait }));
+    return sendError(req, reply, 429, `Rate limit exceeded: try again in ${wait} seconds`, { retryAfter: wait });
   });
 }

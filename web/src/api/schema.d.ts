@@ -8065,6 +8065,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/counts/posts.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Danbooru: how many posts a search finds */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A search in the query language (Danbooru spellings accepted) */
+                    tags?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                posts: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                422: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

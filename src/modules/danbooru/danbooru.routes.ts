@@ -1,0 +1,33 @@
+import type { Deps } from '../../core/deps.ts';
+import type { TypedApp } from '../../core/typed-app.ts';
+import type { PostsService } from '../posts/post-listing.ts';
+import { registerDanbooruErrors } from './danbooru-errors.ts';
+import { Counts, CountsQuery, danbooruErrors } from './danbooru.schemas.ts';
+
+/** Route config of Danbooru's API: its errors and key styles, and our rate-limit window of the same data (`limitAs`). */
+const danbooru = (limit: string, limitAs: string) => ({ compat: 'danbooru', limit, limitAs });
+
+/**
+ * Danbooru's JSON API at the root (`/posts.json`, ...), beside ours under /api: the read API
+ * that gallery-dl, Grabber, Boorusama and LoliSnatcher speak, on the same data, search and limits.
+ */
+export function danbooruRoutes(app: TypedApp, _deps: Deps, posts: PostsService): void {
+  registerDanbooruErrors();
+
+  app.get(
+    '/counts/posts.json',
+    {
+      schema: {
+        summary: 'Danbooru: how many posts a search finds',
+        tags: ['danbooru'],
+        querystring: CountsQuery,
+        response: { 200: Counts, ...danbooruErrors(401, 422, 429) },
+      },
+      config: danbooru('posts', 'GET /api/posts'),
+    },
+    async (req) => {
+      const page = JSON.parse(await posts.list({ q: req.query.tags ?? '', limit: 1 })) as { totalPosts: number };
+      return { counts: { posts: page.totalPosts } };
+    },
+  );
+}
