@@ -35,6 +35,12 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!fs.existsSync(chromium)) {
   console.log(`# Browser tests skipped: no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
 }
+// The real-client test (test/gallery-dl.test.ts) skips without gallery-dl, except in CI, where it fails.
+if (spawnSync(process.env.GALLERY_DL_PATH ?? 'gallery-dl', ['--version'], { stdio: 'ignore' }).status !== 0) {
+  console.log(
+    `# gallery-dl test ${process.env.CI ? 'fails' : 'skipped'}: no ${process.env.GALLERY_DL_PATH ?? 'gallery-dl on PATH'} (apt-get install gallery-dl, or set GALLERY_DL_PATH)`,
+  );
+}
 const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...files.map((f) => path.relative(root, f))];
 const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
 process.exit(res.status ?? 1);
