@@ -53,6 +53,8 @@ interface Logged {
   url: string;
   status: number;
   byKey: boolean;
+  /** X-RateLimit-Limit: the tightest window the request counted in. */
+  limit: string | undefined;
 }
 
 // Without gallery-dl the suite is one skipped test saying why, as the browser suites do without
@@ -87,6 +89,7 @@ else {
           url: req.url,
           status: reply.statusCode,
           byKey,
+          limit: reply.getHeader('x-ratelimit-limit')?.toString(),
           line: `${req.method} ${req.url} ${reply.statusCode}${byKey ? ' key' : ''} ${req.headers['user-agent'] ?? ''}`,
         });
       });
@@ -149,10 +152,11 @@ else {
       const requests = log.slice(first);
       const why = `gallery-dl ${args.join(' ')} exited ${run.code ?? 0}\n${String(run.stderr).slice(-3000)}\nrequests:\n${requests.map((r) => r.line).join('\n')}`;
       assert.equal(run.code ?? 0, 0, why);
-      // Every API request came with the key (Basic auth is the only way gallery-dl sends it).
+      // Every API request came with the key (Basic auth is the only way gallery-dl sends it) and
+      // counted in the key user's per-minute window (50 list requests) of the real limits.
       const api = requests.filter((r) => !r.url.startsWith('/media/'));
       assert.ok(api.length > 0, why);
-      for (const r of api) assert.ok(r.byKey && r.status === 200, `${r.line}\n${why}`);
+      for (const r of api) assert.ok(r.byKey && r.status === 200 && r.limit === '50', `${r.line} limit=${r.limit}\n${why}`);
       return { files: fs.existsSync(dir) ? downloaded(dir) : new Map<string, string>(), requests, why };
     }
 
