@@ -15,6 +15,12 @@ export function startsWithInsensitive(dialect: DialectName, column: Expression<s
   return dialect === 'postgres' ? sql<boolean>`${column} ILIKE ${pattern} ESCAPE '\\'` : sql<boolean>`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
 }
 
+/** Case-insensitive match of the whole text against a pattern whose `*` stands for any run of characters (Danbooru's `name_matches`); nothing else is special. */
+export function globInsensitive(dialect: DialectName, column: Expression<string>, glob: string): RawBuilder<boolean> {
+  const pattern = glob.toLowerCase().split('*').map(escapeLike).join('%');
+  return dialect === 'postgres' ? sql<boolean>`${column} ILIKE ${pattern} ESCAPE '\\'` : sql<boolean>`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
+}
+
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -68,6 +68,11 @@ export class Database extends Kysely<DB> {
     return sqlText.startsWithInsensitive(this.engine, column, prefix);
   }
 
+  /** Case-insensitive match of the whole text, `*` standing for any run of characters (see globInsensitive in dialect.ts). */
+  globInsensitive(column: Expression<string>, glob: string): RawBuilder<boolean> {
+    return sqlText.globInsensitive(this.engine, column, glob);
+  }
+
   /** Title contains `needle`, case-insensitively, matched literally (see titleContains in dialect.ts). */
   titleContains(id: Expression<number>, title: Expression<string>, needle: string): RawBuilder<boolean> {
     return sqlText.titleContains(this.engine, id, title, needle);

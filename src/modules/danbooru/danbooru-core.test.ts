@@ -3,18 +3,7 @@ import assert from 'node:assert/strict';
 import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import { createKeyOk, register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { uploadTagged } from '../../../test/tag-helpers.ts';
-
-const basic = (user: string, key: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}` });
-
-/** A Danbooru-shaped error answer with this status. */
-function assertDanbooruError(res: { statusCode: number; json(): any }, status: number, error: string) {
-  assert.equal(res.statusCode, status);
-  const body = res.json();
-  assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'success']);
-  assert.equal(body.success, false);
-  assert.equal(body.error, error);
-  assert.equal(typeof body.message, 'string');
-}
+import { assertDanbooruError, basic } from '../../../test/danbooru-helpers.ts';
 
 const counts = (ctx: Ctx, query: string, headers: Record<string, string> = {}) => ctx.app.inject({ url: `/counts/posts.json?${query}`, headers });
 

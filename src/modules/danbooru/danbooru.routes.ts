@@ -1,6 +1,7 @@
 import type { Deps } from '../../core/deps.ts';
 import type { TypedApp } from '../../core/typed-app.ts';
 import type { PostsService } from '../posts/post-listing.ts';
+import { danbooruOtherRoutes } from './danbooru-others.routes.ts';
 import { registerDanbooruErrors } from './danbooru-errors.ts';
 import { Counts, CountsQuery, danbooruErrors } from './danbooru.schemas.ts';
 
@@ -11,8 +12,9 @@ const danbooru = (limit: string, limitAs: string) => ({ compat: 'danbooru', limi
  * Danbooru's JSON API at the root (`/posts.json`, ...), beside ours under /api: the read API
  * that gallery-dl, Grabber, Boorusama and LoliSnatcher speak, on the same data, search and limits.
  */
-export function danbooruRoutes(app: TypedApp, _deps: Deps, posts: PostsService): void {
+export function danbooruRoutes(app: TypedApp, deps: Deps, posts: PostsService): void {
   registerDanbooruErrors();
+  danbooruOtherRoutes(app, deps);
 
   app.get(
     '/counts/posts.json',

@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
 /** Public pools, plus the viewer's own private ones. */
-const visibleTo = (viewerId: number | null) => (eb: ExpressionBuilder<DB, 'pools'>) =>
+export const visibleTo = (viewerId: number | null) => (eb: ExpressionBuilder<DB, 'pools'>) =>
   viewerId === null ? eb('pools.is_public', '=', 1) : eb.or([eb('pools.is_public', '=', 1), eb('pools.creator_id', '=', viewerId)]);
 
 export async function listPools(db: Kysely<DB>, viewerId: number | null, offset: number, limit: number) {
