@@ -99,3 +99,24 @@ eachDatabase('danbooru API: favorites, votes and comments', (ctx) => {
     assertDanbooruError(await ctx.app.inject({ url: '/comments.json?page=1001' }), 410, 'PaginationExtension::PaginationError');
   });
 });
+
+eachDatabase(
+  'danbooru API: write rate limits',
+  (ctx) => {
+    test('POST /favorites.json and POST /posts/<id>/votes.json count in the windows of our PUT favorite and like', async () => {
+      const alice = await register(ctx.app, 'alice');
+      const post = await uploadTagged(ctx, alice, 'dan_limit');
+      for (const [danbooru, ours] of [
+        [`/favorites.json?post_id=${post}`, `/api/posts/${post}/favorite`],
+        [`/posts/${post}/votes.json?score=1`, `/api/posts/${post}/like`],
+      ]) {
+        const first = await ctx.app.inject({ method: 'POST', url: danbooru, headers: alice.headers });
+        assert.ok(first.statusCode < 300, first.body);
+        const remaining = Number(first.headers['x-ratelimit-remaining']);
+        const second = await ctx.app.inject({ method: 'PUT', url: ours, headers: alice.headers });
+        assert.equal(Number(second.headers['x-ratelimit-remaining']), remaining - 1, 'one budget for both');
+      }
+    });
+  },
+  { rateLimits: true },
+);

@@ -78,6 +78,11 @@ eachDatabase('danbooru API: tags and autocomplete', (ctx) => {
       (await get(ctx, '/autocomplete.json?search[query]=~*sky')).map((i: { value: string }) => i.value),
       ['~blue_sky'],
     );
+    assert.deepEqual(
+      (await get(ctx, '/autocomplete.json?search[query]=*ear*&search[type]=tag_query&limit=20')).map((i: { value: string }) => i.value),
+      ['cat_ears'],
+      'LoliSnatcher asks with *x*: a substring',
+    );
     assert.equal((await get(ctx, '/autocomplete.json?search[query]=c&limit=1')).length, 1);
     assert.deepEqual(await get(ctx, '/autocomplete.json?search[query]=ca&search[type]=user'), []);
     assert.deepEqual(await get(ctx, '/autocomplete.json?search[query]=zzz'), []);
