@@ -116,16 +116,26 @@ export function errorBody(status: number, error: string, extra: Record<string, u
 /** How the routes of another board's API (route `config.compat`) answer an error: its status and body. */
 export type ErrorShape = (status: number, message: string, extra: Record<string, unknown>) => { status: number; body: unknown };
 
-const shapes = new Map<string, ErrorShape>();
+const shapes = new Map<string, { shape: ErrorShape; urls?: RegExp }>();
 
-/** Another board's error shape (modules/danbooru registers Danbooru's), used by sendError on its routes. */
-export function registerErrorShape(board: string, shape: ErrorShape): void {
-  shapes.set(board, shape);
+/**
+ * Another board's error shape (modules/danbooru registers Danbooru's), used by sendError on its
+ * routes; `urls` names its paths for the errors raised before a route is known (a bad percent-escape).
+ */
+export function registerErrorShape(board: string, shape: ErrorShape, urls?: RegExp): void {
+  shapes.set(board, { shape, urls });
+}
+
+function shapeOf(req: FastifyRequest): ErrorShape | undefined {
+  const board = req.routeOptions?.config?.compat;
+  if (board !== undefined) return shapes.get(board)?.shape;
+  const path = req.url.split('?')[0];
+  return [...shapes.values()].find((s) => s.urls?.test(path))?.shape;
 }
 
 /** Answers an error in the shape of the request's route: ours (errorBody), or the other board's it speaks. */
 export function sendError(req: FastifyRequest, reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}) {
-  const shape = shapes.get(req.routeOptions?.config?.compat ?? '');
+  const shape = shapeOf(req);
   if (!shape) return reply.code(status).send(errorBody(status, message, extra));
   const shaped = shape(status, message, extra);
   return reply.code(shaped.status).send(shaped.body);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppError, errorBody, fieldError } from './errors.ts';
+import { type AppError, errorBody, fieldError, sendError } from './errors.ts';
 
 /**
  * What reaches the server before (or beside) a route: Node's HTTP parser, Fastify's router and a
@@ -41,7 +41,7 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
 }
 
 /** Errors Fastify's router raises before any route runs (a bad percent-escape, an over-long parameter). */
-export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const status = err.statusCode ?? 400;
   const message =
     err.code === 'FST_ERR_BAD_URL'
@@ -49,7 +49,7 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
       : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? 'A path segment is too long'
         : err.message;
-  reply.code(status).send(errorBody(status, message));
+  sendError(req, reply, status, message);
 }
 
 /** U+0000 and lone surrogates: PostgreSQL cannot store them, and no name or text needs them. */

@@ -16,11 +16,18 @@ const KINDS: Record<number, string> = {
   503: 'ActiveRecord::QueryCanceled',
 };
 
+/** Danbooru's paths: `.json` at the root, never under our /api. */
+const DANBOORU_PATHS = /^\/(?!api\/).*\.json$/;
+
 const STATUS: Record<number, number> = { 400: 422, 409: 422 };
 
 export function registerDanbooruErrors(): void {
-  registerErrorShape('danbooru', (status, message) => {
-    const theirs = STATUS[status] ?? status;
-    return { status: theirs, body: { success: false, error: KINDS[theirs] ?? 'Error', message } };
-  });
+  registerErrorShape(
+    'danbooru',
+    (status, message) => {
+      const theirs = STATUS[status] ?? status;
+      return { status: theirs, body: { success: false, error: KINDS[theirs] ?? 'Error', message } };
+    },
+    DANBOORU_PATHS,
+  );
 }

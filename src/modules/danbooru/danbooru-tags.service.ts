@@ -20,7 +20,7 @@ const aliasedIds = (deps: Deps, match: (from: any) => any) => deps.db.selectFrom
 export async function listTags(deps: Deps, q: TagsQuery) {
   const { limit, offset } = danbooruPage(q);
   let query = deps.db.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.post_count', 'tags.category', 'tags.created_at']);
-  const glob = q['search[name_matches]']?.trim();
+  const glob = q['search[name_matches]']?.trim().replaceAll(' ', '_');
   if (glob) {
     query = query.where((eb) =>
       eb.or([
