@@ -7,6 +7,7 @@ import type { PostListQuery } from '../posts/posts.schemas.ts';
 import { danbooruPost, type DanbooruPostObject, type PostRow } from './danbooru-post-object.ts';
 import { pagingOf } from './danbooru-paging.ts';
 import { ourQuery } from './danbooru-query.ts';
+import { TagCategories } from './danbooru-tag-categories.ts';
 
 export interface DanbooruListQuery {
   tags?: string;
@@ -16,11 +17,12 @@ export interface DanbooruListQuery {
 
 /**
  * Danbooru's post reads, on our list: the ids come from GET /api/posts's own search (so nothing
- * it would not show appears here), then one statement reads the page's rows and one the
- * categories of their tags.
+ * it would not show appears here), then one statement reads the page's rows; the categories of
+ * their tags come from memory (TagCategories).
  */
 export function danbooruPosts(deps: Deps, posts: PostsService) {
   const { db } = deps;
+  const tagCategories = new TagCategories();
 
   /** The page's post ids, in our list's order, as /api/posts gives them to an anonymous viewer. */
   const idsOf = async (q: PostListQuery): Promise<number[]> => {
@@ -53,7 +55,10 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
         'posts.updated_at',
         'posts.tag_string',
         'users.username as uploader_name',
-        sql<number | null>`(SELECT MAX(c.created_at) FROM comments c WHERE c.post_id = posts.id)`.as('last_commented_at'),
+        // Most posts have no comment: no lookup for them.
+        sql<number | null>`CASE WHEN posts.comment_count = 0 THEN NULL ELSE (SELECT MAX(c.created_at) FROM comments c WHERE c.post_id = posts.id) END`.as(
+          'last_commented_at',
+        ),
       ])
       .where('posts.id', 'in', ids)
       .execute();
