@@ -98,6 +98,14 @@ eachDatabase('danbooru API: posts', (ctx) => {
     );
   });
 
+  test('a category changed after a page was read shows on the next (the categories kept in memory follow tag history)', async () => {
+    assert.equal((await get(ctx, `/posts/${made[3]}.json`)).json().tag_string_general, 'db_dog');
+    assert.equal((await patchTag(ctx, mod.headers, 'db_dog', { category: 'character' })).statusCode, 200);
+    const p = (await get(ctx, `/posts/${made[3]}.json`)).json();
+    assert.equal(p.tag_string_character, 'db_dog');
+    assert.equal(p.tag_string_general, '');
+  });
+
   test('an unknown post is a 404 in Danbooru shape', async () => {
     assertDanbooruError(await get(ctx, '/posts/999999.json'), 404);
     assertDanbooruError(await get(ctx, '/posts/abc.json'), 404);

@@ -62,16 +62,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
       ])
       .where('posts.id', 'in', ids)
       .execute();
-    const names = [...new Set(rows.flatMap((r) => r.tag_string.split(' ').filter(Boolean)))];
-    const categories = new Map<string, string>();
-    for (let at = 0; at < names.length; at += 1000) {
-      const found = await db
-        .selectFrom('tags')
-        .select(['name', 'category'])
-        .where('name', 'in', names.slice(at, at + 1000))
-        .execute();
-      for (const t of found) categories.set(t.name, t.category);
-    }
+    const categories = await tagCategories.current(db);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
