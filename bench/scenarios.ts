@@ -42,6 +42,7 @@ export const SCENARIO_NAMES = [
   'q-user',
   'q-fav',
   'q-nested',
+  'danbooru-posts',
 ] as const;
 export const UPLOAD_SCENARIO = 'upload';
 
@@ -269,6 +270,12 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
         const [a, b] = [rng.pick(postTagLists), rng.pick(postTagLists)];
         return language(`(${a[0].name} -${a[a.length - 1].name}) or (${b[0].name} ${b[b.length - 1].name})`);
       },
+      // What gallery-dl and the boorus' apps send: 200 posts of a tag (a rating letter now and then), often from a cursor.
+      'danbooru-posts': () => {
+        const tags = rng.next() < 0.25 ? `${tagOf()} rating:${rng.pick(['g', 's', 'q', 'e'])}` : tagOf();
+        const page = rng.next() < 0.5 ? `b${1 + rng.int(maxId)}` : String(1 + rng.int(3));
+        return `/posts.json?${q({ tags, limit: 200, page })}`;
+      },
     };
     return SCENARIO_NAMES.map((name) => ({
       name,
@@ -303,6 +310,7 @@ export const DESCRIPTIONS: Record<string, string> = {
   'q-user': 'GET /api/posts?q=user:<name> <a tag of theirs>',
   'q-fav': 'GET /api/posts?q=fav:<name>',
   'q-nested': 'GET /api/posts?q=(a -b) or (c d)',
+  'danbooru-posts': 'GET /posts.json?tags=<tag>[ rating:<letter>]&limit=200&page=<1-3 or b<id>>',
   upload: 'POST /api/upload (multipart PNG, signed in), one at a time',
 };
 
@@ -325,4 +333,5 @@ export const CEILING_TARGETS: Record<string, number> = {
   'q-user': 0.2,
   'q-fav': 0.2,
   'q-nested': 0.2,
+  'danbooru-posts': 0.2,
 };

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/errors.ts';
+import type { Cursor } from './danbooru-query.ts';
 
 export const MAX_LIMIT = 200;
 export const MAX_PAGE = 1000;
@@ -20,3 +21,29 @@ export const idList = (raw: string) =>
     .split(',')
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isSafeInteger(n) && n > 0);
+
+export const DEFAULT_LIMIT = 20;
+export interface Paging {
+  limit: number;
+  /** Posts to skip (0 with a cursor). */
+  offset: number;
+  cursor: Cursor;
+}
+
+/**
+ * Danbooru's `limit` and `page`: a limit over 200 is 200 and under 1 is 1 (clients ask for more
+ * than a server gives, Danbooru clamps too); a page number 1 to 1000 (past that a 410, as
+ * Danbooru answers), `b<id>` or `a<id>`; anything else a 422.
+ */
+export function pagingOf(q: { limit?: string | number; page?: string | number }): Paging {
+  const rawLimit = q.limit === undefined || q.limit === '' ? DEFAULT_LIMIT : Number(q.limit);
+  if (!Number.isFinite(rawLimit)) throw new AppError(400, `limit: '${q.limit}' is not a number`);
+  const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(rawLimit)));
+  const page = String(q.page ?? '1');
+  const cursor = /^([ab])(\d{1,15})$/.exec(page);
+  if (cursor) return { limit, offset: 0, cursor: cursor[1] === 'b' ? { below: Number(cursor[2]) } : { above: Number(cursor[2]) } };
+  if (!/^-?\d{1,15}$/.test(page)) throw new AppError(400, `page: '${page}' is not a page number, b<id> or a<id>`);
+  const n = Math.max(1, Number(page));
+  if (n > MAX_PAGE) throw new AppError(410, 'You can only view up to 1000 pages. Please narrow your search terms.');
+  return { limit, offset: (n - 1) * limit, cursor: null };
+}

@@ -3,6 +3,8 @@ import type { TypedApp } from '../../core/typed-app.ts';
 import type { PostsService } from '../posts/post-listing.ts';
 import { danbooruOtherRoutes } from './danbooru-others.routes.ts';
 import { registerDanbooruErrors } from './danbooru-errors.ts';
+import { danbooruPosts } from './danbooru-posts.ts';
+import { danbooruPostRoutes } from './danbooru-posts.routes.ts';
 import { Counts, CountsQuery, danbooruErrors } from './danbooru.schemas.ts';
 
 /** Route config of Danbooru's API: its errors and key styles, and our rate-limit window of the same data (`limitAs`). */
@@ -12,8 +14,10 @@ const danbooru = (limit: string, limitAs: string) => ({ compat: 'danbooru', limi
  * Danbooru's JSON API at the root (`/posts.json`, ...), beside ours under /api: the read API
  * that gallery-dl, Grabber, Boorusama and LoliSnatcher speak, on the same data, search and limits.
  */
-export function danbooruRoutes(app: TypedApp, deps: Deps, posts: PostsService): void {
+export function danbooruRoutes(app: TypedApp, deps: Deps, list: PostsService): void {
   registerDanbooruErrors();
+  const posts = danbooruPosts(deps, list);
+  danbooruPostRoutes(app, posts);
   danbooruOtherRoutes(app, deps);
 
   app.get(
@@ -28,8 +32,7 @@ export function danbooruRoutes(app: TypedApp, deps: Deps, posts: PostsService): 
       config: danbooru('posts', 'GET /api/posts'),
     },
     async (req) => {
-      const page = JSON.parse(await posts.list({ q: req.query.tags ?? '', limit: 1 })) as { totalPosts: number };
-      return { counts: { posts: page.totalPosts } };
+      return { counts: { posts: await posts.count(req.query.tags ?? '') } };
     },
   );
 }

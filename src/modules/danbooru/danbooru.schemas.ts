@@ -22,3 +22,108 @@ export const CountsQuery = Type.Object(
 );
 
 export const Counts = Type.Object({ counts: Type.Object({ posts: Type.Integer() }) });
+
+const page = Type.Optional(
+  Type.String({
+    maxLength: 20,
+    description: 'A page number 1-1000 (past 1000: 410), b<id> (posts below the id, newest first) or a<id> (above it, newest first); a cursor ignores order:',
+  }),
+);
+const limit = Type.Optional(Type.String({ maxLength: 10, description: 'Posts per page, default 20; over 200 is 200, under 1 is 1' }));
+
+export const DanbooruPostsQuery = Type.Object(
+  { tags: Type.Optional(Type.String({ maxLength: 1000, description: 'A search in the query language (Danbooru spellings accepted)' })), limit, page },
+  open,
+);
+
+export const DanbooruPopularQuery = Type.Object(
+  {
+    date: Type.Optional(Type.String({ maxLength: 10, description: 'A day, YYYY-MM-DD (UTC); default today' })),
+    scale: Type.Optional(
+      Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')], {
+        description: 'The day, its week (from Monday) or its calendar month; default day',
+      }),
+    ),
+    limit,
+    page,
+  },
+  open,
+);
+
+export const DanbooruPostParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
+
+const time = Type.String({ description: 'YYYY-MM-DDTHH:mm:ss.sss+00:00' });
+const url = Type.String({ description: 'Absolute URL ending in name.ext' });
+const nothing = Type.Null();
+const never = Type.Literal(false);
+
+export const DanbooruPost = Type.Object(
+  {
+    id: Type.Integer(),
+    created_at: time,
+    updated_at: time,
+    uploader_id: Type.Integer(),
+    uploader_name: Type.String(),
+    score: Type.Integer({ description: 'Our likes' }),
+    up_score: Type.Integer(),
+    down_score: Type.Integer(),
+    fav_count: Type.Integer(),
+    source: Type.String(),
+    md5: Type.String(),
+    rating: Type.Union([Type.Literal('g'), Type.Literal('q'), Type.Literal('e')], { description: 'safe g, sketchy q, unsafe e' }),
+    image_width: Type.Integer(),
+    image_height: Type.Integer(),
+    file_ext: Type.String(),
+    file_size: Type.Integer(),
+    tag_string: Type.String(),
+    tag_string_general: Type.String(),
+    tag_string_artist: Type.String(),
+    tag_string_copyright: Type.String(),
+    tag_string_character: Type.String(),
+    tag_string_meta: Type.String(),
+    tag_count: Type.Integer(),
+    tag_count_general: Type.Integer(),
+    tag_count_artist: Type.Integer(),
+    tag_count_copyright: Type.Integer(),
+    tag_count_character: Type.Integer(),
+    tag_count_meta: Type.Integer(),
+    parent_id: nothing,
+    has_children: never,
+    has_active_children: never,
+    has_large: Type.Boolean({ description: 'Whether a sample (our preview) exists' }),
+    is_pending: never,
+    is_flagged: never,
+    is_deleted: never,
+    is_banned: never,
+    file_url: url,
+    large_file_url: url,
+    preview_file_url: url,
+    media_asset: Type.Object({
+      id: Type.Integer(),
+      md5: Type.String(),
+      file_ext: Type.String(),
+      file_size: Type.Integer(),
+      image_width: Type.Integer(),
+      image_height: Type.Integer(),
+      duration: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds; null for images' }),
+      variants: Type.Array(
+        Type.Object({
+          type: Type.Union([Type.Literal('180x180'), Type.Literal('sample'), Type.Literal('original')]),
+          url,
+          width: Type.Integer(),
+          height: Type.Integer(),
+          file_ext: Type.String(),
+        }),
+      ),
+    }),
+    last_comment_bumped_at: nothing,
+    last_commented_at: Type.Union([time, Type.Null()]),
+    last_noted_at: nothing,
+    approver_id: nothing,
+    pixiv_id: nothing,
+    bit_flags: Type.Integer(),
+  },
+  { description: "A post as Danbooru's clients read it" },
+);
+
+export const DanbooruPosts = Type.Array(DanbooruPost);

@@ -1,0 +1,73 @@
+import { AppError } from '../../core/errors.ts';
+import type { Database } from '../../db/engine.ts';
+import { METATAG_NAMES } from '../../search/compile.ts';
+
+/** Danbooru's rating words, as ours (its letters g, s, q, e our search knows already). */
+const RATINGS: Record<string, string> = { general: 'safe', sensitive: 'safe', questionable: 'sketchy', explicit: 'unsafe' };
+
+/** Danbooru's orders, as ours. */
+const ORDER_NAMES: Record<string, string> = { score: 'likes', score_asc: 'likes_asc', favcount: 'favs', id_desc: 'id', id: 'id_asc' };
+
+/** Danbooru's statuses: every post of ours is active; the others match nothing. */
+const ACTIVE = new Set(['any', 'active']);
+const STATUSES = new Set([...ACTIVE, 'deleted', 'pending', 'flagged', 'banned', 'appealed', 'modqueue', 'unmoderated']);
+
+/** Metatags of Danbooru's that we translate (the others of its are unknown here: a 422 naming them). */
+const THEIRS = new Set(['score', 'status', 'ordpool']);
+const OURS = new Set<string>(METATAG_NAMES);
+
+/** A term `name:value`, with its prefix (`-`, `~`, `(`) and closing brackets apart. */
+const META = /^([-~(]*)([a-z_]+):(.*?)(\)*)$/i;
+
+/** Where a page starts: a page number, or ids below or above one (`page=b123`, `page=a123`). */
+export type Cursor = { below: number } | { above: number } | null;
+
+/**
+ * Danbooru's `tags` as a query of our language: its spellings rewritten term by term (so our
+ * search, with its aliases and implications, answers), and a cursor as an id range in id order
+ * (a cursor ignores any `order:`, as Danbooru's does). A `name:value` that is neither our
+ * metatag, nor Danbooru's, nor an existing tag of that name is refused, naming it.
+ */
+export async function ourQuery(db: Database, tags: string, cursor: Cursor): Promise<string> {
+  const out: string[] = [];
+  const unknown: string[] = [];
+  for (const term of tags.split(/\s+/).filter(Boolean)) {
+    const m = META.exec(term);
+    if (!m) {
+      out.push(term);
+      continue;
+    }
+    const [, prefix, rawName, rawValue, close] = m;
+    const name = rawName.toLowerCase();
+    const value = rawValue.toLowerCase();
+    const negated = prefix.includes('-');
+    if (name === 'order' && cursor) continue;
+    if (name === 'rating')
+      out.push(
+        `${prefix}rating:${value
+          .split(',')
+          .map((v) => RATINGS[v] ?? v)
+          .join(',')}${close}`,
+      );
+    else if (name === 'score') out.push(`${prefix}likes:${rawValue}${close}`);
+    else if (name === 'order') out.push(`${prefix}order:${ORDER_NAMES[value] ?? value}${close}`);
+    else if (name === 'ordpool') out.push(`${prefix}pool:${rawValue}${close}`);
+    else if (name === 'status') {
+      if (!STATUSES.has(value)) throw new AppError(400, `status: '${rawValue}' is not a status: expected ${[...STATUSES].join(', ')}`);
+      // Every post matches an active status and none the others; negated, the other way round.
+      const all = ACTIVE.has(value) !== negated;
+      out.push(`${prefix.replace(/-/g, '')}${all ? 'id:>0' : 'id:0'}${close}`);
+    } else {
+      if (!OURS.has(name) && !THEIRS.has(name)) unknown.push(`${name}:${value}`);
+      out.push(term);
+    }
+  }
+  if (unknown.length) {
+    const found = new Set((await db.selectFrom('tags').select('name').where('name', 'in', unknown).execute()).map((t) => t.name));
+    const missing = unknown.find((n) => !found.has(n));
+    if (missing !== undefined) throw new AppError(400, `Unknown metatag or tag: '${missing.slice(0, missing.indexOf(':'))}' (in '${missing}')`);
+  }
+  if (cursor && 'below' in cursor) out.push(`id:<${cursor.below}`, 'order:id');
+  if (cursor && 'above' in cursor) out.push(`id:>${cursor.above}`, 'order:id_asc');
+  return out.join(' ');
+}
