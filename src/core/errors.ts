@@ -125,7 +125,12 @@ export function registerErrorShape(board: string, shape: ErrorShape): void {
 
 /** Answers an error in the shape of the request's route: ours (errorBody), or the other board's it speaks. */
 export function sendError(req: FastifyRequest, reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}) {
-  const shape = shapes.get(req.routeOptions?.config?.compat ?? '');
+  return sendErrorAs(req.routeOptions?.config?.compat ?? '', reply, status, message, extra);
+}
+
+/** An error answer in the shape of the API named by `compat` ('' for ours). */
+export function sendErrorAs(compat: string, reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}) {
+  const shape = shapes.get(compat);
   if (!shape) return reply.code(status).send(errorBody(status, message, extra));
   const shaped = shape(status, message, extra);
   return reply.code(shaped.status).send(shaped.body);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppError, errorBody, fieldError } from './errors.ts';
+import { type AppError, errorBody, fieldError, sendErrorAs } from './errors.ts';
 
 /**
  * What reaches the server before (or beside) a route: Node's HTTP parser, Fastify's router and a
@@ -41,7 +41,7 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
 }
 
 /** Errors Fastify's router raises before any route runs (a bad percent-escape, an over-long parameter). */
-export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const status = err.statusCode ?? 400;
   const message =
     err.code === 'FST_ERR_BAD_URL'
@@ -49,8 +49,11 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
       : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? 'A path segment is too long'
         : err.message;
-  reply.code(status).send(errorBody(status, message));
+  // No route matched yet, so no route config: a `.json` path outside /api is Danbooru's API, answered in its shape.
+  sendErrorAs(!req.url.startsWith('/api/') && DANBOORU_PATH.test(req.url) ? 'danbooru' : '', reply, status, message);
 }
+
+const DANBOORU_PATH = /^[^?]*\.json(\?|$)/;
 
 /** U+0000 and lone surrogates: PostgreSQL cannot store them, and no name or text needs them. */
 // With the u flag a surrogate pair is one code point, so only unpaired halves match the range.
