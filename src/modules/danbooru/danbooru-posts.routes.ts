@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { sendJsonText } from '../../core/schemas.ts';
 import type { TypedApp } from '../../core/typed-app.ts';
 import type { DanbooruPostsService } from './danbooru-posts.ts';
 import { DanbooruPopularQuery, DanbooruPost, DanbooruPostParams, DanbooruPosts, DanbooruPostsQuery, danbooruErrors } from './danbooru.schemas.ts';
@@ -21,7 +22,8 @@ export function danbooruPostRoutes(app: TypedApp, posts: DanbooruPostsService): 
       },
       config,
     },
-    async (req) => posts.list(req.query, originOf(req)),
+    // 200 posts are some 400 kB: the engine's JSON.stringify writes them faster than the schema's serializer.
+    async (req, reply) => sendJsonText(reply, JSON.stringify(await posts.list(req.query, originOf(req)))),
   );
 
   app.get(
@@ -49,6 +51,6 @@ export function danbooruPostRoutes(app: TypedApp, posts: DanbooruPostsService): 
       },
       config,
     },
-    async (req) => posts.popular(req.query, originOf(req)),
+    async (req, reply) => sendJsonText(reply, JSON.stringify(await posts.popular(req.query, originOf(req)))),
   );
 }

@@ -8065,6 +8065,594 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Danbooru: a page of posts a search finds */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A search in the query language (Danbooru spellings accepted) */
+                    tags?: string;
+                    /** @description Posts per page, default 20; over 200 is 200, under 1 is 1 */
+                    limit?: string;
+                    /** @description A page number 1-1000 (past 1000: 410), b<id> (posts below the id, newest first) or a<id> (above it, newest first); a cursor ignores order: */
+                    page?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            created_at: string;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            updated_at: string;
+                            uploader_id: number;
+                            uploader_name: string;
+                            /** @description Our likes */
+                            score: number;
+                            up_score: number;
+                            down_score: number;
+                            fav_count: number;
+                            source: string;
+                            md5: string;
+                            /** @description safe g, sketchy q, unsafe e */
+                            rating: "g" | "q" | "e";
+                            image_width: number;
+                            image_height: number;
+                            file_ext: string;
+                            file_size: number;
+                            tag_string: string;
+                            tag_string_general: string;
+                            tag_string_artist: string;
+                            tag_string_copyright: string;
+                            tag_string_character: string;
+                            tag_string_meta: string;
+                            tag_count: number;
+                            tag_count_general: number;
+                            tag_count_artist: number;
+                            tag_count_copyright: number;
+                            tag_count_character: number;
+                            tag_count_meta: number;
+                            /** @enum {object|null} */
+                            parent_id: never | null;
+                            /** @enum {boolean} */
+                            has_children: false;
+                            /** @enum {boolean} */
+                            has_active_children: false;
+                            /** @description Whether a sample (our preview) exists */
+                            has_large: boolean;
+                            /** @enum {boolean} */
+                            is_pending: false;
+                            /** @enum {boolean} */
+                            is_flagged: false;
+                            /** @enum {boolean} */
+                            is_deleted: false;
+                            /** @enum {boolean} */
+                            is_banned: false;
+                            /** @description Absolute URL ending in name.ext */
+                            file_url: string;
+                            /** @description Absolute URL ending in name.ext */
+                            large_file_url: string;
+                            /** @description Absolute URL ending in name.ext */
+                            preview_file_url: string;
+                            media_asset: {
+                                id: number;
+                                md5: string;
+                                file_ext: string;
+                                file_size: number;
+                                image_width: number;
+                                image_height: number;
+                                /** @description Seconds; null for images */
+                                duration: number | null;
+                                variants: {
+                                    type: "180x180" | "sample" | "original";
+                                    /** @description Absolute URL ending in name.ext */
+                                    url: string;
+                                    width: number;
+                                    height: number;
+                                    file_ext: string;
+                                }[];
+                            };
+                            /** @enum {object|null} */
+                            last_comment_bumped_at: never | null;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            last_commented_at: string | null;
+                            /** @enum {object|null} */
+                            last_noted_at: never | null;
+                            /** @enum {object|null} */
+                            approver_id: never | null;
+                            /** @enum {object|null} */
+                            pixiv_id: never | null;
+                            bit_flags: number;
+                        }[];
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                410: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                422: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Danbooru: one post */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A post as Danbooru's clients read it */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            created_at: string;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            updated_at: string;
+                            uploader_id: number;
+                            uploader_name: string;
+                            /** @description Our likes */
+                            score: number;
+                            up_score: number;
+                            down_score: number;
+                            fav_count: number;
+                            source: string;
+                            md5: string;
+                            /** @description safe g, sketchy q, unsafe e */
+                            rating: "g" | "q" | "e";
+                            image_width: number;
+                            image_height: number;
+                            file_ext: string;
+                            file_size: number;
+                            tag_string: string;
+                            tag_string_general: string;
+                            tag_string_artist: string;
+                            tag_string_copyright: string;
+                            tag_string_character: string;
+                            tag_string_meta: string;
+                            tag_count: number;
+                            tag_count_general: number;
+                            tag_count_artist: number;
+                            tag_count_copyright: number;
+                            tag_count_character: number;
+                            tag_count_meta: number;
+                            /** @enum {object|null} */
+                            parent_id: never | null;
+                            /** @enum {boolean} */
+                            has_children: false;
+                            /** @enum {boolean} */
+                            has_active_children: false;
+                            /** @description Whether a sample (our preview) exists */
+                            has_large: boolean;
+                            /** @enum {boolean} */
+                            is_pending: false;
+                            /** @enum {boolean} */
+                            is_flagged: false;
+                            /** @enum {boolean} */
+                            is_deleted: false;
+                            /** @enum {boolean} */
+                            is_banned: false;
+                            /** @description Absolute URL ending in name.ext */
+                            file_url: string;
+                            /** @description Absolute URL ending in name.ext */
+                            large_file_url: string;
+                            /** @description Absolute URL ending in name.ext */
+                            preview_file_url: string;
+                            media_asset: {
+                                id: number;
+                                md5: string;
+                                file_ext: string;
+                                file_size: number;
+                                image_width: number;
+                                image_height: number;
+                                /** @description Seconds; null for images */
+                                duration: number | null;
+                                variants: {
+                                    type: "180x180" | "sample" | "original";
+                                    /** @description Absolute URL ending in name.ext */
+                                    url: string;
+                                    width: number;
+                                    height: number;
+                                    file_ext: string;
+                                }[];
+                            };
+                            /** @enum {object|null} */
+                            last_comment_bumped_at: never | null;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            last_commented_at: string | null;
+                            /** @enum {object|null} */
+                            last_noted_at: never | null;
+                            /** @enum {object|null} */
+                            approver_id: never | null;
+                            /** @enum {object|null} */
+                            pixiv_id: never | null;
+                            bit_flags: number;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/explore/posts/popular.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Danbooru: a day's, week's or month's posts by score */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A day, YYYY-MM-DD (UTC); default today */
+                    date?: string;
+                    /** @description The day, its week (from Monday) or its calendar month; default day */
+                    scale?: "day" | "week" | "month";
+                    /** @description Posts per page, default 20; over 200 is 200, under 1 is 1 */
+                    limit?: string;
+                    /** @description A page number 1-1000 (past 1000: 410), b<id> (posts below the id, newest first) or a<id> (above it, newest first); a cursor ignores order: */
+                    page?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            created_at: string;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            updated_at: string;
+                            uploader_id: number;
+                            uploader_name: string;
+                            /** @description Our likes */
+                            score: number;
+                            up_score: number;
+                            down_score: number;
+                            fav_count: number;
+                            source: string;
+                            md5: string;
+                            /** @description safe g, sketchy q, unsafe e */
+                            rating: "g" | "q" | "e";
+                            image_width: number;
+                            image_height: number;
+                            file_ext: string;
+                            file_size: number;
+                            tag_string: string;
+                            tag_string_general: string;
+                            tag_string_artist: string;
+                            tag_string_copyright: string;
+                            tag_string_character: string;
+                            tag_string_meta: string;
+                            tag_count: number;
+                            tag_count_general: number;
+                            tag_count_artist: number;
+                            tag_count_copyright: number;
+                            tag_count_character: number;
+                            tag_count_meta: number;
+                            /** @enum {object|null} */
+                            parent_id: never | null;
+                            /** @enum {boolean} */
+                            has_children: false;
+                            /** @enum {boolean} */
+                            has_active_children: false;
+                            /** @description Whether a sample (our preview) exists */
+                            has_large: boolean;
+                            /** @enum {boolean} */
+                            is_pending: false;
+                            /** @enum {boolean} */
+                            is_flagged: false;
+                            /** @enum {boolean} */
+                            is_deleted: false;
+                            /** @enum {boolean} */
+                            is_banned: false;
+                            /** @description Absolute URL ending in name.ext */
+                            file_url: string;
+                            /** @description Absolute URL ending in name.ext */
+                            large_file_url: string;
+                            /** @description Absolute URL ending in name.ext */
+                            preview_file_url: string;
+                            media_asset: {
+                                id: number;
+                                md5: string;
+                                file_ext: string;
+                                file_size: number;
+                                image_width: number;
+                                image_height: number;
+                                /** @description Seconds; null for images */
+                                duration: number | null;
+                                variants: {
+                                    type: "180x180" | "sample" | "original";
+                                    /** @description Absolute URL ending in name.ext */
+                                    url: string;
+                                    width: number;
+                                    height: number;
+                                    file_ext: string;
+                                }[];
+                            };
+                            /** @enum {object|null} */
+                            last_comment_bumped_at: never | null;
+                            /** @description YYYY-MM-DDTHH:mm:ss.sss+00:00 */
+                            last_commented_at: string | null;
+                            /** @enum {object|null} */
+                            last_noted_at: never | null;
+                            /** @enum {object|null} */
+                            approver_id: never | null;
+                            /** @enum {object|null} */
+                            pixiv_id: never | null;
+                            bit_flags: number;
+                        }[];
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                410: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                422: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pools.json": {
         parameters: {
             query?: never;
