@@ -110,6 +110,7 @@ export async function timeBackfill(
   antecedent: { name: string; posts: number },
   load: ReadLoad,
   maxSeconds: number,
+  log: (line: string) => void,
 ): Promise<BackfillResult> {
   const consequent = `bench_implied_${randomBytes(4).toString('hex')}`;
   const stop = new AbortController();
@@ -126,6 +127,8 @@ export async function timeBackfill(
     await sleep(200);
     job = (await call(server.origin, cookie, 'GET', `/api/jobs/${made.jobId}`)).body ?? job;
     if (progress.at(-1)?.[1] !== job.done) progress.push([Number(seconds().toFixed(2)), job.done]);
+    if (Math.floor(seconds() / 10) > Math.floor((seconds() - 0.3) / 10))
+      log(`  backfill ${job.state}: ${job.done.toLocaleString('en')} posts at ${seconds().toFixed(0)} s`);
   }
   const took = seconds();
   stop.abort();

@@ -91,7 +91,7 @@ export async function runTagRelations(given: Partial<TagRelationsOptions> = {}):
       o.log(`reads without a backfill: ${Math.round(baseline.requestsPerSecond)} req/s, p99 ${baseline.latencyMs.p99} ms`);
       await server.settle('the baseline');
       o.log(`backfill: ${tags.antecedent.name} (${tags.antecedent.posts.toLocaleString('en')} posts) -> a new tag`);
-      const backfill = await timeBackfill(server, cookie, tags.antecedent, load, o.maxBackfillSeconds);
+      const backfill = await timeBackfill(server, cookie, tags.antecedent, load, o.maxBackfillSeconds, o.log);
       o.log(
         `backfill: ${backfill.state} in ${backfill.seconds.toFixed(1)} s (${Math.round(backfill.postsPerSecond)} posts/s); ` +
           `reads meanwhile ${Math.round(backfill.reads.requestsPerSecond)} req/s, p99 ${backfill.reads.latencyMs.p99} ms; counts ${JSON.stringify(backfill.counts)}`,
