@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
-import { retagPost } from '../posts/posts.retag.ts';
+import { addTagsToPosts } from '../posts/post-tags.ts';
 import { impliedTags } from './tag-implications.repo.ts';
 
 export interface BackfillParams {
@@ -19,7 +19,7 @@ interface BackfillCursor {
  * Posts looked at per step. A step holds SQLite's one write lock and its process's one connection
  * (that process's requests wait for it), so it stays a few tens of milliseconds long at a million posts.
  */
-export const BACKFILL_BATCH = 100;
+export const BACKFILL_BATCH = 200;
 
 /** The posts of a batch that lack one of `wanted` (tag ids). */
 async function lacking(trx: Transaction<DB>, posts: number[], wanted: number[]): Promise<number[]> {
@@ -34,16 +34,13 @@ async function lacking(trx: Transaction<DB>, posts: number[], wanted: number[]):
   return posts.filter((id) => !complete.has(id));
 }
 
-/** Re-saves a post's tags through the edit path, which adds what they imply (retagPost: the post's row locked first, as an edit does). */
-const resave = (trx: Transaction<DB>, postId: number, now: number) => retagPost(trx, postId, (tags) => tags, now);
-
 /**
  * Gives the posts tagged `from` the tag `to` and what `to` implies, after `from` came to imply
  * `to`. Only `from`'s posts are read: a post with a tag that implies `from` has `from` already, or
  * gets it from a write (or another backfill) that comes after this implication and so adds `to`
  * too. The posts are walked in the order of post_tags' tag index (no scan of other tags' posts),
- * and only those lacking a consequent are written, through replacePostTags: counts, tag strings,
- * the change log the in-memory search sets catch up from.
+ * and only those lacking a consequent are written, a batch at once (addTagsToPosts): links,
+ * counts, tag strings, the change log the in-memory search sets catch up from.
  */
 export const implicationBackfill: JobKind<BackfillParams, BackfillCursor> = {
   name: 'tag-implication-backfill',
@@ -64,10 +61,11 @@ export const implicationBackfill: JobKind<BackfillParams, BackfillCursor> = {
       .limit(BACKFILL_BATCH)
       .execute();
     if (links.length === 0) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
-    const wanted = [params.toId, ...(await impliedTags(trx, [params.toId])).map((t) => t.id)];
-    const now = deps.clock.now();
-    const posts = links.map((l) => l.post_id).sort((a, b) => a - b);
-    for (const postId of await lacking(trx, posts, wanted)) await resave(trx, postId, now);
+    const to = await trx.selectFrom('tags').select(['id', 'name']).where('id', '=', params.toId).executeTakeFirst();
+    if (!to) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
+    const wanted = new Map([to, ...(await impliedTags(trx, [to.id]))].map((t) => [t.name, t.id]));
+    const posts = links.map((l) => l.post_id);
+    await addTagsToPosts(trx, deps.db, await lacking(trx, posts, [...wanted.values()]), wanted, deps.clock.now());
     const last = links[links.length - 1];
     return { cursor: { at: Number(last.created_at), post: last.post_id }, done: links.length, finished: links.length < BACKFILL_BATCH };
   },
