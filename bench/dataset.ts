@@ -368,10 +368,7 @@ async function seedPostgres(url: string, schema: string, params: DatasetParams, 
 /** Bytes the dataset takes: the SQLite files, or every relation of the PostgreSQL schema. */
 export async function datasetBytes(d: Dataset, adminUrl: string): Promise<number> {
   if (d.kind === 'sqlite') {
-    return fs
-      .readdirSync(d.dataDir)
-      .filter((f) => f.startsWith('imageboard.db'))
-      .reduce((sum, f) => sum + fs.statSync(path.join(d.dataDir, f)).size, 0);
+    return databaseFiles(d.dataDir).reduce((sum, f) => sum + fs.statSync(path.join(d.dataDir, f)).size, 0);
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -386,3 +383,16 @@ export async function datasetBytes(d: Dataset, adminUrl: string): Promise<number
     await admin.end();
   }
 }
+
+/**
+ * A copy of a SQLite dataset in `dir` (its database files and an empty media directory), for a
+ * run that writes: the dataset itself is reused by every later run, so none may change it.
+ */
+export function copySqliteDataset(d: Dataset, dir: string): Dataset {
+  if (d.kind !== 'sqlite') throw new Error('only a SQLite dataset can be copied');
+  fs.mkdirSync(path.join(dir, 'media'), { recursive: true });
+  for (const f of databaseFiles(d.dataDir)) fs.copyFileSync(path.join(d.dataDir, f), path.join(dir, f), fs.constants.COPYFILE_FICLONE);
+  return { ...d, dataDir: dir };
+}
+
+const databaseFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.startsWith('imageboard.db'));

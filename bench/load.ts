@@ -14,6 +14,8 @@ export interface LoadOptions {
   maxRequests?: number;
   /** Per-request timeout, seconds. */
   timeoutSeconds?: number;
+  /** Ends the run before its time when aborted (e.g. once the work it runs beside is over). */
+  signal?: AbortSignal;
 }
 
 export interface LoadResult {
@@ -54,6 +56,9 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   });
   // Belt and braces: whatever happens inside autocannon, the run ends.
   const guard = setTimeout(() => instance.stop(), (o.durationSeconds + 2 * (o.timeoutSeconds ?? 10) + 5) * 1000);
+  const stop = () => instance.stop();
+  o.signal?.addEventListener('abort', stop, { once: true });
+  if (o.signal?.aborted) stop();
   try {
     const r: any = await instance;
     const non2xx = Number(r.non2xx ?? 0);
@@ -73,6 +78,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     };
   } finally {
     clearTimeout(guard);
+    o.signal?.removeEventListener('abort', stop);
   }
 }
 

@@ -6,11 +6,14 @@ import type { SeedSummary } from '../src/seed/generate.ts';
 
 /** The report: JSON for tools, a markdown table for people, and the tables of docs/benchmarks.md. */
 
-/** Where docs/benchmarks.md holds the latest run's table, one section per engine. */
-export const docMarkers = (kind: 'sqlite' | 'postgres') =>
+/** A section of docs/benchmarks.md a run rewrites: one per engine's latest table, and the tag relations' figures. */
+export type DocSection = 'sqlite' | 'postgres' | 'tag-relations';
+
+/** Where docs/benchmarks.md holds a section (SQLite's markers predate the others, hence no name). */
+export const docMarkers = (kind: DocSection) =>
   kind === 'sqlite'
     ? { start: '<!-- bench:start -->', end: '<!-- bench:end -->' }
-    : { start: '<!-- bench:postgres:start -->', end: '<!-- bench:postgres:end -->' };
+    : { start: `<!-- bench:${kind}:start -->`, end: `<!-- bench:${kind}:end -->` };
 
 /** Issue 8's targets, checked on SQLite at 16 connections. */
 export const TARGETS = { connections: 16, p99Ms: 50, peakRssBytes: 400 * 1024 * 1024, generationSeconds: 300, generationAtPosts: 1_000_000 } as const;
@@ -66,13 +69,13 @@ export interface Report {
   passed: boolean | null;
 }
 
-const int = (n: number) => Math.round(n).toLocaleString('en');
-const ms = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(1));
+export const int = (n: number) => Math.round(n).toLocaleString('en');
+export const ms = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(1));
 const pct = (r: number) => `${(r * 100).toFixed(r < 0.1 ? 1 : 0)}%`;
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const size = (b: number) => (b >= 1024 ** 3 ? `${(b / 1024 ** 3).toFixed(2)} GB` : mb(b));
 const cpu = (l: LoadResult) => (l.serverCpuMsPerRequest === undefined ? 'n/a' : l.serverCpuMsPerRequest.toFixed(2));
-const mark = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
+export const mark = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
 
 /** The connection count the targets are checked at: 16, else the lowest that ran. */
 export function checkedConnections(r: Pick<Report, 'options'>): number {
@@ -199,22 +202,26 @@ export function markdown(r: Report): string {
  * each engine's figures is the history of those files.
  */
 export function writeReport(r: Report, outDir: string): { json: string; markdown: string; latest: string; latestJson: string } {
+  return writeResult(outDir, r.startedAt, r.kind, r, markdown(r));
+}
+
+/** Writes `<timestamp>-<name>` and `latest-<name>` (.json, .md); returns their paths. */
+export function writeResult(outDir: string, startedAt: string, name: string, data: unknown, md: string) {
   fs.mkdirSync(outDir, { recursive: true });
-  const stamp = r.startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const base = path.join(outDir, `${stamp}-${r.kind}`);
-  const md = markdown(r);
-  const json = `${JSON.stringify(r, null, 2)}\n`;
+  const stamp = startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const base = path.join(outDir, `${stamp}-${name}`);
+  const json = `${JSON.stringify(data, null, 2)}\n`;
   fs.writeFileSync(`${base}.json`, json);
   fs.writeFileSync(`${base}.md`, md);
-  const latest = path.join(outDir, `latest-${r.kind}.md`);
-  const latestJson = path.join(outDir, `latest-${r.kind}.json`);
+  const latest = path.join(outDir, `latest-${name}.md`);
+  const latestJson = path.join(outDir, `latest-${name}.json`);
   fs.writeFileSync(latest, md);
   fs.writeFileSync(latestJson, json);
   return { json: `${base}.json`, markdown: `${base}.md`, latest, latestJson };
 }
 
 /** Replaces what lies between the page's bench markers for `kind` with the table; false when the page has no such markers. */
-export function updateDocs(pagePath: string, md: string, kind: 'sqlite' | 'postgres' = 'sqlite'): boolean {
+export function updateDocs(pagePath: string, md: string, kind: DocSection = 'sqlite'): boolean {
   const text = fs.readFileSync(pagePath, 'utf8');
   const markers = docMarkers(kind);
   const start = text.indexOf(markers.start);

@@ -88,7 +88,7 @@ function sizeStats(sizes: number[]) {
 }
 
 /** A load run, with the CPU time the target's processes spent per request (steady on a busy machine). */
-async function measured(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult> {
+export async function measured(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult> {
   const before = treeCpuSeconds(pid);
   const result = await run();
   const after = treeCpuSeconds(pid);
@@ -265,7 +265,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
   return { report, files };
 }
 
-function whole(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+export function whole(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new Error(`--${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
   return Number(raw);

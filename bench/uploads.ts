@@ -38,22 +38,84 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[rank];
 }
 
-async function register(origin: string): Promise<string> {
-  const username = `bench_${randomBytes(6).toString('hex')}`;
-  const res = await fetch(`${origin}/api/auth/register`, {
+/** POSTs JSON to an auth route (register, login) and gives the session cookie it sets. */
+export async function signIn(origin: string, route: string, body: Record<string, string>, expect = 201): Promise<string> {
+  const res = await fetch(`${origin}${route}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: randomBytes(12).toString('hex') }),
+    body: JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   });
   const text = await res.text();
-  if (res.status !== 201) throw new Error(`register answered ${res.status}: ${text.slice(0, 300)}`);
+  if (res.status !== expect) throw new Error(`${route} answered ${res.status}: ${text.slice(0, 300)}`);
   const cookie = res.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .find((c) => c.startsWith('ib_session='));
-  if (!cookie) throw new Error('register set no ib_session cookie');
+  if (!cookie) throw new Error(`${route} set no ib_session cookie`);
   return cookie;
+}
+
+const register = (origin: string) =>
+  signIn(origin, '/api/auth/register', { username: `bench_${randomBytes(6).toString('hex')}`, password: randomBytes(12).toString('hex') });
+
+export interface UploadTimes {
+  /** Each upload's time, ms, in the order sent. */
+  latencies: number[];
+  statuses: Record<string, number>;
+  /** Ids of the posts made. */
+  created: string[];
+  seconds: number;
+}
+
+/**
+ * Uploads `pngs` one after another as the session `cookie`, each with the form `fields` besides
+ * the file (e.g. tags); stops early once `until` (epoch ms) has passed.
+ */
+export async function timeUploads(origin: string, cookie: string, pngs: Buffer[], fields: Record<string, string> = {}, until = Infinity): Promise<UploadTimes> {
+  assertLoopback(origin);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const created: string[] = [];
+  const started = performance.now();
+  for (let i = 0; i < pngs.length && Date.now() < until; i++) {
+    const form = new FormData();
+    form.append('title', `bench upload ${i + 1}`);
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('file', new Blob([new Uint8Array(pngs[i])], { type: 'image/png' }), `bench-${i + 1}.png`);
+    const t = performance.now();
+    let status = 'error';
+    try {
+      const res = await fetch(`${origin}/api/upload`, {
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+        signal: AbortSignal.timeout(60_000),
+      });
+      const body = (await res.json().catch(() => null)) as { post?: { id?: string } } | null;
+      status = String(res.status);
+      if (res.status === 201 && body?.post?.id) created.push(body.post.id);
+    } catch {
+      // counted as an error by the caller
+    }
+    latencies.push(performance.now() - t);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  }
+  return { latencies, statuses, created, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Deletes the posts a run made, so the dataset stays as it was. */
+export async function deletePosts(origin: string, cookie: string, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    await fetch(`${origin}/api/posts/${id}`, { method: 'DELETE', headers: { cookie }, signal: AbortSignal.timeout(30_000) })
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
+  }
+}
+
+export function latencyStats(latencies: number[]): { p50: number; p99: number; max: number } {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? 0 };
 }
 
 export async function runUploads(origin: string, count: number): Promise<UploadResult> {
@@ -73,45 +135,14 @@ export async function runUploads(origin: string, count: number): Promise<UploadR
     };
   }
   const pngs = await makePngs(count);
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  const created: string[] = [];
-  const started = performance.now();
-  for (let i = 0; i < pngs.length; i++) {
-    const form = new FormData();
-    form.append('title', `bench upload ${i + 1}`);
-    form.append('file', new Blob([new Uint8Array(pngs[i])], { type: 'image/png' }), `bench-${i + 1}.png`);
-    const t = performance.now();
-    let status = 'error';
-    try {
-      const res = await fetch(`${origin}/api/upload`, {
-        method: 'POST',
-        headers: { cookie },
-        body: form,
-        signal: AbortSignal.timeout(60_000),
-      });
-      const body = (await res.json().catch(() => null)) as { post?: { id?: string } } | null;
-      status = String(res.status);
-      if (res.status === 201 && body?.post?.id) created.push(body.post.id);
-    } catch {
-      // counted as an error below
-    }
-    latencies.push(performance.now() - t);
-    statuses[status] = (statuses[status] ?? 0) + 1;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  for (const id of created) {
-    await fetch(`${origin}/api/posts/${id}`, { method: 'DELETE', headers: { cookie }, signal: AbortSignal.timeout(30_000) })
-      .then((r) => r.arrayBuffer())
-      .catch(() => undefined);
-  }
-  latencies.sort((a, b) => a - b);
+  const run = await timeUploads(origin, cookie, pngs);
+  await deletePosts(origin, cookie, run.created);
   return {
     uploads: pngs.length,
-    ok: created.length,
-    errors: pngs.length - created.length,
-    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] ?? 0 },
-    uploadsPerSecond: pngs.length / Math.max(0.001, seconds),
-    statuses,
+    ok: run.created.length,
+    errors: pngs.length - run.created.length,
+    latencyMs: latencyStats(run.latencies),
+    uploadsPerSecond: pngs.length / Math.max(0.001, run.seconds),
+    statuses: run.statuses,
   };
 }

@@ -27,6 +27,12 @@ const HEADROOM = 8_192;
 const MAX_CATCH_UP = 50_000;
 /** Changes kept beside the id lists before they are written into them. */
 const COMPACT_AT = 4_096;
+/**
+ * ...or one change for this many ids in the lists, if more: writing the lists anew costs the same
+ * whatever the changes, so a big board's changes (a backfill of 100,000 posts) are written at the
+ * same cost an id as a small one's, not every few hundred posts.
+ */
+const COMPACT_SHARE = 64;
 /** Reading every tag, the event loop gets a turn after this long. */
 const PAUSE_AFTER_MS = 20;
 /**
@@ -145,7 +151,11 @@ export class PostSets {
   private extra = new Map<number, number[]>();
   /** Posts changed since the lists were written: their entries in the lists are ignored. Its length is every bitmap's. */
   private stale: Int32Array = new Int32Array(0);
+  /** Posts in some list of `extra` (what clear() must take out of them). Its length is every bitmap's. */
+  private inExtra: Int32Array = new Int32Array(0);
   private changes = 0;
+  /** Ids in all the id lists. */
+  private listedIds = 0;
   /** Whether any post is marked in `stale`. */
   private anyStale = false;
   private state: State = { version: -1, seq: 0, maxId: 0 };
@@ -318,6 +328,7 @@ export class PostSets {
         const ids = this.extra.get(l.key) ?? [];
         ids.push(l.post_id);
         this.extra.set(l.key, ids);
+        this.inExtra[l.post_id >>> 5] |= 1 << (l.post_id & 31);
         touched.add(l.key);
         this.changes++;
       }
@@ -329,7 +340,7 @@ export class PostSets {
       );
     // A changed post is taken out of every list (marked stale); new posts touch their tags' alone.
     this.forgetDecoded(changed.length ? undefined : touched);
-    if (this.changes > this.compactAt) this.compact();
+    if (this.changes > Math.max(this.compactAt, this.listedIds / COMPACT_SHARE)) this.compact();
     return true;
   }
 
@@ -380,6 +391,7 @@ export class PostSets {
     this.forgetDecoded();
     this.extra = new Map();
     this.stale = new Int32Array(size);
+    this.inExtra = new Int32Array(size);
     this.anyStale = false;
     this.changes = 0;
   }
@@ -392,6 +404,8 @@ export class PostSets {
     this.lists = lists;
     this.listed = Int32Array.from(listed);
     this.listOf = listOf;
+    this.listedIds = 0;
+    for (let k = 0; k < lists.count; k++) this.listedIds += lists.size(k);
   }
 
   /** Writes the changes kept beside the id lists into them. */
@@ -403,6 +417,7 @@ export class PostSets {
     this.forgetDecoded();
     this.extra = new Map();
     this.stale.fill(0);
+    this.inExtra.fill(0);
     this.anyStale = false;
     this.changes = 0;
   }
@@ -413,6 +428,7 @@ export class PostSets {
     const words = Math.ceil((maxId + 1 + HEADROOM) / 32);
     for (const [id, map] of this.bits) this.bits.set(id, widen(map, words));
     this.stale = widen(this.stale, words);
+    this.inExtra = widen(this.inExtra, words);
   }
 
   /** Takes a changed post out of every set (its links, read again, put it back). */
@@ -423,12 +439,14 @@ export class PostSets {
     for (const map of this.bits.values()) map[w] &= ~bit;
     this.stale[w] |= bit;
     this.anyStale = true;
-    for (const [tagId, ids] of this.extra)
-      if (ids.includes(postId))
-        this.extra.set(
-          tagId,
-          ids.filter((id) => id !== postId),
-        );
+    // Most changed posts are in no extra list: looking through them all for each was most of a big catch-up.
+    if (this.inExtra[w] & bit)
+      for (const [tagId, ids] of this.extra)
+        if (ids.includes(postId))
+          this.extra.set(
+            tagId,
+            ids.filter((id) => id !== postId),
+          );
     this.changes++;
   }
 }

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
-import { retagPost } from '../posts/posts.retag.ts';
+import { applyingImplications } from '../../db/locks.ts';
+import { addTagsToPosts } from '../posts/post-tags.ts';
 import { type LinkCursor, tagLinksAfter } from '../posts/tag-links.ts';
 import { impliedTags } from './tag-implications.repo.ts';
 
@@ -10,8 +11,11 @@ export interface BackfillParams {
   toId: number;
 }
 
-/** Posts looked at per step: the step's writes hold SQLite's one write lock, so it stays short. */
-export const BACKFILL_BATCH = 500;
+/**
+ * Posts looked at per step. A step holds SQLite's one write lock and its process's one connection
+ * (that process's requests wait for it), so it stays a few tens of milliseconds long at a million posts.
+ */
+export const BACKFILL_BATCH = 200;
 
 /** The posts of a batch that lack one of `wanted` (tag ids). */
 async function lacking(trx: Transaction<DB>, posts: number[], wanted: number[]): Promise<number[]> {
@@ -26,16 +30,13 @@ async function lacking(trx: Transaction<DB>, posts: number[], wanted: number[]):
   return posts.filter((id) => !complete.has(id));
 }
 
-/** Re-saves a post's tags through the edit path, which adds what they imply (retagPost: the post's row locked first, as an edit does). */
-const resave = (trx: Transaction<DB>, postId: number, now: number) => retagPost(trx, postId, (tags) => tags, now);
-
 /**
  * Gives the posts tagged `from` the tag `to` and what `to` implies, after `from` came to imply
  * `to`. Only `from`'s posts are read: a post with a tag that implies `from` has `from` already, or
  * gets it from a write (or another backfill) that comes after this implication and so adds `to`
  * too. The posts are walked in the order of post_tags' tag index (no scan of other tags' posts),
- * and only those lacking a consequent are written, through replacePostTags: counts, tag strings,
- * the change log the in-memory search sets catch up from.
+ * and only those lacking a consequent are written, a batch at once (addTagsToPosts): links,
+ * counts, tag strings, the change log the in-memory search sets catch up from.
  */
 export const implicationBackfill: JobKind<BackfillParams, LinkCursor> = {
   name: 'tag-implication-backfill',
@@ -46,16 +47,13 @@ export const implicationBackfill: JobKind<BackfillParams, LinkCursor> = {
   },
 
   async step({ trx, deps, params, cursor }) {
+    await applyingImplications(trx); // first, as db/locks.ts says
     const { posts, next } = await tagLinksAfter(trx, params.fromId, cursor, BACKFILL_BATCH);
     if (posts.length === 0) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
-    const wanted = [params.toId, ...(await impliedTags(trx, [params.toId])).map((t) => t.id)];
-    const now = deps.clock.now();
-    for (const postId of await lacking(
-      trx,
-      [...posts].sort((a, b) => a - b),
-      wanted,
-    ))
-      await resave(trx, postId, now);
+    const to = await trx.selectFrom('tags').select(['id', 'name']).where('id', '=', params.toId).executeTakeFirst();
+    if (!to) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
+    const wanted = new Map([to, ...(await impliedTags(trx, [to.id]))].map((t) => [t.name, t.id]));
+    await addTagsToPosts(trx, deps.db, await lacking(trx, posts, [...wanted.values()]), wanted, deps.clock.now());
     return { cursor: next!, done: posts.length, finished: posts.length < BACKFILL_BATCH };
   },
 };
