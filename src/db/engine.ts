@@ -1,6 +1,8 @@
 import { Kysely, sql, type Expression, type KyselyConfig, type KyselyPlugin, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from './types.ts';
 import * as sqlText from './dialect.ts';
+
+export { FIELD_SEPARATOR } from './dialect.ts';
 import type { DialectName } from './dialect.ts';
 
 /** Which engine a Database runs on: read inside src/db/ only (a test holds the rest of the code to that). */
@@ -132,6 +134,11 @@ export class Database extends Kysely<DB> {
   /** joinedText in `order` on both engines (SQLite sorts only when asked: it costs it more than the join). */
   joinedTextInOrder(value: Expression<unknown>, order: RawBuilder<unknown>): RawBuilder<string | null> {
     return this.engine === 'sqlite' ? sql<string | null>`group_concat(${value}, ',' ORDER BY ${order})` : this.joinedText(value, order);
+  }
+
+  /** Values of a row as one text (see fieldsText in dialect.ts); split it with FIELD_SEPARATOR. */
+  fieldsText(values: Expression<unknown>[]): RawBuilder<string> {
+    return sqlText.fieldsText(this.engine, values);
   }
 
   /** An aggregate joining `value` over the rows with commas, as one text (see joinedText in dialect.ts). */

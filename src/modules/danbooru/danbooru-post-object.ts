@@ -40,83 +40,51 @@ const extOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 /** Thumbnails are made to fit 180x180 (Danbooru's name for that variant). */
 const THUMB = 180;
 
+/** A JSON string literal. */
+const str = JSON.stringify;
+
 /**
- * A post as Danbooru's clients read it. `origin` (scheme://host of the request) makes the URLs
- * absolute; `categories` gives each tag's category (a missing tag is general).
+ * A post as Danbooru's clients read it, as JSON text. `origin` (scheme://host of the request)
+ * makes the URLs absolute; `categories` gives each tag's category (a missing tag is general).
+ * Written as text, not built as an object and then serialized: a page of 200 is some 400 kB, and
+ * the objects and their serializing were a third of such a page's time.
  */
-export function danbooruPost(p: PostRow, origin: string, categories: Map<string, string>): DanbooruPostObject {
-  const url = (path: string) => `${origin}${MEDIA_PREFIX}${path}`;
+export function danbooruPostJson(p: PostRow, origin: string, categories: Map<string, string>): string {
+  const base = str(`${origin}${MEDIA_PREFIX}`).slice(0, -1);
   const names = p.tag_string.split(' ').filter(Boolean);
-  const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, [] as string[]]));
+  const byCategory: Record<string, string[]> = { general: [], artist: [], copyright: [], character: [], meta: [] };
   for (const n of names) byCategory[categories.get(n) ?? 'general']?.push(n);
-  const fileExt = extOf(p.file_path);
+  const { general, artist, copyright, character, meta } = byCategory;
+  const fileExt = str(extOf(p.file_path));
   const scale = Math.min(1, THUMB / Math.max(p.width, p.height, 1));
-  const variants: DanbooruPostObject['media_asset']['variants'] = [
-    {
-      type: '180x180' as const,
-      url: url(p.thumb_path),
-      width: Math.round(p.width * scale),
-      height: Math.round(p.height * scale),
-      file_ext: extOf(p.thumb_path),
-    },
-    ...(p.preview_path ? [{ type: 'sample' as const, url: url(p.preview_path), width: p.width, height: p.height, file_ext: extOf(p.preview_path) }] : []),
-    { type: 'original', url: url(p.file_path), width: p.width, height: p.height, file_ext: fileExt },
-  ];
-  return {
-    id: p.id,
-    created_at: danbooruTime(p.created_at),
-    updated_at: danbooruTime(p.updated_at),
-    uploader_id: p.uploader_id,
-    uploader_name: p.uploader_name ?? '',
-    score: p.like_count,
-    up_score: p.like_count,
-    down_score: 0,
-    fav_count: p.favorite_count,
-    source: '',
-    md5: p.md5 ?? '',
-    rating: LETTER[p.content_rating] ?? 'q',
-    image_width: p.width,
-    image_height: p.height,
-    file_ext: fileExt,
-    file_size: p.file_size,
-    tag_string: names.join(' '),
-    tag_string_general: byCategory.general.join(' '),
-    tag_string_artist: byCategory.artist.join(' '),
-    tag_string_copyright: byCategory.copyright.join(' '),
-    tag_string_character: byCategory.character.join(' '),
-    tag_string_meta: byCategory.meta.join(' '),
-    tag_count: names.length,
-    tag_count_general: byCategory.general.length,
-    tag_count_artist: byCategory.artist.length,
-    tag_count_copyright: byCategory.copyright.length,
-    tag_count_character: byCategory.character.length,
-    tag_count_meta: byCategory.meta.length,
-    parent_id: null,
-    has_children: false,
-    has_active_children: false,
-    has_large: p.preview_path !== null,
-    is_pending: false,
-    is_flagged: false,
-    is_deleted: false,
-    is_banned: false,
-    file_url: url(p.file_path),
-    large_file_url: url(p.preview_path ?? p.file_path),
-    preview_file_url: url(p.thumb_path),
-    media_asset: {
-      id: p.id,
-      md5: p.md5 ?? '',
-      file_ext: fileExt,
-      file_size: p.file_size,
-      image_width: p.width,
-      image_height: p.height,
-      duration: p.duration,
-      variants,
-    },
-    last_comment_bumped_at: null,
-    last_commented_at: p.last_commented_at === null ? null : danbooruTime(p.last_commented_at),
-    last_noted_at: null,
-    approver_id: null,
-    pixiv_id: null,
-    bit_flags: 0,
-  };
+  const original = urlJson(base, p.file_path);
+  const thumb = urlJson(base, p.thumb_path);
+  const preview = p.preview_path ? urlJson(base, p.preview_path) : null;
+  const md5 = str(p.md5 ?? '');
+  const size = `"image_width":${p.width},"image_height":${p.height}`;
+  const variants =
+    `{"type":"180x180","url":${thumb},"width":${Math.round(p.width * scale)},"height":${Math.round(p.height * scale)},"file_ext":${str(extOf(p.thumb_path))}},` +
+    (preview ? `{"type":"sample","url":${preview},"width":${p.width},"height":${p.height},"file_ext":${str(extOf(p.preview_path!))}},` : '') +
+    `{"type":"original","url":${original},"width":${p.width},"height":${p.height},"file_ext":${fileExt}}`;
+  return (
+    `{"id":${p.id},"created_at":"${danbooruTime(Number(p.created_at))}","updated_at":"${danbooruTime(Number(p.updated_at))}",` +
+    `"uploader_id":${p.uploader_id},"uploader_name":${str(p.uploader_name ?? '')},` +
+    `"score":${p.like_count},"up_score":${p.like_count},"down_score":0,"fav_count":${p.favorite_count},"source":"","md5":${md5},` +
+    `"rating":"${LETTER[p.content_rating] ?? 'q'}",${size},"file_ext":${fileExt},"file_size":${p.file_size},` +
+    `"tag_string":${str(names.join(' '))},"tag_string_general":${str(general.join(' '))},"tag_string_artist":${str(artist.join(' '))},` +
+    `"tag_string_copyright":${str(copyright.join(' '))},"tag_string_character":${str(character.join(' '))},"tag_string_meta":${str(meta.join(' '))},` +
+    `"tag_count":${names.length},"tag_count_general":${general.length},"tag_count_artist":${artist.length},"tag_count_copyright":${copyright.length},` +
+    `"tag_count_character":${character.length},"tag_count_meta":${meta.length},` +
+    `"parent_id":null,"has_children":false,"has_active_children":false,"has_large":${preview !== null},` +
+    `"is_pending":false,"is_flagged":false,"is_deleted":false,"is_banned":false,` +
+    `"file_url":${original},"large_file_url":${preview ?? original},"preview_file_url":${thumb},` +
+    `"media_asset":{"id":${p.id},"md5":${md5},"file_ext":${fileExt},"file_size":${p.file_size},${size},"duration":${p.duration ?? null},"variants":[${variants}]},` +
+    `"last_comment_bumped_at":null,"last_commented_at":${p.last_commented_at === null ? null : `"${danbooruTime(Number(p.last_commented_at))}"`},` +
+    `"last_noted_at":null,"approver_id":null,"pixiv_id":null,"bit_flags":0}`
+  );
+}
+
+/** A media URL as a JSON string: `base` is the JSON string of origin and media prefix without its closing quote. */
+function urlJson(base: string, path: string): string {
+  return base + str(path).slice(1);
 }

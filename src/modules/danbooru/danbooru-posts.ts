@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
+import { FIELD_SEPARATOR } from '../../db/engine.ts';
 import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import type { PostsService } from '../posts/post-listing.ts';
 import type { PostListQuery } from '../posts/posts.schemas.ts';
-import { danbooruPost, type DanbooruPostObject, type PostRow } from './danbooru-post-object.ts';
+import { danbooruPostJson, type PostRow } from './danbooru-post-object.ts';
 import { pagingOf } from './danbooru-paging.ts';
 import { ourQuery } from './danbooru-query.ts';
 import { TagCategories } from './danbooru-tag-categories.ts';
@@ -18,77 +19,70 @@ export interface DanbooruListQuery {
 /**
  * Danbooru's post reads, on our list: the ids come from GET /api/posts's own search (so nothing
  * it would not show appears here), then one statement reads the page's rows; the categories of
- * their tags come from memory (TagCategories).
+ * their tags come from memory (TagCategories). The list's own items are not read.
  */
 export function danbooruPosts(deps: Deps, posts: PostsService) {
   const { db } = deps;
   const tagCategories = new TagCategories();
 
-  /** The page's post ids, in our list's order, as /api/posts gives them to an anonymous viewer. */
-  const idsOf = async (q: PostListQuery): Promise<number[]> => {
-    const page = JSON.parse(await posts.list(q)) as { posts: { id: string }[]; totalPosts: number };
-    return page.posts.map((p) => Number(p.id));
-  };
-
-  /** The objects of the given posts, in the order of `ids`; a post missing (or hidden) is left out. */
-  const objects = async (ids: number[], origin: string): Promise<DanbooruPostObject[]> => {
-    if (ids.length === 0) return [];
-    const rows: PostRow[] = await db
+  /** The rows of the given posts, with the data version they were read at. */
+  const rowsOf = async (ids: number[]): Promise<{ rows: PostRow[]; version?: number }> => {
+    if (ids.length === 0) return { rows: [] };
+    const found = await db
       .selectFrom('posts')
       .leftJoin('users', 'users.id', 'posts.uploader_id')
       .select([
-        'posts.id',
-        'posts.uploader_id',
-        'posts.content_rating',
-        'posts.media_type',
-        'posts.file_size',
-        'posts.width',
-        'posts.height',
-        'posts.duration',
-        'posts.md5',
-        'posts.file_path',
-        'posts.thumb_path',
-        'posts.preview_path',
-        'posts.like_count',
-        'posts.favorite_count',
-        'posts.created_at',
-        'posts.updated_at',
-        'posts.tag_string',
-        'users.username as uploader_name',
-        // Most posts have no comment: no lookup for them.
-        sql<number | null>`CASE WHEN posts.comment_count = 0 THEN NULL ELSE (SELECT MAX(c.created_at) FROM comments c WHERE c.post_id = posts.id) END`.as(
-          'last_commented_at',
-        ),
+        db
+          .fieldsText(
+            ROW_FIELDS.map((f) => (f === 'uploader_name' ? sql.ref('users.username') : f === 'last_commented_at' ? LAST_COMMENT : sql.ref(`posts.${f}`))),
+          )
+          .as('t'),
+        sql<number>`(SELECT value FROM counters WHERE name = 'version')`.as('version'),
       ])
       .where('posts.id', 'in', ids)
       .execute();
+    return { rows: found.map((r) => rowOf(r.t)), version: found.length ? Number(found[0].version) : undefined };
+  };
+
+  /** The objects of the given posts as JSON texts, in the order of `ids`; a post missing (or hidden) is left out. */
+  const objects = async (ids: number[], rows: PostRow[], origin: string): Promise<string[]> => {
     const categories = await tagCategories.current(db);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
-      return row && visible(row) ? [danbooruPost({ ...row, created_at: Number(row.created_at), updated_at: Number(row.updated_at) }, origin, categories)] : [];
+      return row && visible(row) ? [danbooruPostJson(row, origin, categories)] : [];
     });
   };
+
+  /**
+   * A page of /api/posts's list (what an anonymous viewer is shown there) as Danbooru's objects: the
+   * ids from the search, then one statement reads their rows (and the data version). The objects are
+   * JSON texts: `arrayJson` makes a page's answer of them.
+   */
+  const listed = async (q: PostListQuery, origin: string): Promise<string[]> =>
+    posts.page(q, async ({ ids }) => {
+      const { rows, version } = await rowsOf(ids);
+      return { value: await objects(ids, rows, origin), version };
+    });
 
   return {
     /** GET /posts.json. */
     list: async (q: DanbooruListQuery, origin: string) => {
       const paging = pagingOf(q);
       const query = await ourQuery(db, q.tags ?? '', paging.cursor);
-      const ids = await idsOf({ q: query, offset: paging.offset, limit: paging.limit });
+      const found = await listed({ q: query, offset: paging.offset, limit: paging.limit }, origin);
       // a<id> reads upwards from the id; Danbooru answers newest first all the same.
-      if (paging.cursor && 'above' in paging.cursor) ids.reverse();
-      return objects(ids, origin);
+      if (paging.cursor && 'above' in paging.cursor) found.reverse();
+      return arrayJson(found);
     },
     /** GET /counts/posts.json. */
     count: async (tags: string) => {
-      const page = JSON.parse(await posts.list({ q: await ourQuery(db, tags, null), limit: 1 })) as { totalPosts: number };
-      return page.totalPosts;
+      return posts.page({ q: await ourQuery(db, tags, null), limit: 1 }, async ({ total }) => ({ value: total }));
     },
     /** GET /posts/<id>.json: the post, when /api/posts would show it. */
     get: async (rawId: string, origin: string) => {
       const id = toId(rawId);
-      const [post] = id === null ? [] : await objects(await idsOf({ q: `id:${id}`, limit: 1 }), origin);
+      const [post] = id === null ? [] : await listed({ q: `id:${id}`, limit: 1 }, origin);
       if (!post) throw new AppError(404, `Couldn't find Post with 'id'=${rawId}`);
       return post;
     },
@@ -97,7 +91,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
       const paging = pagingOf({ limit: q.limit, page: q.page });
       if (paging.cursor) throw new AppError(400, 'page: popular posts are paged by number');
       const [from, to] = span(q.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10), q.scale ?? 'day');
-      return objects(await idsOf({ dateFrom: from, dateTo: to, sortBy: 'most_liked', offset: paging.offset, limit: paging.limit }), origin);
+      return arrayJson(await listed({ dateFrom: from, dateTo: to, sortBy: 'most_liked', offset: paging.offset, limit: paging.limit }, origin));
     },
   };
 }
@@ -107,6 +101,64 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
  * false here, and then neither its object, URLs nor md5 are given.
  */
 const visible = (_row: PostRow) => true;
+
+/** The columns of PostRow, in the order rowsOf reads them. */
+const ROW_FIELDS = [
+  'id',
+  'uploader_id',
+  'content_rating',
+  'media_type',
+  'file_size',
+  'width',
+  'height',
+  'duration',
+  'md5',
+  'file_path',
+  'thumb_path',
+  'preview_path',
+  'like_count',
+  'favorite_count',
+  'created_at',
+  'updated_at',
+  'tag_string',
+  'uploader_name',
+  'last_commented_at',
+] as const;
+
+/** When the post was last commented on; most posts have no comment, and no lookup for them. */
+const LAST_COMMENT = sql`CASE WHEN posts.comment_count = 0 THEN NULL ELSE (SELECT MAX(c.created_at) FROM comments c WHERE c.post_id = posts.id) END`;
+
+/** A PostRow from its fields as one text (rowsOf); an empty text is NULL where the column may be. */
+function rowOf(text: string): PostRow {
+  const f = text.split(FIELD_SEPARATOR);
+  return {
+    id: Number(f[0]),
+    uploader_id: Number(f[1]),
+    content_rating: f[2],
+    media_type: f[3],
+    file_size: Number(f[4]),
+    width: Number(f[5]),
+    height: Number(f[6]),
+    duration: numberOrNull(f[7]),
+    md5: orNull(f[8]),
+    file_path: f[9],
+    thumb_path: f[10],
+    preview_path: orNull(f[11]),
+    like_count: Number(f[12]),
+    favorite_count: Number(f[13]),
+    created_at: Number(f[14]),
+    updated_at: Number(f[15]),
+    tag_string: f[16],
+    uploader_name: orNull(f[17]),
+    last_commented_at: numberOrNull(f[18]),
+  };
+}
+
+const orNull = (s: string) => (s === '' ? null : s);
+const numberOrNull = (s: string) => (s === '' ? null : Number(s));
+
+/** A JSON array of JSON texts. */
+const arrayJson = (texts: string[]) => `[${texts.join(',')}]`;
 
 const DAY = 86_400_000;
 

@@ -4,7 +4,7 @@ import { KindSets, RatingSets, UploaderSets } from './column-sets.ts';
 import { NewestOrder } from './newest-order.ts';
 import { PostNumbers } from './post-numbers.ts';
 import { getPostAndNeighbours } from './post-neighbours.ts';
-import { listBySearch } from './post-search.ts';
+import { listBySearch, listJson, type PageRenderer } from './post-search.ts';
 import type { PostDetailQuery, PostListQuery } from './posts.schemas.ts';
 import { type TagLookup, TagNames } from './tag-lookup-cache.ts';
 import { TagSets } from './tag-sets.ts';
@@ -34,31 +34,36 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   /** The data version this process saw last. */
   const seen: { version?: number } = {};
   /**
-   * GET /api/posts (every list, with `q` or without) through the search module, at one data
-   * version. The version this process saw last stands in for a read of it: the statement that
-   * reads the page's items reads it too, and if it moved, the search runs again at the new one.
-   * Without items to read, the version is read at the end.
+   * A page of GET /api/posts's list (every list, with `q` or without) through the search module, at
+   * one data version, made into what `render` makes of it. The version this process saw last stands
+   * in for a read of it: the statement that reads the page's rows reads it too, and if it moved, the
+   * search runs again at the new one. Without rows to read, the version is read at the end.
    */
-  const list = async (q: PostListQuery): Promise<string> => {
+  const page = async <T>(q: PostListQuery, render: PageRenderer<T>): Promise<T> => {
     const at = (version: number) => {
       const tagsNamed: TagLookup = (names) => tags.lookup(deps.db, names, async () => version);
       return listBySearch(
         deps,
         { ...q, q: q.q ?? '' },
         tagsNamed,
+        render,
         { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, version },
         { wildcards, words, version },
       );
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));
-    let page = await at(assumed);
-    const now = page.version ?? (await counter(deps.db, 'version'));
-    if (now !== assumed) page = await at(now);
+    let result = await at(assumed);
+    const now = result.version ?? (await counter(deps.db, 'version'));
+    if (now !== assumed) result = await at(now);
     seen.version = Math.max(seen.version ?? -1, now);
-    return page.json;
+    return result.value;
   };
+  const json = listJson(deps.db);
+  /** GET /api/posts's JSON text. */
+  const list = (q: PostListQuery): Promise<string> => page(q, json);
   return {
     list,
+    page,
     /** GET /api/posts/<id>, with its neighbours when asked. */
     get: (id: string, viewer: Viewer | null, q: PostDetailQuery) => getPostAndNeighbours(deps, id, viewer, q, list),
     /** Builds the newest order and the sets a first deep page would wait for, and the counts a search by likes would. */

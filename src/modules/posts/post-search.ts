@@ -2,10 +2,10 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { toId } from '../../core/ids.ts';
-import { escapeLike } from '../../db/engine.ts';
+import { type Database, escapeLike } from '../../db/engine.ts';
 import { type Lookups, namedTagExpr, titleLeaf } from '../../search/compile.ts';
 import { type Expr, ORDERS, SORT_ORDERS } from '../../search/expr.ts';
-import { type BaseQuery, search } from '../../search/search.ts';
+import { type BaseQuery, type SearchResult, search } from '../../search/search.ts';
 import type { SetIndexes } from '../../search/sets.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
 import * as repo from './posts.repo.ts';
@@ -91,17 +91,35 @@ async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promis
   return base;
 }
 
+/** What a page is made into (the list's JSON, or another API's objects), and the data version its rows were read at, when a statement read them. */
+export type PageRenderer<T> = (page: SearchResult, offset: number, limit: number) => Promise<{ value: T; version?: number }>;
+
+/** GET /api/posts's JSON text: the page's stored items, read with the data version. */
+export const listJson =
+  (db: Database): PageRenderer<string> =>
+  async (result, offset, limit) => {
+    const items = await repo.itemsByIds(db, result.ids);
+    const newest = result.order === ORDERS.newest;
+    const last = items.ids[items.ids.length - 1];
+    const cursor = newest && items.ids.length === limit && last !== undefined ? String(last) : null;
+    return {
+      value: postListJson(items, { total: result.total, estimated: result.estimated }, offset, limit, cursor, result.wildcards),
+      version: items.version,
+    };
+  };
+
 /**
- * GET /api/posts with `q`: the search module's page, as the list's JSON text, and the data
- * version the page's items were read at (when a statement read them).
+ * GET /api/posts with `q` (or another reader of the same list): the search module's page, made
+ * into what `render` makes of it.
  */
-export async function listBySearch(
+export async function listBySearch<T>(
   deps: Deps,
   q: PostListQuery & { q: string },
   tagsNamed: TagLookup,
+  render: PageRenderer<T>,
   indexes?: SetIndexes,
   kept?: KeptLookups,
-): Promise<{ json: string; version?: number }> {
+): Promise<{ value: T; version?: number }> {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
   const lookups = boardLookups(deps, tagsNamed, kept);
@@ -113,9 +131,5 @@ export async function listBySearch(
     deps.config.search,
     indexes,
   );
-  const items = await repo.itemsByIds(deps.db, result.ids);
-  const newest = result.order === ORDERS.newest;
-  const last = items.ids[items.ids.length - 1];
-  const cursor = newest && items.ids.length === limit && last !== undefined ? String(last) : null;
-  return { json: postListJson(items, { total: result.total, estimated: result.estimated }, offset, limit, cursor, result.wildcards), version: items.version };
+  return render(result, offset, limit);
 }
