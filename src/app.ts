@@ -97,7 +97,14 @@ function trustProxy(value: string): any {
 
 /** Builds the whole server. The same function serves production (server.ts) and every test. */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
-  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    opts.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      migrations: config.migrateOnStart ? 'run' : 'check',
+    }));
   const clock = opts.clock ?? systemClock;
   fs.mkdirSync(path.join(config.dataDir, 'media'), { recursive: true });
   const media = new LocalMediaStore(path.join(config.dataDir, 'media'), tmpDirOf(config));
