@@ -43,6 +43,8 @@ import { similarRoutes } from './modules/similar/similar.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/runner.ts';
 import { danbooruRoutes } from './modules/danbooru/danbooru.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { databaseCheck, mediaCheck, readinessChecks, type Check, type ReadinessChecks } from './modules/health/health.service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The built front-end (`web/`, built by `npm start`'s prestart step or `npm run web:build`). */
@@ -86,6 +88,8 @@ export type App = TypedApp & {
   warmUp(): Promise<void>;
   /** The start-up md5 fill (modules/uploads/md5-fill.ts): its report once finished, null if it failed or was not run. */
   md5Fill: Promise<Md5FillReport | null>;
+  /** What /readyz checks; `drain()` turns it 503 while the server still serves (SIGTERM: server.ts). */
+  readiness: ReadinessChecks;
 };
 
 function trustProxy(value: string): any {
@@ -145,6 +149,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fieldSize: 64 * 1024, fields: 20, files: 1, headerPairs: 100 } });
   installAuth(app, deps);
+  const checks: Record<string, Check> = { database: databaseCheck(database), media: mediaCheck(media) };
   if (config.rateLimits) {
     let store = opts.limitStore;
     if (!store && config.redisUrl) {
@@ -155,11 +160,15 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       store = redis;
     }
     store ??= new MemoryStore();
+    const shared = store;
+    if (shared.ping) checks.redis = () => shared.ping!();
     installRateLimits(app, deps, store);
     if (!opts.limitStore) app.addHook('onClose', async () => store!.close());
   }
 
   await registerOpenApi(app);
+  app.decorate('readiness', readinessChecks(checks, app.log));
+  healthRoutes(app, app.readiness);
   metaRoutes(app, index);
   authRoutes(app, deps);
   apiKeysRoutes(app, deps);

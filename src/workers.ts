@@ -15,6 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 
 const CONNECTION = 'imageboard:connection';
 const READY = 'imageboard:ready';
+const DRAIN = 'imageboard:drain';
 export const WORKER_ENV = 'IMAGEBOARD_WORKER';
 
 type Listener = (socket: Socket) => void;
@@ -30,7 +31,7 @@ const READY_WITHIN_MS = 60_000;
  * connections with them. `ready` resolves once every worker can serve (or after a minute, with
  * whichever can), so that the port opens with all of them in turn.
  */
-export function shareConnections(server: Server, count: number, log: Log): { ready: Promise<void>; stop(): Promise<void> } {
+export function shareConnections(server: Server, count: number, log: Log): { ready: Promise<void>; drain(): void; stop(): Promise<void> } {
   const serve = server.listeners('connection') as Listener[];
   server.removeAllListeners('connection');
   // Connections are not read here until it is known who serves them: a worker gets the socket untouched.
@@ -90,6 +91,10 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
 
   return {
     ready: whenReady,
+    /** Tells every worker that the server is stopping: their /readyz answers 503 too, while all still serve. */
+    drain() {
+      for (const child of running) if (child.connected) child.send(DRAIN);
+    },
     async stop() {
       stopping = true;
       serving.length = 0;
@@ -106,17 +111,18 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
 }
 
 /**
- * In a worker, once its app is ready: serves the connections the first process hands it. Stops
- * (through `stop`) when that process goes away. `drained()` resolves once every connection
+ * In a worker, once its app is ready: serves the connections the first process hands it. Drains
+ * (`drain`) when that process starts to stop, and stops (`stop`) when it goes away. `drained()` resolves once every connection
  * it was given has closed.
  */
-export function takeConnections(server: Server, stop: () => void): { drained(): Promise<void> } {
+export function takeConnections(server: Server, stop: () => void, drain: () => void): { drained(): Promise<void> } {
   const open = new Set<Socket>();
   let closedAll: (() => void) | null = null;
   // What listen() would start: tracking of connections, so that request and header timeouts
   // are enforced and idle keep-alive connections close when the server does.
   server.emit('listening');
   process.on('message', (msg, socket?: Socket) => {
+    if (msg === DRAIN) drain();
     if (msg !== CONNECTION || !socket) return;
     open.add(socket);
     socket.once('close', () => {

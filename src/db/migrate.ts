@@ -31,6 +31,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */
 export class SchemaBehind extends Error {
+  override name = 'SchemaBehind';
   constructor(readonly pending: string[]) {
     super(
       `The database schema is older than this version of the server: ${pending.length} migration(s) not applied ` +
