@@ -47,7 +47,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { databaseCheck, mediaCheck, readinessChecks, type Check, type ReadinessChecks } from './modules/health/health.service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The built front-end (`web/`, built by `npm start`'s prestart step or `npm run web:build`). */
+/** The built front-end (`web/`, built by `npm run build`, which npm install runs, or `npm run web:build`). */
 const WEB_DIST = path.join(ROOT, 'web', 'dist');
 const PAGE_CSP =
   "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
