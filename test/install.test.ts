@@ -34,7 +34,7 @@ function listing(dir: string): Record<string, string> {
   return out;
 }
 
-/** `npm start` in `dir`, in a process group of its own (npm, sh, node), so that it can be stopped as a whole. */
+/** `npm start` in `dir`, in a process group of its own (npm, sh, node), so that a failed test can end it as a whole. */
 function npmStart(dir: string, env: Record<string, string>) {
   const child = spawn('npm', ['start'], { cwd: dir, env: { ...process.env, DATABASE_URL: '', SHUTDOWN_DELAY_MS: '0', ...env }, detached: true });
   let stdout = '';

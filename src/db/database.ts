@@ -66,7 +66,8 @@ export async function migrate(database: Database): Promise<string[]> {
   return applied;
 }
 
-const sqlitePath = (opts: DatabaseOptions) => path.join(opts.dataDir, opts.sqliteFile ?? 'imageboard.db');
+/** The SQLite file the options name. */
+export const sqlitePath = (opts: DatabaseOptions) => path.join(opts.dataDir, opts.sqliteFile ?? 'imageboard.db');
 
 /** Which database the options name, for people: the SQLite file, or the PostgreSQL URL without its password. */
 export function databaseLabel(opts: DatabaseOptions): string {
