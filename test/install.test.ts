@@ -34,9 +34,12 @@ function listing(dir: string): Record<string, string> {
   return out;
 }
 
-/** `npm start` in `dir`, in a process group of its own (npm, sh, node), so that a failed test can end it as a whole. */
+/**
+ * `npm start` in `dir`, in a process group of its own (npm, sh, node), so that a failed test can end
+ * it as a whole. Without Redis: its requests would count in the windows other tests' servers share.
+ */
 function npmStart(dir: string, env: Record<string, string>) {
-  const child = spawn('npm', ['start'], { cwd: dir, env: { ...process.env, DATABASE_URL: '', SHUTDOWN_DELAY_MS: '0', ...env }, detached: true });
+  const child = spawn('npm', ['start'], { cwd: dir, env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', SHUTDOWN_DELAY_MS: '0', ...env }, detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
