@@ -56,7 +56,8 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
-    await Promise.all([app.close().then(() => taken?.drained()), workers?.stop()]);
+    // After SIGTERM the workers' delay has passed too (they drain from the same moment); SIGINT stops them at once.
+    await Promise.all([app.close().then(() => taken?.drained()), workers?.stop(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM')]);
     app.log.info('stopped');
     process.exit(0);
   };

@@ -31,7 +31,11 @@ const READY_WITHIN_MS = 60_000;
  * connections with them. `ready` resolves once every worker can serve (or after a minute, with
  * whichever can), so that the port opens with all of them in turn.
  */
-export function shareConnections(server: Server, count: number, log: Log): { ready: Promise<void>; drain(): void; stop(): Promise<void> } {
+export function shareConnections(
+  server: Server,
+  count: number,
+  log: Log,
+): { ready: Promise<void>; drain(): void; stop(signal?: NodeJS.Signals): Promise<void> } {
   const serve = server.listeners('connection') as Listener[];
   server.removeAllListeners('connection');
   // Connections are not read here until it is known who serves them: a worker gets the socket untouched.
@@ -40,6 +44,7 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
   const running = new Set<ChildProcess>();
   let turn = 0;
   let stopping = false;
+  let draining = false;
   let allReady: () => void = () => {};
   const whenReady = new Promise<void>((resolve) => {
     allReady = resolve;
@@ -74,6 +79,8 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
     child.on('error', (err) => log.error(`worker ${child.pid}: ${err.message}`));
     child.on('message', (msg) => {
       if (msg !== READY || stopping) return;
+      // A worker started again while the others drain drains too.
+      if (draining) child.send(DRAIN);
       serving.push(child);
       if (serving.length === count) allReady();
     });
@@ -93,16 +100,18 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
     ready: whenReady,
     /** Tells every worker that the server is stopping: their /readyz answers 503 too, while all still serve. */
     drain() {
+      draining = true;
       for (const child of running) if (child.connected) child.send(DRAIN);
     },
-    async stop() {
+    /** Stops every worker with `signal`: SIGTERM once the drain delay is over (they wait no more), SIGINT to stop at once. */
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
       stopping = true;
       serving.length = 0;
       const exits = [...running].map(
         (child) =>
           new Promise<void>((resolve) => {
             child.once('exit', () => resolve());
-            child.kill('SIGTERM');
+            child.kill(signal);
           }),
       );
       await Promise.all(exits);

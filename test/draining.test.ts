@@ -63,3 +63,36 @@ for (const workers of ['1', '2']) {
     }
   });
 }
+
+test('WORKERS=2: SIGINT (Ctrl-C) stops every process at once, without the drain delay', async () => {
+  const { processTree } = await import('../bench/rss.ts');
+  const port = await freePort();
+  const server = await startServer({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ib-')),
+    LOG_LEVEL: 'info',
+    WORKERS: '2',
+    RATE_LIMITS: 'off',
+    SHUTDOWN_DELAY_MS: '30000',
+  });
+  try {
+    await waitFor(() => server.out().stdout.includes('listening'), 60_000);
+    const worker = processTree(server.child.pid!)[1];
+    const started = Date.now();
+    server.child.kill('SIGINT');
+    assert.equal(await server.exited, 0);
+    assert.ok(Date.now() - started < 15_000, `stopped in ${Date.now() - started} ms`);
+    assert.doesNotMatch(server.out().stdout, /draining/);
+    await waitFor(() => {
+      try {
+        process.kill(worker, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 5000);
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+});
