@@ -160,8 +160,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       store = redis;
     }
     store ??= new MemoryStore();
-    const shared = store;
-    if (shared.ping) checks.redis = () => shared.ping!();
+    const ping = store.ping?.bind(store);
+    if (ping) checks.redis = ping;
     installRateLimits(app, deps, store);
     if (!opts.limitStore) app.addHook('onClose', async () => store!.close());
   }

@@ -31,8 +31,6 @@ export interface DatabaseOptions {
   migrations?: 'run' | 'check' | 'none';
 }
 
-export { SchemaBehind };
-
 /** pg, loaded only for PostgreSQL (a SQLite server never needs it: ~10 MB less per process). */
 async function loadPg() {
   const pg = (await import('pg')).default;
