@@ -45,7 +45,7 @@ export function buildWeb(): void {
 export function seed(dataDir: string, posts: number, seedValue = 7): void {
   execFileSync(process.execPath, [path.join(ROOT, 'bin', 'imageboard.js'), 'seed', '--posts', String(posts), '--seed', String(seedValue)], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SHUTDOWN_DELAY_MS: '0' },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
     stdio: ['ignore', 'ignore', 'inherit'],
     timeout: 180_000,
   });
