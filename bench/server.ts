@@ -107,6 +107,7 @@ export async function startServer(o: ServerOptions): Promise<Child> {
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'warn',
     REDIS_URL: '',
+    SHUTDOWN_DELAY_MS: '0',
     NODE_ENV: 'production',
   };
   // What `npm start` runs: dist/server.js with its Node flags and malloc settings (exec: the pid is the server's).

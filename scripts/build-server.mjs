@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Compiles the server (src/server.ts and what it imports) into dist/ with esbuild: the `prestart`
-// step and the benchmark's first step. Running plain JavaScript spares each process the
+// Compiles the server (src/server.ts and what it imports) into dist/ with esbuild: part of
+// `npm run build` (which npm install and npm ci run), and the first step of the benchmark and of the
+// tests that start a server. Running plain JavaScript spares each process the
 // TypeScript loader (tsx keeps an esbuild service and source maps in every worker: ~70 MB each).
 // npm packages stay external; dynamic imports become chunks, so the WORKERS supervisor still
 // loads only the migration code. Takes well under a second, so it always rebuilds. Files are

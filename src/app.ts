@@ -43,9 +43,11 @@ import { similarRoutes } from './modules/similar/similar.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/runner.ts';
 import { danbooruRoutes } from './modules/danbooru/danbooru.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { databaseCheck, mediaCheck, readinessChecks, type Check, type ReadinessChecks } from './modules/health/health.service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The built front-end (`web/`, built by `npm start`'s prestart step or `npm run web:build`). */
+/** The built front-end (`web/`, built by `npm run build`, which npm install runs, or `npm run web:build`). */
 const WEB_DIST = path.join(ROOT, 'web', 'dist');
 const PAGE_CSP =
   "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -86,6 +88,8 @@ export type App = TypedApp & {
   warmUp(): Promise<void>;
   /** The start-up md5 fill (modules/uploads/md5-fill.ts): its report once finished, null if it failed or was not run. */
   md5Fill: Promise<Md5FillReport | null>;
+  /** What /readyz checks; `drain()` turns it 503 while the server still serves (SIGTERM: server.ts). */
+  readiness: ReadinessChecks;
 };
 
 function trustProxy(value: string): any {
@@ -97,7 +101,14 @@ function trustProxy(value: string): any {
 
 /** Builds the whole server. The same function serves production (server.ts) and every test. */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
-  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    opts.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      migrations: config.migrateOnStart ? 'run' : 'check',
+    }));
   const clock = opts.clock ?? systemClock;
   fs.mkdirSync(path.join(config.dataDir, 'media'), { recursive: true });
   const media = new LocalMediaStore(path.join(config.dataDir, 'media'), tmpDirOf(config));
@@ -138,6 +149,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fieldSize: 64 * 1024, fields: 20, files: 1, headerPairs: 100 } });
   installAuth(app, deps);
+  const checks: Record<string, Check> = { database: databaseCheck(database), media: mediaCheck(media) };
   if (config.rateLimits) {
     let store = opts.limitStore;
     if (!store && config.redisUrl) {
@@ -148,11 +160,15 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       store = redis;
     }
     store ??= new MemoryStore();
+    const ping = store.ping?.bind(store);
+    if (ping) checks.redis = ping;
     installRateLimits(app, deps, store);
     if (!opts.limitStore) app.addHook('onClose', async () => store!.close());
   }
 
   await registerOpenApi(app);
+  app.decorate('readiness', readinessChecks(checks, app.log));
+  healthRoutes(app, app.readiness);
   metaRoutes(app, index);
   authRoutes(app, deps);
   apiKeysRoutes(app, deps);

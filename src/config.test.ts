@@ -11,6 +11,9 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
   assert.equal(c.databaseUrl, '');
   assert.equal(c.logLevel, 'info');
   assert.equal(c.rateLimits, true);
+  assert.equal(c.databasePoolSize, 10, 'the pool size it had before the setting existed');
+  assert.equal(c.migrateOnStart, true);
+  assert.equal(c.shutdownDelayMs, 5000);
 });
 
 test('every setting is read', () => {
@@ -19,12 +22,15 @@ test('every setting is read', () => {
     HOST: '0.0.0.0',
     DATA_DIR: '/srv/board',
     DATABASE_URL: 'postgres://u@db/board',
+    DATABASE_POOL_SIZE: '4',
+    MIGRATE_ON_START: 'false',
     LOG_LEVEL: 'debug',
     TRUST_PROXY: '10.0.0.1',
     REDIS_URL: 'redis://127.0.0.1:6379',
     REDIS_PREFIX: 'board1:',
     RATE_LIMITS: 'off',
     SHUTDOWN_TIMEOUT_MS: '2500',
+    SHUTDOWN_DELAY_MS: '1500',
     WORKERS: '2',
     MEDIA_GRACE_MINUTES: '5',
     ALIAS_RETAG_NOW: '250',
@@ -43,12 +49,15 @@ test('every setting is read', () => {
     host: '0.0.0.0',
     dataDir: '/srv/board',
     databaseUrl: 'postgres://u@db/board',
+    databasePoolSize: 4,
+    migrateOnStart: false,
     logLevel: 'debug',
     trustProxy: '10.0.0.1',
     redisUrl: 'redis://127.0.0.1:6379',
     redisPrefix: 'board1:',
     rateLimits: false,
     shutdownTimeoutMs: 2500,
+    shutdownDelayMs: 1500,
     workers: 2,
     mediaGraceMinutes: 5,
     aliasRetagNow: 250,
@@ -76,6 +85,11 @@ test('a bad value names the setting', () => {
     [{ WORKERS: '0' }, 'WORKERS'],
     [{ MAX_IMAGE_MB: '0' }, 'MAX_IMAGE_MB'],
     [{ MAX_VIDEO_SECONDS: 'ten' }, 'MAX_VIDEO_SECONDS'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_POOL_SIZE: 'many' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_POOL_SIZE: '5000' }, 'DATABASE_POOL_SIZE'],
+    [{ MIGRATE_ON_START: 'sometimes' }, 'MIGRATE_ON_START'],
+    [{ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS'],
   ];
   for (const [env, name] of cases) {
     assert.throws(

@@ -9,6 +9,10 @@ export interface Config {
   dataDir: string;
   /** Empty: SQLite at DATA_DIR/imageboard.db. Otherwise postgres://... */
   databaseUrl: string;
+  /** PostgreSQL connections each process keeps at most (unused on SQLite). */
+  databasePoolSize: number;
+  /** Whether start-up runs the migrations the database lacks; off, it refuses to start on an older schema. */
+  migrateOnStart: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: string;
   redisUrl: string;
@@ -17,6 +21,11 @@ export interface Config {
   rateLimits: boolean;
   /** How long SIGTERM waits for in-flight requests before closing anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, how long /readyz answers 503 while the server still serves, so a load balancer
+   * takes the instance out before its port closes.
+   */
+  shutdownDelayMs: number;
   /** Server processes sharing the port (the first serves and hands connections out: workers.ts); 1 runs alone. */
   workers: number;
   /**
@@ -110,12 +119,15 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: env.TRUST_PROXY?.trim() ?? '',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: env.REDIS_PREFIX?.trim() || 'imageboard:',
     rateLimits: bool(env, 'RATE_LIMITS', true),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 5000, 0, 600_000),
     workers: env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : int(env, 'WORKERS', 1, 1, 64),
     mediaGraceMinutes: int(env, 'MEDIA_GRACE_MINUTES', 60, 0, 10_080),
     aliasRetagNow: int(env, 'ALIAS_RETAG_NOW', 1000, 0, 100_000),

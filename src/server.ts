@@ -26,16 +26,38 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
   let workers: ReturnType<typeof shareConnections> | null = null;
   let taken: ReturnType<typeof takeConnections> | null = null;
   let stopping = false;
+  let drainingSince: number | null = null;
+  let endDelay = () => {};
+  const drain = () => {
+    drainingSince ??= Date.now();
+    app.readiness.drain();
+    workers?.drain();
+  };
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      endDelay(); // a second signal: stop now
+      return;
+    }
     stopping = true;
+    drain();
+    // SIGTERM is what orchestrators send: keep serving while /readyz says 503, so a load balancer
+    // takes this instance out before its port closes. Ctrl-C (SIGINT) at a terminal stops at once.
+    const delay = signal === 'SIGTERM' ? Math.max(0, config.shutdownDelayMs - (Date.now() - drainingSince!)) : 0;
+    if (delay > 0) {
+      app.log.info({ signal, ms: delay }, 'draining: /readyz answers 503; the port closes after the delay');
+      await new Promise<void>((resolve) => {
+        endDelay = resolve;
+        setTimeout(resolve, delay).unref();
+      });
+    }
     app.log.info({ signal }, 'stopping: no new connections, finishing in-flight requests');
     const timer = setTimeout(() => {
       app.log.error('in-flight requests did not finish in time; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
-    await Promise.all([app.close().then(() => taken?.drained()), workers?.stop()]);
+    // After SIGTERM the workers' delay has passed too (they drain from the same moment); SIGINT stops them at once.
+    await Promise.all([app.close().then(() => taken?.drained()), workers?.stop(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM')]);
     app.log.info('stopped');
     process.exit(0);
   };
@@ -43,7 +65,9 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
   process.on('SIGINT', () => void stop('SIGINT'));
   if (role === 'worker') {
     await app.ready();
-    taken = takeConnections(app.server, () => void stop('the first process went away'));
+    // The first process tells its workers when it starts draining, so that /readyz says 503 whichever
+    // process answers; its SIGTERM comes once the delay is over.
+    taken = takeConnections(app.server, () => void stop('the first process went away'), drain);
   } else {
     if (role === 'first') {
       if (config.rateLimits && !config.redisUrl) {
@@ -102,6 +126,7 @@ function listenProblem(err: NodeJS.ErrnoException, config: Config): string | nul
 const config = readConfig();
 const role = process.env[WORKER_ENV] === '1' ? 'worker' : config.workers > 1 ? 'first' : 'single';
 serve(config, role).catch((err) => {
-  console.error(err);
+  // An older schema with MIGRATE_ON_START=false: the message says what to run; a stack would hide it.
+  console.error((err as Error).name === 'SchemaBehind' ? (err as Error).message : err);
   process.exit(1);
 });

@@ -15,6 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 
 const CONNECTION = 'imageboard:connection';
 const READY = 'imageboard:ready';
+const DRAIN = 'imageboard:drain';
 export const WORKER_ENV = 'IMAGEBOARD_WORKER';
 
 type Listener = (socket: Socket) => void;
@@ -30,7 +31,11 @@ const READY_WITHIN_MS = 60_000;
  * connections with them. `ready` resolves once every worker can serve (or after a minute, with
  * whichever can), so that the port opens with all of them in turn.
  */
-export function shareConnections(server: Server, count: number, log: Log): { ready: Promise<void>; stop(): Promise<void> } {
+export function shareConnections(
+  server: Server,
+  count: number,
+  log: Log,
+): { ready: Promise<void>; drain(): void; stop(signal?: NodeJS.Signals): Promise<void> } {
   const serve = server.listeners('connection') as Listener[];
   server.removeAllListeners('connection');
   // Connections are not read here until it is known who serves them: a worker gets the socket untouched.
@@ -39,6 +44,7 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
   const running = new Set<ChildProcess>();
   let turn = 0;
   let stopping = false;
+  let draining = false;
   let allReady: () => void = () => {};
   const whenReady = new Promise<void>((resolve) => {
     allReady = resolve;
@@ -73,6 +79,8 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
     child.on('error', (err) => log.error(`worker ${child.pid}: ${err.message}`));
     child.on('message', (msg) => {
       if (msg !== READY || stopping) return;
+      // A worker started again while the others drain drains too.
+      if (draining) child.send(DRAIN);
       serving.push(child);
       if (serving.length === count) allReady();
     });
@@ -90,14 +98,20 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
 
   return {
     ready: whenReady,
-    async stop() {
+    /** Tells every worker that the server is stopping: their /readyz answers 503 too, while all still serve. */
+    drain() {
+      draining = true;
+      for (const child of running) if (child.connected) child.send(DRAIN);
+    },
+    /** Stops every worker with `signal`: SIGTERM once the drain delay is over (they wait no more), SIGINT to stop at once. */
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
       stopping = true;
       serving.length = 0;
       const exits = [...running].map(
         (child) =>
           new Promise<void>((resolve) => {
             child.once('exit', () => resolve());
-            child.kill('SIGTERM');
+            child.kill(signal);
           }),
       );
       await Promise.all(exits);
@@ -106,17 +120,18 @@ export function shareConnections(server: Server, count: number, log: Log): { rea
 }
 
 /**
- * In a worker, once its app is ready: serves the connections the first process hands it. Stops
- * (through `stop`) when that process goes away. `drained()` resolves once every connection
+ * In a worker, once its app is ready: serves the connections the first process hands it. Drains
+ * (`drain`) when that process starts to stop, and stops (`stop`) when it goes away. `drained()` resolves once every connection
  * it was given has closed.
  */
-export function takeConnections(server: Server, stop: () => void): { drained(): Promise<void> } {
+export function takeConnections(server: Server, stop: () => void, drain: () => void): { drained(): Promise<void> } {
   const open = new Set<Socket>();
   let closedAll: (() => void) | null = null;
   // What listen() would start: tracking of connections, so that request and header timeouts
   // are enforced and idle keep-alive connections close when the server does.
   server.emit('listening');
   process.on('message', (msg, socket?: Socket) => {
+    if (msg === DRAIN) drain();
     if (msg !== CONNECTION || !socket) return;
     open.add(socket);
     socket.once('close', () => {

@@ -32,7 +32,17 @@ async function freePort(): Promise<number> {
 async function start(entry: string, dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'info', WORKERS: '1' },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'info',
+      WORKERS: '1',
+      SHUTDOWN_DELAY_MS: '0',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

@@ -17,12 +17,16 @@ export async function freePort(): Promise<number> {
 // The server as `npm start` runs it: compiled to dist/ first, then started by scripts/start.sh.
 const built = buildServer();
 
-/** Starts the server as `npm start` does, with these settings over the environment (SQLite unless DATABASE_URL is given). */
+/**
+ * Starts the server as `npm start` does, with these settings over the environment (SQLite unless
+ * DATABASE_URL is given). SIGTERM stops it without the delay a load balancer needs, unless the
+ * test sets SHUTDOWN_DELAY_MS.
+ */
 export async function startServer(env: Record<string, string>) {
   await built;
   const child = spawn('sh', [path.join(ROOT, 'scripts', 'start.sh')], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', ...env },
+    env: { ...process.env, DATABASE_URL: '', SHUTDOWN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

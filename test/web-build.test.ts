@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildWeb, report } from '../web/scripts/build.mjs';
 
-// A production install (`npm ci --omit=dev`) has no vite: `npm start` must then say plainly that
+// A production install (`npm ci --omit=dev`) has no vite: its build (`npm run build`) must then say plainly that
 // there are no pages and how to get them, not that the front-end is up to date.
 
 const noVite = () => Promise.reject(Object.assign(new Error("Cannot find package 'vite'"), { code: 'ERR_MODULE_NOT_FOUND' }));

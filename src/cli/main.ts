@@ -4,17 +4,22 @@ import { USER_USAGE } from './user.ts';
 import { MEDIA_USAGE } from './media.ts';
 import { JOBS_USAGE } from './jobs.ts';
 import { TAGS_USAGE } from './tags.ts';
+import { MIGRATE_USAGE } from './migrate.ts';
+import { BACKUP_USAGE } from './backup.ts';
 
 const USAGE = `Usage: imageboard <command> [options]
 
 Commands:
   seed --posts N [--seed S] [--users N] [--tags N] [--tags-per-post N] [--until ISO-DATE] [--no-media]
         Fill the database (DATABASE_URL, or SQLite under DATA_DIR) with synthetic data.
-${USER_USAGE}${MEDIA_USAGE}${JOBS_USAGE}${TAGS_USAGE}`;
+${MIGRATE_USAGE}${USER_USAGE}${MEDIA_USAGE}${JOBS_USAGE}${TAGS_USAGE}${BACKUP_USAGE}`;
 
 type Command = (args: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  migrate: async () => (await import('./migrate.ts')).migrateCommand,
+  backup: async () => (await import('./backup.ts')).backupCommand,
+  restore: async () => (await import('./backup.ts')).restoreCommand,
   media: async () => (await import('./media.ts')).mediaCommand,
   user: async () => (await import('./user.ts')).userCommand,
   seed: async () => (await import('./seed.ts')).seedCommand,

@@ -30,7 +30,7 @@ export async function openDeps(config: Config, opts: OpenDepsOptions = {}): Prom
         `For a new board, start the server once (npm start) or run \`npx imageboard seed\`: either creates the database.`,
     );
   }
-  const database = await openDatabase(where);
+  const database = await openDatabase({ ...where, poolSize: config.databasePoolSize });
   return {
     db: database,
     config,

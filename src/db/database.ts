@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import { ScopedPostgresDialect } from './scoped-introspector.ts';
 import { Database, DEADLINE_FUNCTION, deadlineGuard } from './engine.ts';
-import { migrateToLatest } from './migrate.ts';
+import { migrateToLatest, pendingMigrations, SchemaBehind } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { ensureStatistics } from './statistics.ts';
 import { LOCK_FUNCTIONS } from './locks.ts';
@@ -22,6 +22,13 @@ export interface DatabaseOptions {
   sqliteFile?: string;
   /** Tests: the last migration to run (a database as an older version left it); default all. */
   lastMigration?: string;
+  /** PostgreSQL: connections this process keeps at most (DATABASE_POOL_SIZE). */
+  poolSize?: number;
+  /**
+   * 'run' (default): run the migrations it lacks. 'check': run none, and throw SchemaBehind when
+   * some are missing. 'none': neither (the migrate command runs them itself, and says which).
+   */
+  migrations?: 'run' | 'check' | 'none';
 }
 
 /** pg, loaded only for PostgreSQL (a SQLite server never needs it: ~10 MB less per process). */
@@ -34,13 +41,31 @@ async function loadPg() {
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  const database = opts.url ? await openPostgres(opts.url, opts.schema) : openSqlite(opts);
-  await migrateToLatest(database, database.engine, opts.lastMigration);
-  if (database.engine === 'sqlite') await ensureStatistics(database);
+  const database = opts.url ? await openPostgres(opts.url, opts.schema, opts.poolSize) : openSqlite(opts);
+  try {
+    const mode = opts.migrations ?? 'run';
+    if (mode === 'run') await migrateToLatest(database, database.engine, opts.lastMigration);
+    if (mode === 'check') {
+      const pending = await pendingMigrations(database, database.engine);
+      if (pending.length > 0) throw new SchemaBehind(pending);
+    }
+    if (mode !== 'none' && database.engine === 'sqlite') await ensureStatistics(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   return database;
 }
 
-const sqlitePath = (opts: DatabaseOptions) => path.join(opts.dataDir, opts.sqliteFile ?? 'imageboard.db');
+/** Runs the migrations the database lacks; returns their names (none: it was up to date). */
+export async function migrate(database: Database): Promise<string[]> {
+  const applied = await migrateToLatest(database, database.engine);
+  if (database.engine === 'sqlite') await ensureStatistics(database);
+  return applied;
+}
+
+/** The SQLite file the options name. */
+export const sqlitePath = (opts: DatabaseOptions) => path.join(opts.dataDir, opts.sqliteFile ?? 'imageboard.db');
 
 /** Which database the options name, for people: the SQLite file, or the PostgreSQL URL without its password. */
 export function databaseLabel(opts: DatabaseOptions): string {
@@ -104,7 +129,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   return new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
 }
 
-async function openPostgres(url: string, schema?: string): Promise<Database> {
+async function openPostgres(url: string, schema?: string, poolSize = 10): Promise<Database> {
   const pg = await loadPg();
   if (schema) {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
@@ -118,7 +143,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
   }
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: poolSize,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   return new Database({ dialect: new ScopedPostgresDialect({ pool }) }, 'postgres');

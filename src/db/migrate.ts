@@ -29,11 +29,23 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '010-tag-history': tagHistory,
 };
 
+/** Start-up found migrations the database has not run, with migrating at start turned off. */
+export class SchemaBehind extends Error {
+  override name = 'SchemaBehind';
+  constructor(readonly pending: string[]) {
+    super(
+      `The database schema is older than this version of the server: ${pending.length} migration(s) not applied ` +
+        `(${pending.join(', ')}). Run \`npx imageboard migrate\` with the same DATA_DIR / DATABASE_URL first, ` +
+        'or set MIGRATE_ON_START=true. The server does not serve with an older schema.',
+    );
+  }
+}
+
 /**
- * Runs the migrations the database has not run yet. `last` stops after that one (tests: a
- * database as an older version left it).
+ * Runs the migrations the database has not run yet; returns their names in the order run. `last`
+ * stops after that one (tests: a database as an older version left it).
  */
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, last?: string): Promise<void> {
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, last?: string): Promise<string[]> {
   if (last !== undefined && !(last in MIGRATIONS)) throw new Error(`no migration named ${last}`);
   const migrations: Record<string, Migration> = {};
   for (const [name, m] of Object.entries(MIGRATIONS)) {
@@ -41,13 +53,24 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, las
     if (name === last) break;
   }
   await adoptDevelopmentMigrations(db, dialect, '001-initial-schema');
-  // Kysely looks for its bookkeeping tables in every schema unless told which one: with two
-  // schemas in one PostgreSQL database (tests, or several deployments) it would find the other's.
-  const migrationTableSchema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
-  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (await migrator(db, dialect, migrations)).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** The migrations the database has not run, in order; reads only (an empty database lacks them all). */
+export async function pendingMigrations(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  const migrations = Object.fromEntries(Object.keys(MIGRATIONS).map((name) => [name, { up: async () => {} } as Migration]));
+  const infos = await (await migrator(db, dialect, migrations)).getMigrations();
+  return infos.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+async function migrator(db: Kysely<any>, dialect: DialectName, migrations: Record<string, Migration>): Promise<Migrator> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: with two
+  // schemas in one PostgreSQL database (tests, or several deployments) it would find the other's.
+  const migrationTableSchema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  return new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Builds web/ into web/dist when dist is missing or older than any source file (the `prestart`
-// step, and the browser tests' first step). `--force` always builds. Concurrent callers (test
+// Builds web/ into web/dist when dist is missing or older than any source file (part of
+// `npm run build`, and the browser tests' first step). `--force` always builds. Concurrent callers (test
 // files run two at a time) take turns through a lock directory, and the second finds it fresh.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -101,7 +101,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
       const { stream, text } = report(result);
       if (stream === 'stdout') console.log(text);
       else console.error(`\n${'!'.repeat(80)}\n${text}\n${'!'.repeat(80)}\n`);
-      // An explicit build (npm run web:build) that could not build fails; npm start goes on with the API.
+      // An explicit build (npm run web:build) that could not build fails; npm run build goes on with the API.
       if (force && result !== 'built') process.exit(1);
     },
     (err) => {

@@ -98,6 +98,11 @@ export class RedisStore implements LimitStore {
     }
   }
 
+  /** Throws unless Redis answers (for /readyz); fails at once while disconnected (no offline queue). */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
     await this.local.close();

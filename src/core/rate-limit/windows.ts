@@ -24,6 +24,8 @@ export interface LimitStore {
   /** Checks and counts one request against all windows, atomically. */
   hit(windows: WindowSpec[], now: number): Promise<Decision>;
   close(): Promise<void>;
+  /** Throws unless the shared store answers (for /readyz); absent on stores in this process. */
+  ping?(): Promise<void>;
 }
 
 /** The pure rule, shared by the memory store and (as Lua) the Redis store. */

@@ -4,6 +4,126 @@
  */
 
 export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process is up and answering */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database, Redis (when used) and the media store answer; 503 names what does not, or says the instance is draining */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description `draining`: the instance received SIGTERM and stops shortly; no checks are run
+                             * @enum {string}
+                             */
+                            status: "ok" | "not ready" | "draining";
+                            /** @description Each check by name: `database`, `media`, and `redis` when Redis is used */
+                            checks: {
+                                [key: string]: {
+                                    ok: boolean;
+                                    /** @description How long the check took */
+                                    ms: number;
+                                    /** @description Why it failed, in general terms (details are in the server log) */
+                                    error?: string;
+                                };
+                            };
+                            /** @description The checks that failed */
+                            failing: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description `draining`: the instance received SIGTERM and stops shortly; no checks are run
+                             * @enum {string}
+                             */
+                            status: "ok" | "not ready" | "draining";
+                            /** @description Each check by name: `database`, `media`, and `redis` when Redis is used */
+                            checks: {
+                                [key: string]: {
+                                    ok: boolean;
+                                    /** @description How long the check took */
+                                    ms: number;
+                                    /** @description Why it failed, in general terms (details are in the server log) */
+                                    error?: string;
+                                };
+                            };
+                            /** @description The checks that failed */
+                            failing: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api": {
         parameters: {
             query?: never;
