@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { PostsTable } from '../../db/types.ts';
 import type { Static } from 'typebox';
-import { MEDIA_PREFIX } from '../../core/media-paths.ts';
 import type { DanbooruPost } from './danbooru.schemas.ts';
 
 export type DanbooruPostObject = Static<typeof DanbooruPost>;
@@ -41,11 +40,11 @@ const extOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 const THUMB = 180;
 
 /**
- * A post as Danbooru's clients read it. `origin` (scheme://host of the request) makes the URLs
- * absolute; `categories` gives each tag's category (a missing tag is general).
+ * A post as Danbooru's clients read it. `mediaRoot` (absolute, ending in `/`) is where its
+ * media are; `categories` gives each tag's category (a missing tag is general).
  */
-export function danbooruPost(p: PostRow, origin: string, categories: Map<string, string>): DanbooruPostObject {
-  const url = (path: string) => `${origin}${MEDIA_PREFIX}${path}`;
+export function danbooruPost(p: PostRow, mediaRoot: string, categories: Map<string, string>): DanbooruPostObject {
+  const url = (path: string) => mediaRoot + path;
   const names = p.tag_string.split(' ').filter(Boolean);
   const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, [] as string[]]));
   for (const n of names) byCategory[categories.get(n) ?? 'general']?.push(n);

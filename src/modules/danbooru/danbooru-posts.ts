@@ -1,3 +1,4 @@
+import { MEDIA_PREFIX } from '../../core/media-paths.ts';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
@@ -33,6 +34,8 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
   /** The objects of the given posts, in the order of `ids`; a post missing (or hidden) is left out. */
   const objects = async (ids: number[], origin: string): Promise<DanbooruPostObject[]> => {
     if (ids.length === 0) return [];
+    // Danbooru's URLs are absolute: this server's own /media/ unless media have a public address.
+    const mediaRoot = deps.config.mediaPublicUrl || origin + MEDIA_PREFIX;
     const rows: PostRow[] = await db
       .selectFrom('posts')
       .leftJoin('users', 'users.id', 'posts.uploader_id')
@@ -66,7 +69,9 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
-      return row && visible(row) ? [danbooruPost({ ...row, created_at: Number(row.created_at), updated_at: Number(row.updated_at) }, origin, categories)] : [];
+      return row && visible(row)
+        ? [danbooruPost({ ...row, created_at: Number(row.created_at), updated_at: Number(row.updated_at) }, mediaRoot, categories)]
+        : [];
     });
   };
 

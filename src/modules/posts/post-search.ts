@@ -113,7 +113,7 @@ export async function listBySearch(
     deps.config.search,
     indexes,
   );
-  const items = await repo.itemsByIds(deps.db, result.ids);
+  const items = await repo.itemsByIds(deps.db, result.ids, deps.config);
   const newest = result.order === ORDERS.newest;
   const last = items.ids[items.ids.length - 1];
   const cursor = newest && items.ids.length === limit && last !== undefined ? String(last) : null;
