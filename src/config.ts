@@ -133,7 +133,7 @@ function s3Settings(env: Env, store: Config['mediaStore']): S3Settings {
   }
   if ((s3.accessKeyId === '') !== (s3.secretAccessKey === '')) {
     const missing = s3.accessKeyId === '' ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
-    throw new ConfigError(missing, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither, for the SDK\'s own credentials)');
+    throw new ConfigError(missing, "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither, for the SDK's own credentials)");
   }
   return s3;
 }

@@ -7,8 +7,7 @@ export const DEFAULT_AVATAR = '/static/default-avatar.svg';
 /** Where clients fetch media: MEDIA_PUBLIC_URL (a CDN or the bucket) when set, else this server's /media/. */
 export const mediaBase = (config: Pick<Config, 'mediaPublicUrl'>): string => config.mediaPublicUrl || MEDIA_PREFIX;
 
-export const mediaUrl = (config: Pick<Config, 'mediaPublicUrl'>, stored: string | null | undefined): string =>
-  stored ? mediaBase(config) + stored : '';
+export const mediaUrl = (config: Pick<Config, 'mediaPublicUrl'>, stored: string | null | undefined): string => (stored ? mediaBase(config) + stored : '');
 export const avatarUrl = (config: Pick<Config, 'mediaPublicUrl'>, stored: string | null | undefined): string =>
   stored ? mediaBase(config) + stored : DEFAULT_AVATAR;
 

@@ -83,7 +83,10 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: str
 }
 
 /** A post's thumbnail and preview made again from its original (ffmpeg and sharp read a local copy). */
-async function remakeThumbnails(deps: Deps, p: { media_type: string; duration: number | null; file_path: string; thumb_path: string; preview_path: string | null }) {
+async function remakeThumbnails(
+  deps: Deps,
+  p: { media_type: string; duration: number | null; file_path: string; thumb_path: string; preview_path: string | null },
+) {
   const { uploads } = deps.config;
   const d = await deps.media.withLocalFile(p.file_path, async (file) => {
     const source = p.media_type === 'video' ? await posterFrame({ ffmpeg: uploads.ffmpegPath, ffprobe: uploads.ffprobePath }, file, p.duration ?? 1) : file;

@@ -126,7 +126,11 @@ eachDatabase('media migrate --to s3 of a board', (ctx) => {
 
   test('without a bucket it says which setting to set', async () => {
     let err = '';
-    const code = await mediaCommand(['migrate', '--to', 's3'], { env: await commandEnv(ctx), out: { write: () => {} }, err: { write: (s: string) => (err += s) } });
+    const code = await mediaCommand(['migrate', '--to', 's3'], {
+      env: await commandEnv(ctx),
+      out: { write: () => {} },
+      err: { write: (s: string) => (err += s) },
+    });
     assert.equal(code, 2);
     assert.match(err, /S3_BUCKET/);
   });
