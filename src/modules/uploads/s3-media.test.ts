@@ -141,6 +141,23 @@ eachDatabase(
       }
     });
 
+    test('an avatar goes to the bucket and is served from it; with MEDIA_PUBLIC_URL its URL is in the bucket', async () => {
+      const m = multipart({}, [{ name: 'avatar', filename: 'me.png', data: await fx.png(36) }]);
+      const res = await ctx.app.inject({ method: 'PATCH', url: '/api/users/me', payload: m.payload, headers: { ...m.headers, ...alice.headers } });
+      assert.equal(res.statusCode, 200, res.body);
+      const avatar: string = res.json().avatar;
+      assert.ok(await bucket.store.exists(keyOf(avatar)), avatar);
+      const file = await ctx.app.inject({ url: avatar });
+      assert.equal(file.statusCode, 200);
+      assert.equal(file.headers['content-type'], 'image/webp');
+      const app = await buildApp({ ...ctx.config, mediaPublicUrl: bucket.publicUrl }, { database: ctx.database, clock: ctx.clock, jobs: { run: false } });
+      try {
+        assert.equal((await app.inject({ url: '/api/users/alice' })).json().avatar, bucket.publicUrl + keyOf(avatar));
+      } finally {
+        await app.close();
+      }
+    });
+
     test('deleting a post deletes its objects', async () => {
       const doomed = await upload(ctx, alice, 'doomed.png', await fx.png(33));
       const sha = /([0-9a-f]{64})\.\w+$/.exec(doomed.imageUrl)![1];
