@@ -25,7 +25,6 @@ import { MemoryStore, type LimitStore } from './core/rate-limit/windows.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { openMediaStore } from './storage/open.ts';
 import { serveStoredMedia } from './storage/serve-media.ts';
-import type { S3MediaStore } from './storage/s3.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
@@ -202,7 +201,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     });
   } else {
     // Also with MEDIA_PUBLIC_URL: links given out before it was set keep working.
-    serveStoredMedia(app, media as S3MediaStore);
+    serveStoredMedia(app, media);
   }
   await app.register(fastifyStatic, {
     root: path.join(ROOT, 'public', 'static'),

@@ -83,6 +83,10 @@ eachDatabase(
       assert.ok(full.headers.etag);
       // The stored PNG had no metadata to strip: the bytes uploaded.
       assert.deepEqual(full.rawPayload, image.data);
+      const head = await ctx.app.inject({ method: 'HEAD', url: image.imageUrl });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.headers['content-length'], String(image.data.length));
+      assert.equal(head.rawPayload.length, 0);
       const again = await ctx.app.inject({ url: image.imageUrl, headers: { 'if-none-match': String(full.headers.etag) } });
       assert.equal(again.statusCode, 304);
       assert.equal(again.rawPayload.length, 0);
