@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { buildApp } from '../../app.ts';
 import { mediaCommand } from '../../cli/media.ts';
 import { contentPath } from '../../core/media-paths.ts';
 import { LocalMediaStore } from '../../storage/local.ts';
+import { S3MediaStore } from '../../storage/s3.ts';
 import { commandEnv, eachDatabase } from '../../../test/helpers.ts';
 import { register } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
@@ -70,6 +72,24 @@ describe('media migrate: resuming and checking', () => {
     assert.deepEqual([r.copied, r.alreadyThere, r.replaced, r.failed], [2, 5, [damaged], []]);
     assert.deepEqual(await bytesOf(await bucket.store.read(damaged)), files.get(damaged));
     assert.ok(await bucket.store.exists(gone));
+  });
+
+  test('a copy that reads back with other bytes is reported as failed, not counted as copied', async () => {
+    const [bent] = [...files.keys()].sort();
+    await bucket.store.delete(bent);
+    // A store that stores one file and then gives back other bytes for it (a faulty proxy or disk).
+    class Faulty extends S3MediaStore {
+      override async read(rel: string) {
+        return rel === bent ? Readable.from([Buffer.from('not the file')]) : super.read(rel);
+      }
+    }
+    const faulty = new Faulty(bucket.settings, path.join(dir, 'tmp'));
+    try {
+      const r = await migrateMedia(local, faulty);
+      assert.deepEqual([r.copied, r.alreadyThere, r.failed], [0, 6, [bent]]);
+    } finally {
+      await faulty.close();
+    }
   });
 });
 
