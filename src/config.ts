@@ -128,8 +128,9 @@ function s3Settings(env: Env, store: Config['mediaStore']): S3Settings {
     secretAccessKey: env.S3_SECRET_ACCESS_KEY?.trim() ?? '',
   };
   if (store === 's3' && s3.bucket === '') throw new ConfigError('S3_BUCKET', 'MEDIA_STORE=s3 needs the name of the bucket');
-  if (s3.bucket !== '' && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(s3.bucket)) {
-    throw new ConfigError('S3_BUCKET', `"${s3.bucket}" is not a bucket name (3-63 lowercase letters, digits, dots and hyphens)`);
+  // Lenient past AWS's rules for new buckets (3-63 lowercase): older buckets and other stores allow more.
+  if (s3.bucket !== '' && !/^[A-Za-z0-9][A-Za-z0-9._-]{1,253}[A-Za-z0-9]$/.test(s3.bucket)) {
+    throw new ConfigError('S3_BUCKET', `"${s3.bucket}" is not a bucket name (letters, digits, dots, hyphens and underscores)`);
   }
   if ((s3.accessKeyId === '') !== (s3.secretAccessKey === '')) {
     const missing = s3.accessKeyId === '' ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';

@@ -20,7 +20,10 @@ const count = (n: number) => n.toLocaleString('en');
 
 const STD_IO: CommandIo = { env: process.env, out: process.stdout, err: process.stderr };
 
-/** `imageboard media check [--fix]` and `imageboard media md5`: exit 0 when clean (or fixed), 1 when problems remain. */
+/**
+ * `imageboard media check [--fix]`, `media migrate --to s3` and `media md5`: exit 0 when clean (or
+ * fixed), 1 when problems remain, 2 on a usage error.
+ */
 export async function mediaCommand(args: string[], io: CommandIo = STD_IO): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
