@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import { tmpDirOf, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { systemClock, type Clock, type Deps } from './core/deps.ts';
 import { errorBody, installErrorHandler } from './core/errors.ts';
@@ -23,6 +23,8 @@ import { installAuth } from './core/auth.ts';
 import { installRateLimits } from './core/rate-limit/index.ts';
 import { MemoryStore, type LimitStore } from './core/rate-limit/windows.ts';
 import { LocalMediaStore } from './storage/local.ts';
+import { openMediaStore } from './storage/open.ts';
+import { serveStoredMedia } from './storage/serve-media.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
@@ -49,8 +51,11 @@ import { databaseCheck, mediaCheck, readinessChecks, type Check, type ReadinessC
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The built front-end (`web/`, built by `npm run build`, which npm install runs, or `npm run web:build`). */
 const WEB_DIST = path.join(ROOT, 'web', 'dist');
-const PAGE_CSP =
-  "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+/** The pages' policy; media from MEDIA_PUBLIC_URL's origin when they live there. */
+function pageCsp(config: Config): string {
+  const media = config.mediaPublicUrl ? ` ${new URL(config.mediaPublicUrl).origin}` : '';
+  return `default-src 'self'; img-src 'self' data: blob:${media}; media-src 'self' blob:${media}; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`;
+}
 
 /** A browser asking for a page of the front-end: deep links such as /posts/123 get index.html. */
 function wantsPage(method: string, url: string, accept: string | undefined): boolean {
@@ -110,8 +115,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       migrations: config.migrateOnStart ? 'run' : 'check',
     }));
   const clock = opts.clock ?? systemClock;
-  fs.mkdirSync(path.join(config.dataDir, 'media'), { recursive: true });
-  const media = new LocalMediaStore(path.join(config.dataDir, 'media'), tmpDirOf(config));
+  const media = await openMediaStore(config);
   const deps: Deps = { db: database, config, clock, media, startedAt: clock.now() };
 
   const app = Fastify({
@@ -202,14 +206,19 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   jobsRoutes(app, deps);
   danbooruRoutes(app, deps, services.posts);
 
-  await app.register(fastifyStatic, {
-    root: path.join(config.dataDir, 'media'),
-    prefix: '/media/',
-    decorateReply: false,
-    immutable: true,
-    maxAge: '365d',
-    setHeaders: (reply) => reply.header('X-Content-Type-Options', 'nosniff'),
-  });
+  if (media instanceof LocalMediaStore) {
+    await app.register(fastifyStatic, {
+      root: media.root,
+      prefix: '/media/',
+      decorateReply: false,
+      immutable: true,
+      maxAge: '365d',
+      setHeaders: (reply) => reply.header('X-Content-Type-Options', 'nosniff'),
+    });
+  } else {
+    // Also with MEDIA_PUBLIC_URL: links given out before it was set keep working.
+    serveStoredMedia(app, media);
+  }
   await app.register(fastifyStatic, {
     root: path.join(ROOT, 'public', 'static'),
     prefix: '/static/',
@@ -218,6 +227,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     setHeaders: (reply) => reply.header('X-Content-Type-Options', 'nosniff'),
   });
 
+  const csp = pageCsp(config);
   const webBuilt = fs.existsSync(path.join(WEB_DIST, 'index.html'));
   if (!webBuilt) {
     // A production install without a front-end build would otherwise look like a broken board.
@@ -240,7 +250,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       return reply
         .header('Content-Type', 'text/html; charset=utf-8')
         .header('Cache-Control', 'no-cache')
-        .header('Content-Security-Policy', PAGE_CSP)
+        .header('Content-Security-Policy', csp)
         .header('X-Content-Type-Options', 'nosniff')
         .send(html);
     }
@@ -270,5 +280,6 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     app.addHook('preClose', async () => runner?.stop());
   }
   if (!opts.database) app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => media.close());
   return app;
 }

@@ -43,6 +43,13 @@ test('every setting is read', () => {
     SEARCH_MAX_LENGTH: '2000',
     SEARCH_MAX_TERMS: '40',
     SEARCH_TIME_BUDGET_MS: '500',
+    MEDIA_STORE: 's3',
+    MEDIA_PUBLIC_URL: 'https://cdn.example.org/board',
+    S3_ENDPOINT: 'http://127.0.0.1:9000',
+    S3_BUCKET: 'board-media',
+    S3_REGION: 'eu-west-1',
+    S3_ACCESS_KEY_ID: 'AKID',
+    S3_SECRET_ACCESS_KEY: 'secret',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -61,6 +68,9 @@ test('every setting is read', () => {
     workers: 2,
     mediaGraceMinutes: 5,
     aliasRetagNow: 250,
+    mediaStore: 's3',
+    mediaPublicUrl: 'https://cdn.example.org/board/',
+    s3: { endpoint: 'http://127.0.0.1:9000', bucket: 'board-media', region: 'eu-west-1', accessKeyId: 'AKID', secretAccessKey: 'secret' },
     uploads: {
       maxImageBytes: 10 * 1024 * 1024,
       maxVideoBytes: 100 * 1024 * 1024,
@@ -90,6 +100,13 @@ test('a bad value names the setting', () => {
     [{ DATABASE_POOL_SIZE: '5000' }, 'DATABASE_POOL_SIZE'],
     [{ MIGRATE_ON_START: 'sometimes' }, 'MIGRATE_ON_START'],
     [{ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS'],
+    [{ MEDIA_STORE: 'ftp' }, 'MEDIA_STORE'],
+    [{ MEDIA_STORE: 's3' }, 'S3_BUCKET'],
+    [{ MEDIA_STORE: 's3', S3_BUCKET: 'media/originals' }, 'S3_BUCKET'],
+    [{ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_ENDPOINT: 'ftp://x' }, 'S3_ENDPOINT'],
+    [{ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'AKID' }, 'S3_SECRET_ACCESS_KEY'],
+    [{ MEDIA_PUBLIC_URL: 'cdn.example.org' }, 'MEDIA_PUBLIC_URL'],
+    [{ MEDIA_PUBLIC_URL: 'https://cdn.example.org/?v=1' }, 'MEDIA_PUBLIC_URL'],
   ];
   for (const [env, name] of cases) {
     assert.throws(

@@ -38,8 +38,23 @@ export interface Config {
    * an alias on more posts moves them in a background job (modules/posts/posts.retag.ts).
    */
   aliasRetagNow: number;
+  /** Where media live: DATA_DIR/media, or a bucket (storage/open.ts). */
+  mediaStore: 'local' | 's3';
+  /** Empty: media URLs are /media/... on this server. Otherwise their base (a CDN, the bucket), ending in `/`. */
+  mediaPublicUrl: string;
+  s3: S3Settings;
   uploads: UploadLimits;
   search: SearchSettings;
+}
+
+export interface S3Settings {
+  /** Empty: the provider's default (AWS). Set: that address, path-style (`ENDPOINT/BUCKET/KEY`). */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  /** Both empty: the SDK's own chain (environment, instance role). */
+  accessKeyId: string;
+  secretAccessKey: string;
 }
 
 export interface UploadLimits {
@@ -113,7 +128,36 @@ function url(env: Env, name: string, protocols: string[]): string {
   return raw;
 }
 
+function s3Settings(env: Env, store: Config['mediaStore']): S3Settings {
+  const s3 = {
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    bucket: env.S3_BUCKET?.trim() ?? '',
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID?.trim() ?? '',
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY?.trim() ?? '',
+  };
+  if (store === 's3' && s3.bucket === '') throw new ConfigError('S3_BUCKET', 'MEDIA_STORE=s3 needs the name of the bucket');
+  // Lenient past AWS's rules for new buckets (3-63 lowercase): older buckets and other stores allow more.
+  if (s3.bucket !== '' && !/^[A-Za-z0-9][A-Za-z0-9._-]{1,253}[A-Za-z0-9]$/.test(s3.bucket)) {
+    throw new ConfigError('S3_BUCKET', `"${s3.bucket}" is not a bucket name (letters, digits, dots, hyphens and underscores)`);
+  }
+  if ((s3.accessKeyId === '') !== (s3.secretAccessKey === '')) {
+    const missing = s3.accessKeyId === '' ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+    throw new ConfigError(missing, "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither, for the SDK's own credentials)");
+  }
+  return s3;
+}
+
+/** A base URL ending in `/`, so a stored path is appended as it is. */
+function publicBase(env: Env): string {
+  const raw = url(env, 'MEDIA_PUBLIC_URL', ['http:', 'https:']);
+  if (raw === '') return '';
+  if (/[?#]/.test(raw)) throw new ConfigError('MEDIA_PUBLIC_URL', 'a base URL takes no query or fragment');
+  return raw.endsWith('/') ? raw : `${raw}/`;
+}
+
 export function loadConfig(env: Env = process.env): Config {
+  const mediaStore = oneOf(env, 'MEDIA_STORE', ['local', 's3'] as const, 'local');
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
@@ -131,6 +175,9 @@ export function loadConfig(env: Env = process.env): Config {
     workers: env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : int(env, 'WORKERS', 1, 1, 64),
     mediaGraceMinutes: int(env, 'MEDIA_GRACE_MINUTES', 60, 0, 10_080),
     aliasRetagNow: int(env, 'ALIAS_RETAG_NOW', 1000, 0, 100_000),
+    mediaStore,
+    mediaPublicUrl: publicBase(env),
+    s3: s3Settings(env, mediaStore),
     uploads: {
       maxImageBytes: int(env, 'MAX_IMAGE_MB', 50, 1, 4096) * MB,
       maxVideoBytes: int(env, 'MAX_VIDEO_MB', 200, 1, 16384) * MB,

@@ -3,10 +3,14 @@ import { loadConfig } from '../config.ts';
 import { openDeps } from '../core/deps-open.ts';
 import { checkMedia } from '../modules/uploads/media-check.ts';
 import { fillMd5 } from '../modules/uploads/md5-fill.ts';
+import { migrateCommand } from './media-migrate.ts';
 import type { CommandIo } from './seed.ts';
 
 export const MEDIA_USAGE = `  media check [--fix]
         Find rows without files, files without rows and missing thumbnails; --fix repairs them.
+  media migrate --to s3
+        Copy DATA_DIR/media into the bucket of the S3_* settings, each file checked by its sha256;
+        run again to resume after an interruption. Then set MEDIA_STORE=s3.
   media md5
         Fill the md5 of posts made before it was stored, from their files (the server does this after start-up too).
 `;
@@ -16,14 +20,24 @@ const count = (n: number) => n.toLocaleString('en');
 
 const STD_IO: CommandIo = { env: process.env, out: process.stdout, err: process.stderr };
 
-/** `imageboard media check [--fix]` and `imageboard media md5`: exit 0 when clean (or fixed), 1 when problems remain. */
+/**
+ * `imageboard media check [--fix]`, `media migrate --to s3` and `media md5`: exit 0 when clean (or
+ * fixed), 1 when problems remain, 2 on a usage error.
+ */
 export async function mediaCommand(args: string[], io: CommandIo = STD_IO): Promise<number> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { fix: { type: 'boolean', default: false } } });
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { fix: { type: 'boolean', default: false }, to: { type: 'string' } },
+  });
   const [sub] = positionals;
-  if (positionals.length !== 1 || !(sub === 'check' || (sub === 'md5' && !values.fix))) {
+  const usage = () => {
     io.err.write(`Usage:\n${MEDIA_USAGE}`);
     return 2;
-  }
+  };
+  if (positionals.length !== 1) return usage();
+  if (sub === 'migrate') return values.to === 's3' && !values.fix ? migrateCommand(io) : usage();
+  if (values.to !== undefined || !(sub === 'check' || (sub === 'md5' && !values.fix))) return usage();
   const deps = await openDeps(loadConfig(io.env), { err: io.err });
   try {
     return sub === 'md5' ? await md5(deps, io) : await check(deps, values.fix, io);

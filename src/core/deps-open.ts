@@ -1,8 +1,7 @@
-import path from 'node:path';
-import { tmpDirOf, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import { databaseExists, databaseLabel, openDatabase } from '../db/database.ts';
 import { systemClock, type Deps } from './deps.ts';
-import { LocalMediaStore } from '../storage/local.ts';
+import { openMediaStore } from '../storage/open.ts';
 
 /** A command that works on an existing board was pointed at a database that does not hold one. */
 export class NoDatabase extends Error {}
@@ -31,12 +30,16 @@ export async function openDeps(config: Config, opts: OpenDepsOptions = {}): Prom
     );
   }
   const database = await openDatabase({ ...where, poolSize: config.databasePoolSize });
+  const media = await openMediaStore(config);
   return {
     db: database,
     config,
     clock: systemClock,
-    media: new LocalMediaStore(path.join(config.dataDir, 'media'), tmpDirOf(config)),
+    media,
     startedAt: Date.now(),
-    close: () => database.close(),
+    close: async () => {
+      await media.close();
+      await database.close();
+    },
   };
 }

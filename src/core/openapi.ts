@@ -8,7 +8,8 @@ The image board's REST API. All bodies are JSON (UTF-8) except uploads (multipar
 
 Conventions:
 - Identifiers are opaque strings. Timestamps are ISO 8601 UTC with milliseconds.
-- Media and avatar paths are relative paths served by this server (\`/media/...\`).
+- Media and avatar URLs are paths served by this server (\`/media/...\`), or absolute URLs when the board
+  keeps its media behind a public address of their own (a CDN or a bucket).
 - Success: 200 for reads, updates and deletes; 201 when something is created.
 - Every error is \`{ error, status }\`; validation errors add \`details: [{ field, message }]\`.
 - Unknown query parameters and bad values are refused with 400 naming the parameter and what it accepts.

@@ -74,20 +74,25 @@ export async function imageDerivatives(input: string | Buffer, maxPixels: number
 
 /**
  * The original without EXIF/XMP/IPTC (so no GPS or place names are served), orientation baked in,
- * colour profile kept. Animated GIF and WebP stay animated.
+ * colour profile kept, written to `out` (which the store streams from: the encoded image is never
+ * whole in memory here); returns its size. Animated GIF and WebP stay animated.
  */
-export async function stripMetadata(file: string, mime: string, info: ImageInfo, maxPixels: number): Promise<Buffer> {
+export async function stripMetadata(file: string, out: string, mime: string, info: ImageInfo, maxPixels: number): Promise<number> {
   const img = (await open(file, maxPixels, info.animated)).rotate().keepIccProfile();
+  return (await encodeAs(img, mime).toFile(out)).size;
+}
+
+function encodeAs(img: Sharp, mime: string): Sharp {
   switch (mime) {
     case 'image/jpeg':
-      return img.jpeg({ quality: 95, mozjpeg: true }).toBuffer();
+      return img.jpeg({ quality: 95, mozjpeg: true });
     case 'image/png':
-      return img.png().toBuffer();
+      return img.png();
     case 'image/webp':
-      return img.webp({ quality: 95 }).toBuffer();
+      return img.webp({ quality: 95 });
     case 'image/gif':
-      return img.gif().toBuffer();
+      return img.gif();
     default:
-      return img.avif({ quality: 80 }).toBuffer();
+      return img.avif({ quality: 80 });
   }
 }

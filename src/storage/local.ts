@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_PREFIX } from '../core/media-paths.ts';
+import type { Readable } from 'node:stream';
 import type { MediaStore, StoredFile } from './media-store.ts';
 import { ownedName } from './owner.ts';
 
@@ -18,6 +18,7 @@ export class LocalMediaStore implements MediaStore {
     this.tmpDir = path.resolve(tmpDir);
     // Once here rather than before every write: each upload writes three files through put().
     mkdirSync(this.tmpDir, { recursive: true });
+    mkdirSync(this.root, { recursive: true });
   }
 
   /** Absolute path of a stored relative path; refuses anything that would leave the media folder. */
@@ -25,10 +26,6 @@ export class LocalMediaStore implements MediaStore {
     const abs = path.resolve(this.root, rel);
     if (!abs.startsWith(this.root + path.sep)) throw new Error(`path escapes the media folder: ${rel}`);
     return abs;
-  }
-
-  publicPath(rel: string): string {
-    return MEDIA_PREFIX + rel;
   }
 
   async put(rel: string, data: Buffer): Promise<void> {
@@ -51,12 +48,22 @@ export class LocalMediaStore implements MediaStore {
       await fs.rename(tmpPath, abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-      await this.put(rel, await fs.readFile(tmpPath));
+      // Another disk: copied beside the target first, so the rename into place stays whole.
+      const tmp = path.join(this.tmpDir, ownedName('tmp'));
+      try {
+        await fs.copyFile(tmpPath, tmp);
+        await fs.rename(tmp, abs);
+      } catch (err2) {
+        await fs.rm(tmp, { force: true });
+        throw err2;
+      }
     }
   }
 
-  async get(rel: string): Promise<Buffer> {
-    return fs.readFile(this.localPath(rel));
+  async read(rel: string): Promise<Readable> {
+    // Opened first, so a missing file rejects here rather than on the first read.
+    const handle = await fs.open(this.localPath(rel));
+    return handle.createReadStream();
   }
 
   async delete(rel: string): Promise<void> {
@@ -70,6 +77,11 @@ export class LocalMediaStore implements MediaStore {
     );
   }
 
+  async stat(rel: string): Promise<StoredFile | null> {
+    const stat = await fs.stat(this.localPath(rel)).catch(() => null);
+    return stat?.isFile() ? { rel, modifiedAt: stat.mtimeMs, size: stat.size } : null;
+  }
+
   async *list(): AsyncIterable<StoredFile> {
     let entries: string[];
     try {
@@ -79,7 +91,18 @@ export class LocalMediaStore implements MediaStore {
     }
     for (const e of entries) {
       const stat = await fs.stat(path.join(this.root, e)).catch(() => null);
-      if (stat?.isFile()) yield { rel: e.split(path.sep).join('/'), modifiedAt: stat.mtimeMs };
+      if (stat?.isFile()) yield { rel: e.split(path.sep).join('/'), modifiedAt: stat.mtimeMs, size: stat.size };
     }
   }
+
+  async withLocalFile<T>(rel: string, work: (file: string) => Promise<T>): Promise<T> {
+    return work(this.localPath(rel));
+  }
+
+  async check(): Promise<void> {
+    await fs.access(this.root, fs.constants.R_OK | fs.constants.W_OK);
+    await fs.access(this.tmpDir, fs.constants.W_OK);
+  }
+
+  async close(): Promise<void> {}
 }

@@ -27,12 +27,12 @@ function commentQuery(db: Kysely<DB>) {
 }
 type Row = Awaited<ReturnType<ReturnType<typeof commentQuery>['execute']>>[number];
 
-const toJson = (c: Row) => ({
+const toJson = (config: Deps['config'], c: Row) => ({
   id: String(c.id),
   postId: String(c.post_id),
   parentId: c.parent_id === null ? null : String(c.parent_id),
   content: c.content,
-  author: { username: c.username, avatar: avatarUrl(c.avatar_path) },
+  author: { username: c.username, avatar: avatarUrl(config, c.avatar_path) },
   createdAt: iso(c.created_at),
   replyCount: c.reply_count,
 });
@@ -68,7 +68,7 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
       .executeTakeFirstOrThrow();
     return commentQuery(trx).where('comments.id', '=', row.id).executeTakeFirstOrThrow();
   });
-  return { message: 'Comment posted', comment: toJson(row) };
+  return { message: 'Comment posted', comment: toJson(deps.config, row) };
 }
 
 export async function listComments(deps: Deps, rawPostId: string, page: number, limit: number) {
@@ -86,7 +86,7 @@ export async function listComments(deps: Deps, rawPostId: string, page: number, 
     deps.db.selectFrom('comments').select(sql<number>`count(*)`.as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow(),
   ]);
   const n = Number(total.n);
-  return { comments: rows.map(toJson), total: n, page, totalPages: Math.ceil(n / limit) };
+  return { comments: rows.map((r) => toJson(deps.config, r)), total: n, page, totalPages: Math.ceil(n / limit) };
 }
 
 /** Deletes a comment with all its replies; the post's count drops by how many went. */

@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { PostsTable } from '../../db/types.ts';
 import type { Static } from 'typebox';
-import { MEDIA_PREFIX } from '../../core/media-paths.ts';
 import type { DanbooruPost } from './danbooru.schemas.ts';
 
 export type DanbooruPostObject = Static<typeof DanbooruPost>;
@@ -44,13 +43,13 @@ const THUMB = 180;
 const str = JSON.stringify;
 
 /**
- * A post as Danbooru's clients read it, as JSON text. `origin` (scheme://host of the request)
- * makes the URLs absolute; `categories` gives each tag's category (a missing tag is general).
+ * A post as Danbooru's clients read it, as JSON text. `mediaRoot` (absolute, ending in `/`) is
+ * where its media are; `categories` gives each tag's category (a missing tag is general).
  * Written as text, not built as an object and then serialized: a page of 200 is some 400 kB, and
  * the objects and their serializing were a third of such a page's time.
  */
-export function danbooruPostJson(p: PostRow, origin: string, categories: Map<string, string>): string {
-  const base = str(`${origin}${MEDIA_PREFIX}`).slice(0, -1);
+export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<string, string>): string {
+  const base = str(mediaRoot).slice(0, -1);
   const names = p.tag_string.split(' ').filter(Boolean);
   const byCategory: Record<string, string[]> = { general: [], artist: [], copyright: [], character: [], meta: [] };
   for (const n of names) byCategory[categories.get(n) ?? 'general']?.push(n);

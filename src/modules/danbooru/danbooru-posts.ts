@@ -1,3 +1,4 @@
+import { MEDIA_PREFIX } from '../../core/media-paths.ts';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { FIELD_SEPARATOR } from '../../db/engine.ts';
@@ -47,10 +48,12 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
   /** The objects of the given posts as JSON texts, in the order of `ids`; a post missing (or hidden) is left out. */
   const objects = async (ids: number[], rows: PostRow[], origin: string): Promise<string[]> => {
     const categories = await tagCategories.current(db);
+    // Danbooru's URLs are absolute: this server's own /media/ unless media have a public address.
+    const mediaRoot = deps.config.mediaPublicUrl || origin + MEDIA_PREFIX;
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
-      return row && visible(row) ? [danbooruPostJson(row, origin, categories)] : [];
+      return row && visible(row) ? [danbooruPostJson(row, mediaRoot, categories)] : [];
     });
   };
 

@@ -29,22 +29,11 @@ export const databaseCheck =
     await sql`select 1`.execute(db);
   };
 
-/**
- * Writes, reads back and deletes a tiny file through the store's own interface, so any store
- * (local disk today, object storage later) is checked the way uploads use it.
- */
+/** The media store's own readiness check (MediaStore.check): the folder read and written on disk, the bucket reached in object storage. */
 export const mediaCheck =
   (media: MediaStore): Check =>
-  async () => {
-    const rel = `.readyz/${process.pid}-${randomBytes(6).toString('hex')}.probe`;
-    const body = Buffer.from(rel);
-    try {
-      await media.put(rel, body);
-      if (!(await media.get(rel)).equals(body)) throw new Error('the probe file read back differs from what was written');
-    } finally {
-      await media.delete(rel);
-    }
-  };
+  () =>
+    media.check();
 
 function withTimeout(check: Check): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

@@ -80,7 +80,7 @@ function postIdList(raw: string[], field: string): number[] {
 
 export async function getPool(deps: Deps, viewer: Viewer | null, rawId: string) {
   const row = await visiblePool(deps, viewer, rawId);
-  const posts = await listItems(deps.db, await orderedPostIds(deps.db, row.id));
+  const posts = await listItems(deps.db, await orderedPostIds(deps.db, row.id), deps.config);
   return { pool: poolJson(row), posts };
 }
 

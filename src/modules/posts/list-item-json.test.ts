@@ -8,6 +8,9 @@ import { register } from '../../../test/auth-helpers.ts';
 import { PostList } from './posts.schemas.ts';
 import { fillItems } from '../../db/schema/list-item.ts';
 import { followsList, itemsByIds } from './posts.repo.ts';
+import { testConfig } from '../../config.ts';
+
+const URLS = testConfig();
 import { counter } from '../../db/counters.ts';
 
 /**
@@ -172,7 +175,7 @@ eachDatabase('items of a list of posts', (ctx) => {
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) ids.push(await createPost(db, { uploaderId: u, title: `n${i}`, tags: [], createdAt: ctx.clock.now() + i }));
     const asked = [ids[3], ids[0], 999_999, ids[5], ids[1], ids[4]];
-    const items = await itemsByIds(db, asked);
+    const items = await itemsByIds(db, asked, URLS);
     const want = asked.filter((id) => id !== 999_999);
     assert.deepEqual(items.ids, want);
     assert.deepEqual(
@@ -181,7 +184,7 @@ eachDatabase('items of a list of posts', (ctx) => {
     );
     // The data version comes with the items, as of the same statement.
     assert.equal(items.version, await counter(db, 'version'));
-    const none = await itemsByIds(db, [999_998]);
+    const none = await itemsByIds(db, [999_998], URLS);
     assert.deepEqual([none.ids, none.json], [[], '[]']);
     // A run of consecutive ids (a newest page) is read as one range: the same items, highest
     // first, a deleted one in it left out, with the version.
@@ -190,14 +193,14 @@ eachDatabase('items of a list of posts', (ctx) => {
       run.every((id, i) => id === run[0] - i),
       'the fixture posts have consecutive ids',
     );
-    const one = (id: number) => itemsByIds(db, [id]);
+    const one = (id: number) => itemsByIds(db, [id], URLS);
     const each = await Promise.all(run.map(one));
-    const whole = await itemsByIds(db, run);
+    const whole = await itemsByIds(db, run, URLS);
     assert.deepEqual(whole.ids, run);
     assert.equal(whole.json, `[${each.map((x) => x.json.slice(1, -1)).join(',')}]`);
     assert.equal(whole.version, await counter(db, 'version'));
     await db.deleteFrom('posts').where('id', '=', ids[3]).execute();
-    const gap = await itemsByIds(db, run);
+    const gap = await itemsByIds(db, run, URLS);
     assert.deepEqual(gap.ids, [ids[5], ids[4], ids[2], ids[1]]);
     assert.deepEqual(
       JSON.parse(gap.json).map((p: { id: string }) => Number(p.id)),

@@ -58,7 +58,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
     seen.version = Math.max(seen.version ?? -1, now);
     return result.value;
   };
-  const json = listJson(deps.db);
+  const json = listJson(deps);
   /** GET /api/posts's JSON text. */
   const list = (q: PostListQuery): Promise<string> => page(q, json);
   return {

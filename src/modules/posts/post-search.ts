@@ -96,9 +96,9 @@ export type PageRenderer<T> = (page: SearchResult, offset: number, limit: number
 
 /** GET /api/posts's JSON text: the page's stored items, read with the data version. */
 export const listJson =
-  (db: Database): PageRenderer<string> =>
+  ({ db, config }: Pick<Deps, 'db' | 'config'>): PageRenderer<string> =>
   async (result, offset, limit) => {
-    const items = await repo.itemsByIds(db, result.ids);
+    const items = await repo.itemsByIds(db, result.ids, config);
     const newest = result.order === ORDERS.newest;
     const last = items.ids[items.ids.length - 1];
     const cursor = newest && items.ids.length === limit && last !== undefined ? String(last) : null;

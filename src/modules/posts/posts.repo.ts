@@ -1,6 +1,8 @@
 import { sql, type Expression, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/engine.ts';
 import { ITEM_JSON } from '../../db/schema/list-item.ts';
+import type { Config } from '../../config.ts';
+import { publicItemJson } from '../../core/media-paths.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import type { PostListItem } from './posts.schemas.ts';
 import type { DB, NewPost } from '../../db/types.ts';
@@ -50,8 +52,16 @@ const itemsRun = preparedOnDatabase((db, p: { low: number; high: number }) => {
 /** Whether `ids` count down by one from the first. */
 const isRun = (ids: number[]) => ids.length > 1 && ids.every((id, i) => id === ids[0] - i);
 
-/** The items of the given posts, in the order of `ids` (missing ones left out), and the data version they were read at. */
-export async function itemsByIds(db: Database, ids: number[]): Promise<Items> {
+/**
+ * The items of the given posts, in the order of `ids` (missing ones left out), and the data
+ * version they were read at; media URLs under `urls.mediaPublicUrl` when set.
+ */
+export async function itemsByIds(db: Database, ids: number[], urls: Pick<Config, 'mediaPublicUrl'>): Promise<Items> {
+  const items = await storedItems(db, ids);
+  return { ...items, json: publicItemJson(urls, items.json) };
+}
+
+async function storedItems(db: Database, ids: number[]): Promise<Items> {
   if (ids.length === 0) return { ids: [], json: '[]' };
   const param = { ids: db.listParam(ids) };
   const [row] = isRun(ids) ? await itemsRun(db, { low: ids[ids.length - 1], high: ids[0] }) : await itemsInListOrder(db, param);
@@ -75,8 +85,8 @@ export function followsList(found: number[], list: number[]): boolean {
 }
 
 /** Post list items of the given posts as objects, in the order of `ids` (for responses that add to them). */
-export async function listItems(db: Database, ids: number[]): Promise<PostListItem[]> {
-  return JSON.parse((await itemsByIds(db, ids)).json) as PostListItem[];
+export async function listItems(db: Database, ids: number[], urls: Pick<Config, 'mediaPublicUrl'>): Promise<PostListItem[]> {
+  return JSON.parse((await itemsByIds(db, ids, urls)).json) as PostListItem[];
 }
 
 /** What a post's detail shows (the stored list item is not read again). */

@@ -68,6 +68,7 @@ export async function favoritesOf(deps: Deps, username: string, offset: number, 
     await itemsByIds(
       deps.db,
       rows.map((r) => r.post_id),
+      deps.config,
     ),
     { total: Number(total.n), estimated: false },
     offset,

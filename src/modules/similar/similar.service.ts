@@ -19,6 +19,7 @@ async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQue
     const items = await listItems(
       deps.db,
       near.map((n) => n.id),
+      deps.config,
     );
     if (items.length < near.length) {
       // Some were deleted since they were indexed: forget them and look again, so they do not

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
@@ -88,7 +88,7 @@ async function hashOriginals(media: MediaStore, rows: { id: number; file_path: s
   for (const row of rows) {
     if (signal?.aborted) break;
     try {
-      sums.push({ id: row.id, md5: await md5Of(media.localPath(row.file_path)) });
+      sums.push({ id: row.id, md5: await md5Of(await media.read(row.file_path)) });
     } catch (err) {
       unread.push({ id: row.id, code: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
     }
@@ -96,9 +96,9 @@ async function hashOriginals(media: MediaStore, rows: { id: number; file_path: s
   return { sums, unread };
 }
 
-async function md5Of(file: string): Promise<string> {
+async function md5Of(file: Readable): Promise<string> {
   const hash = createHash('md5');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  for await (const chunk of file) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 

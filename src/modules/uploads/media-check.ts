@@ -63,19 +63,7 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: str
       const gone = (await Promise.all(missing.map((m) => media.exists(m)))).some((ok) => !ok);
       if (!gone) continue;
       report.missingThumbnails.push(String(p.id));
-      if (fix) {
-        const source =
-          p.media_type === 'video'
-            ? await posterFrame(
-                { ffmpeg: deps.config.uploads.ffmpegPath, ffprobe: deps.config.uploads.ffprobePath },
-                media.localPath(p.file_path),
-                p.duration ?? 1,
-              )
-            : media.localPath(p.file_path);
-        const d = await imageDerivatives(source, deps.config.uploads.maxImagePixels);
-        await media.put(p.thumb_path, d.thumb);
-        if (p.preview_path) await media.put(p.preview_path, d.preview);
-      }
+      if (fix) await remakeThumbnails(deps, p);
     }
     onProgress(`checked ${report.postsChecked} posts`);
   }
@@ -92,6 +80,20 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: str
     if (fix) await fs.rm(path.join(tmpDir, f), { force: true, recursive: true });
   }
   return report;
+}
+
+/** A post's thumbnail and preview made again from its original (ffmpeg and sharp read a local copy). */
+async function remakeThumbnails(
+  deps: Deps,
+  p: { media_type: string; duration: number | null; file_path: string; thumb_path: string; preview_path: string | null },
+) {
+  const { uploads } = deps.config;
+  const d = await deps.media.withLocalFile(p.file_path, async (file) => {
+    const source = p.media_type === 'video' ? await posterFrame({ ffmpeg: uploads.ffmpegPath, ffprobe: uploads.ffprobePath }, file, p.duration ?? 1) : file;
+    return imageDerivatives(source, uploads.maxImagePixels);
+  });
+  await deps.media.put(p.thumb_path, d.thumb);
+  if (p.preview_path) await deps.media.put(p.preview_path, d.preview);
 }
 
 async function removeAll(deps: Deps, paths: string[] | null): Promise<void> {

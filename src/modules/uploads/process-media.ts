@@ -81,9 +81,13 @@ async function storeImage(media: MediaStore, file: Received, limits: UploadLimit
   const d = await imageDerivatives(file.tmpPath, limits.maxImagePixels);
   let size = file.size;
   if (info.hasMetadata) {
-    const clean = await stripMetadata(file.tmpPath, file.type.mime, info, limits.maxImagePixels);
-    await media.put(rel, clean);
-    size = clean.length;
+    const clean = `${file.tmpPath}.${file.type.ext}`;
+    try {
+      size = await stripMetadata(file.tmpPath, clean, file.type.mime, info, limits.maxImagePixels);
+      await media.putFile(rel, clean);
+    } finally {
+      await fs.rm(clean, { force: true });
+    }
   } else {
     await media.putFile(rel, file.tmpPath);
   }

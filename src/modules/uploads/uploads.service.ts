@@ -2,6 +2,7 @@ import { tmpDirOf } from '../../config.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, badRequest } from '../../core/errors.ts';
 import { isUniqueViolation } from '../../db/engine.ts';
+import { mediaUrl } from '../../core/media-paths.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import { insertPost } from '../posts/posts.repo.ts';
 import { withMediaJournal } from '../../storage/media-journal.ts';
@@ -65,8 +66,8 @@ export async function upload(deps: Deps, media: MediaStore, viewer: Viewer, form
       post: {
         id: String(id),
         title: meta.title,
-        imageUrl: media.publicPath(stored.columns.file_path),
-        thumbnailUrl: media.publicPath(stored.columns.thumb_path),
+        imageUrl: mediaUrl(deps.config, stored.columns.file_path),
+        thumbnailUrl: mediaUrl(deps.config, stored.columns.thumb_path),
         mediaType: stored.columns.media_type,
       },
     };

@@ -9,7 +9,7 @@ export async function getProfile(deps: Deps, username: string) {
   return {
     username: user.username,
     bio: user.bio,
-    avatar: avatarUrl(user.avatar_path),
+    avatar: avatarUrl(deps.config, user.avatar_path),
     createdAt: iso(user.created_at),
     stats: await repo.userStats(deps.db, user.id),
   };

@@ -1,0 +1,66 @@
+// A bucket for tests: s3rver (a fake S3 server, objects on disk) on loopback, in a temp folder.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+import type { Config, S3Settings } from '../src/config.ts';
+import { S3MediaStore } from '../src/storage/s3.ts';
+
+export interface TestBucket {
+  settings: S3Settings;
+  /** The bucket's public address (path-style), as MEDIA_PUBLIC_URL would name it. */
+  publicUrl: string;
+  /** The settings an operator would set, for commands. */
+  env: Record<string, string>;
+  /** A store on the bucket, for looking at and changing objects behind the board's back. */
+  store: S3MediaStore;
+  /** Every key in the bucket, sorted. */
+  keys(): Promise<string[]>;
+  /** Removes every object (a suite starts on an empty bucket). */
+  empty(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts s3rver with an empty bucket `name`. */
+export async function startBucket(name = 'media'): Promise<TestBucket> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-s3rver-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
+  const { port } = await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const settings: S3Settings = { endpoint, bucket: name, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-s3-tmp-'));
+  const store = new S3MediaStore(settings, tmp);
+  await store.client.send(new CreateBucketCommand({ Bucket: name }));
+  const keys = async () => {
+    const out: string[] = [];
+    for await (const f of store.list()) out.push(f.rel);
+    return out.sort();
+  };
+  return {
+    settings,
+    publicUrl: `${endpoint}/${name}/`,
+    env: {
+      MEDIA_STORE: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: name,
+      S3_REGION: settings.region,
+      S3_ACCESS_KEY_ID: settings.accessKeyId,
+      S3_SECRET_ACCESS_KEY: settings.secretAccessKey,
+    },
+    store,
+    keys,
+    empty: async () => {
+      for (const key of await keys()) await store.delete(key);
+    },
+    close: async () => {
+      await store.close();
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Config overrides for a board whose media are in this bucket. */
+export const inBucket = (bucket: TestBucket, more: Partial<Config> = {}): Partial<Config> => ({ mediaStore: 's3', s3: bucket.settings, ...more });
