@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -99,9 +100,13 @@ export class LocalMediaStore implements MediaStore {
     return work(this.localPath(rel));
   }
 
+  /** Writes and removes a probe file in the media folder and its temporary folder: access() alone passes for root whatever the folder's mode, and for a file in its place. */
   async check(): Promise<void> {
-    await fs.access(this.root, fs.constants.R_OK | fs.constants.W_OK);
-    await fs.access(this.tmpDir, fs.constants.W_OK);
+    for (const dir of [this.root, this.tmpDir]) {
+      const probe = path.join(dir, `.readyz-${process.pid}-${randomBytes(6).toString('hex')}`);
+      await fs.writeFile(probe, 'probe');
+      await fs.rm(probe, { force: true });
+    }
   }
 
   async close(): Promise<void> {}
