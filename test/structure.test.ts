@@ -53,6 +53,11 @@ test('every post list is a search: the list service knows no kept set or index, 
     'posts.service.ts imports none of them',
   );
   const listing = text(path.join('modules', 'posts', 'post-listing.ts'));
-  assert.match(listing, /const list = async \(q: PostListQuery\)[\s\S]*listBySearch\(/, 'the list of post-listing.ts is listBySearch');
+  assert.match(
+    listing,
+    /const page = async <T>\(q: PostListQuery, render: PageRenderer<T>\)[\s\S]*listBySearch\(/,
+    'every page of post-listing.ts is listBySearch',
+  );
+  assert.match(listing, /const list = \(q: PostListQuery\): Promise<string> => page\(q, json\)/, 'the list is a page');
   assert.doesNotMatch(listing, /q\.q === undefined/, 'no path for a list without q');
 });

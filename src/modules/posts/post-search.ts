@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { toId } from '../../core/ids.ts';
-import { type Database, escapeLike } from '../../db/engine.ts';
+import { escapeLike } from '../../db/engine.ts';
 import { type Lookups, namedTagExpr, titleLeaf } from '../../search/compile.ts';
 import { type Expr, ORDERS, SORT_ORDERS } from '../../search/expr.ts';
 import { type BaseQuery, type SearchResult, search } from '../../search/search.ts';
