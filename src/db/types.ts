@@ -151,6 +151,10 @@ export interface CountersTable {
 export interface TagChangesTable {
   seq: Generated<number>;
   post_id: number;
+  /** Bits of CHANGED (schema/tag-changes.ts). */
+  what: Generated<number>;
+  /** The tag a CHANGED.tagAdded entry added. */
+  tag_id: number | null;
 }
 
 /** Posts whose like, favourite or comment count moved (migrations/004-count-changes-logged.ts). */
