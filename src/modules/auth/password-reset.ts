@@ -30,9 +30,9 @@ export async function createResetLink(deps: Deps, username: string) {
 
 /** Why a token did not work: the row it matched, if any, was used or has expired. */
 function refusal(row: { used_at: number | null } | undefined): string {
-  if (!row) return 'This reset link is not valid: copy the whole link, or ask an admin for a new one';
-  if (row.used_at !== null) return 'This reset link has already been used: each link sets a password once';
-  return 'This reset link has expired (links work for one hour): ask an admin for a new one';
+  if (!row) return 'The reset token is not valid: copy the whole link, or ask an admin for a new one';
+  if (row.used_at !== null) return 'The reset token has already been used: each link sets a password once';
+  return 'The reset token has expired (a link works for one hour): ask an admin for a new one';
 }
 
 const badToken = (message: string): never => {
