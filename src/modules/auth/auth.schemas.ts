@@ -22,7 +22,8 @@ export const RegisterBody = Type.Object(
       ...InviteCode,
       description:
         'Needed when registration is by invite (`GET /api/auth/registration`); then a missing, unknown, used or expired code is 403, ' +
-        'and a string that cannot be a code is 400. With open registration it is not read',
+        'and a string that cannot be a code is 400. With open registration no code is needed, and one sent is not spent ' +
+        '(a string of the wrong shape is still a 400)',
     }),
   },
   { additionalProperties: false },

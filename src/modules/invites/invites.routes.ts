@@ -1,9 +1,9 @@
 import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { viewerOf } from '../../core/auth.ts';
-import { errors } from '../../core/schemas.ts';
-import { InviteCreated, InviteList, InviteListQuery, NewInviteBody } from './invites.schemas.ts';
-import { createInvite, listInvites } from './invites.service.ts';
+import { errors, Message } from '../../core/schemas.ts';
+import { InviteCreated, InviteIdParams, InviteList, InviteListQuery, NewInviteBody } from './invites.schemas.ts';
+import { createInvite, deleteInvite, listInvites } from './invites.service.ts';
 
 // Admins only, moderators included out: who may join is a decision about the board, like roles and tiers.
 export function invitesRoutes(app: TypedApp, deps: Deps): void {
@@ -36,5 +36,19 @@ export function invitesRoutes(app: TypedApp, deps: Deps): void {
       config: { auth: 'admin' },
     },
     async (req) => listInvites(deps, req.query),
+  );
+
+  app.delete(
+    '/api/admin/invites/:id',
+    {
+      schema: {
+        summary: 'Withdraw an invite code not used yet (admins only); a used one stays as the record (409)',
+        tags: ['admin'],
+        params: InviteIdParams,
+        response: { 200: Message, ...errors(401, 403, 404, 409, 429) },
+      },
+      config: { auth: 'admin' },
+    },
+    async (req) => deleteInvite(deps, req.params.id),
   );
 }

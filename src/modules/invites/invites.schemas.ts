@@ -45,6 +45,8 @@ export const InviteCreated = Type.Object({
   code: Type.String({ description: 'The code, shown this once: only its hash is stored. Give it to the person you invite' }),
 });
 
+export const InviteIdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+
 export const InviteListQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Deps, Viewer } from '../../core/deps.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, conflict, notFound } from '../../core/errors.ts';
+import { parseId } from '../../core/ids.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import { randomToken, sha256Hex } from '../../core/tokens.ts';
 import type { DB } from '../../db/types.ts';
@@ -84,6 +85,19 @@ export async function listInvites(deps: Deps, query: InviteListQuery) {
   ]);
   const total = Number(count.n);
   return { invites: rows.map((r) => inviteJson(r, now)), total, page, totalPages: Math.ceil(total / limit) };
+}
+
+/**
+ * Withdraws a code not used yet (given to the wrong person, say). A used one stays: it is the
+ * record of who invited whom (409).
+ */
+export async function deleteInvite(deps: Deps, rawId: string) {
+  const id = parseId(rawId, 'Invite');
+  const gone = await deps.db.deleteFrom('invites').where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  if (Number(gone.numDeletedRows) === 1) return { message: 'Invite withdrawn: its code no longer works' };
+  const row = await deps.db.selectFrom('invites').select('id').where('id', '=', id).executeTakeFirst();
+  if (!row) return notFound('Invite', rawId);
+  return conflict('That invite has been used; it stays as the record of who invited whom');
 }
 
 const refused = (message: string): never => {

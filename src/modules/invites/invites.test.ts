@@ -19,6 +19,8 @@ const signUp = (ctx: Ctx, username: string, invite?: string) =>
 
 const listInvites = (ctx: Ctx, headers: Headers, query = '') => ctx.app.inject({ url: `/api/admin/invites${query}`, headers });
 
+const withdraw = (ctx: Ctx, headers: Headers, id: string) => ctx.app.inject({ method: 'DELETE', url: `/api/admin/invites/${id}`, headers });
+
 const mode = async (ctx: Ctx) => (await ctx.app.inject({ url: '/api/auth/registration' })).json().mode;
 
 /** An admin, a moderator and a member, registered while registration is open, then the mode is switched. */
@@ -119,14 +121,36 @@ eachDatabase('registration: by invite', (ctx) => {
     assert.equal((await usernames(ctx, 'racer')).length, 1, 'the losers left no account behind');
   });
 
-  test('who may make and list invites: admins only', async () => {
+  test('who may make, list and withdraw invites: admins only', async () => {
+    const id = (await makeInvite(ctx, who.admin.headers)).json().invite.id;
     assertError(await makeInvite(ctx, {}), 401);
     assertError(await listInvites(ctx, {}), 401);
+    assertError(await withdraw(ctx, {}, id), 401);
     for (const headers of [who.member.headers, who.mod.headers]) {
       assertError(await makeInvite(ctx, headers), 403);
       assertError(await listInvites(ctx, headers), 403);
+      assertError(await withdraw(ctx, headers, id), 403);
     }
     assert.equal((await listInvites(ctx, who.admin.headers)).statusCode, 200);
+    assert.equal((await withdraw(ctx, who.admin.headers, id)).statusCode, 200);
+  });
+
+  test('a withdrawn code no longer works; a used one cannot be withdrawn (409); an unknown id is 404', async () => {
+    const made = (await makeInvite(ctx, who.admin.headers)).json();
+    const res = await withdraw(ctx, who.admin.headers, made.invite.id);
+    assert.equal(res.statusCode, 200, res.body);
+    assertError(await signUp(ctx, 'withdrawn', made.code), 403);
+    assertError(await withdraw(ctx, who.admin.headers, made.invite.id), 404);
+    assertError(await withdraw(ctx, who.admin.headers, 'abc'), 404);
+
+    const used = (await makeInvite(ctx, who.admin.headers)).json();
+    assert.equal((await signUp(ctx, 'keeper', used.code)).statusCode, 201);
+    assertError(await withdraw(ctx, who.admin.headers, used.invite.id), 409);
+    const listed = (await listInvites(ctx, who.admin.headers)).json().invites;
+    assert.ok(
+      listed.some((i: { id: string }) => i.id === used.invite.id),
+      'the used one is still listed',
+    );
   });
 
   test('the list pages newest first', async () => {
