@@ -1,4 +1,4 @@
-// Accounts in the browser: signing up with an invite code when the board is invite-only, and
+// Accounts in the browser: signing up with an invite code when the board is invite-only, no form when it is closed, and
 // setting a new password from the link `imageboard user reset-password` prints.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -7,7 +7,7 @@ import { createInvite } from '../../src/modules/invites/invites.service.ts';
 import { createResetLink } from '../../src/modules/auth/password-reset.ts';
 import { browserSuite, newPage, screenshot, startBoard, type Board } from './harness.ts';
 
-browserSuite('browser: invite-only sign-up and the password reset page', { timeout: 180_000 }, () => {
+browserSuite('browser: invite-only sign-up, closed registration and the password reset page', { timeout: 180_000 }, () => {
   let board: Board;
   before(async () => {
     board = await startBoard({ config: { registration: 'invite' } });
@@ -60,5 +60,19 @@ browserSuite('browser: invite-only sign-up and the password reset page', { timeo
     await page.getByRole('alert').filter({ hasText: 'already been used' }).waitFor();
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  it('says registration is closed instead of showing a form that cannot work', async () => {
+    board.app.deps.config.registration = 'closed';
+    const { page, errors, context } = await newPage(board);
+    try {
+      await page.goto('/register');
+      await page.getByRole('heading', { name: 'Registration is closed' }).waitFor();
+      assert.equal(await page.getByLabel('Username').count(), 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      board.app.deps.config.registration = 'invite';
+      await context.close();
+    }
   });
 });
