@@ -201,6 +201,26 @@ export interface TagHistoryTable {
   created_at: number;
 }
 
+export interface InvitesTable {
+  id: Generated<number>;
+  code_hash: string;
+  note: ColumnType<string, string | undefined, string>;
+  created_by: number | null;
+  created_at: number;
+  expires_at: number | null;
+  used_by: number | null;
+  used_at: number | null;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -224,6 +244,8 @@ export interface DB {
   jobs: JobsTable;
   job_posts: JobPostsTable;
   tag_history: TagHistoryTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
