@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'user.unban',
   'post.edit',
   'post.delete',
+  'posts.bulk_tags',
   'comment.delete',
   'report.resolve',
   'report.dismiss',
@@ -23,7 +24,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   action: AuditAction;
-  /** `<kind>:<key>`: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>`. */
+  /** `<kind>:<key>`: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>`. */
   target: string;
   details: Record<string, unknown>;
 }
