@@ -183,6 +183,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -208,6 +216,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -278,6 +294,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -303,6 +327,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -394,6 +426,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -418,6 +458,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -443,6 +491,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -528,6 +584,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -552,6 +616,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -577,6 +649,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -642,6 +722,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -667,6 +755,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -743,6 +839,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -768,6 +872,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -790,7 +902,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change your password (current password required); your other sessions end */
+        /** Change your password (current password required); your other sessions end. A banned user may too: it secures the account and changes nothing anyone else sees */
         put: {
             parameters: {
                 query?: never;
@@ -842,6 +954,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -866,6 +986,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -890,6 +1018,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -915,6 +1051,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -997,6 +1141,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1022,6 +1174,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1091,6 +1251,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1115,6 +1283,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1139,6 +1315,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1164,6 +1348,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1220,6 +1412,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1244,6 +1444,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1268,6 +1476,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1293,6 +1509,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1382,6 +1606,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1406,6 +1638,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1430,6 +1670,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1454,6 +1702,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1479,12 +1735,1558 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a post or a comment to the moderators (signed in)
+         * @description Give `postId` or `commentId` (one) and a reason. One open report per user and post or comment: a second is 409 with the open one as `reportId`; once it is settled you may report again. An unknown post or comment is 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The post reported; give this or commentId, not both */
+                        postId?: string;
+                        /** @description The comment reported; give this or postId, not both */
+                        commentId?: string;
+                        /** @description What is wrong: 1-1000 characters, surrounding whitespace trimmed (whitespace alone is refused) */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            report: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reports in one state, newest first (moderators) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Reports in this state (default open) */
+                    state?: "open" | "resolved" | "dismissed";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            reports: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            }[];
+                            /** @description Pages as the tag lists page them: `page` from 1, `limit` per page */
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Resolve or dismiss an open report, with an optional note (moderators); recorded in the audit log
+         * @description Only an open report is settled, once: a settled one is 409 naming its state.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description resolved: acted on; dismissed: nothing wrong
+                         * @enum {string}
+                         */
+                        state: "resolved" | "dismissed";
+                        /** @description Why, for the other moderators (at most 1000 characters) */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            report: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/admin/users/{username}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ban that applies to a user now (moderators and admins); 404 when none does */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ban: {
+                                username: string;
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                                bannedBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Ban a user, until a time or for good; replaces a ban in force (moderators and admins)
+         * @description Moderators ban users; admins ban users and moderators; nobody bans an admin (403). While a ban applies, every POST, PUT, PATCH and DELETE of that user, by session or by any of their API keys, is 403 naming the reason and the end (`ban` in the body); reads, signing in and out and changing the password still work.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Shown to the banned user in every refused write: 1-500 characters */
+                        reason: string;
+                        /**
+                         * Format: date-time
+                         * @description When the ban ends (ISO 8601, in the future); left out: permanent
+                         */
+                        until?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ban: {
+                                username: string;
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                                bannedBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Lift a user's ban (moderators and admins); 404 when they have none
+         * @description The same roles as banning may lift a ban. An expired ban may be lifted too (it already no longer applies).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of moderator and admin actions, newest first (moderators)
+         * @description Every role, tier, ban, post edit and delete, bulk tag edit, comment delete, report settling and tag change (category, description, rename, aliases, implications) made by a moderator or an admin, through the API or the command line (actor null). Filters combine; `page` from 1, `limit` 1-200 (default 50).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only the actions of this user (any case) */
+                    actor?: string;
+                    /** @description Only this action */
+                    action?: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
+                    /** @description Only this target, exactly as entries show it: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>` */
+                    target?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            entries: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description null: the command line (no account) */
+                                actor: {
+                                    username: string;
+                                } | null;
+                                /** @enum {string} */
+                                action: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
+                                target: string;
+                                /** @description What the action changed (a JSON object; its fields depend on the action) */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description Pages as the tag lists page them: `page` from 1, `limit` per page */
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1584,6 +3386,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1608,6 +3418,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1632,6 +3450,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1656,6 +3482,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1680,6 +3514,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1705,6 +3547,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1813,6 +3663,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1837,6 +3695,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1861,6 +3727,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1885,6 +3759,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1909,6 +3791,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1933,6 +3823,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1958,6 +3856,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2054,6 +3960,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2078,6 +3992,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2102,6 +4024,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2126,6 +4056,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2151,6 +4089,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2243,6 +4189,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2267,6 +4221,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2291,6 +4253,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2316,6 +4286,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2386,6 +4364,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2410,6 +4396,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2434,6 +4428,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2459,6 +4461,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2526,6 +4536,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2550,6 +4568,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2574,6 +4600,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2599,6 +4633,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2654,6 +4696,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2678,6 +4728,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2702,6 +4760,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2727,6 +4793,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2794,6 +4868,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2818,6 +4900,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2842,6 +4932,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2867,6 +4965,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2922,6 +5028,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2946,6 +5060,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2970,6 +5092,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2995,6 +5125,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3108,6 +5246,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3132,6 +5278,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3156,6 +5310,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3181,6 +5343,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3273,6 +5443,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3297,6 +5475,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3322,6 +5508,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3403,6 +5597,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3427,6 +5629,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3451,6 +5661,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3475,6 +5693,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3500,6 +5726,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3615,6 +5849,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3639,6 +5881,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3664,6 +5914,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3718,6 +5976,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3742,6 +6008,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3766,6 +6040,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3791,6 +6073,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3873,6 +6163,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3897,6 +6195,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3921,6 +6227,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3945,6 +6259,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3970,6 +6292,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4088,6 +6418,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4112,6 +6450,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4136,6 +6482,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4160,6 +6514,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4185,6 +6547,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4295,6 +6665,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4319,6 +6697,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4343,6 +6729,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4367,6 +6761,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4392,6 +6794,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4511,6 +6921,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4535,6 +6953,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4559,6 +6985,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4584,6 +7018,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4686,6 +7128,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4710,6 +7160,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4734,6 +7192,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4759,6 +7225,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4874,6 +7348,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4898,6 +7380,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4922,6 +7412,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4946,6 +7444,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4971,6 +7477,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5106,6 +7620,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5130,6 +7652,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5155,6 +7685,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5179,6 +7717,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5452,6 +7998,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5476,6 +8030,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5500,6 +8062,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5525,6 +8095,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5579,6 +8157,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5603,6 +8189,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5627,6 +8221,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5652,6 +8254,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5775,6 +8385,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5799,6 +8417,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5823,6 +8449,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5847,6 +8481,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5872,6 +8514,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5970,6 +8620,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5994,6 +8652,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6018,6 +8684,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6043,6 +8717,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6137,6 +8819,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6161,6 +8851,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6186,6 +8884,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6270,6 +8976,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6294,6 +9008,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6318,6 +9040,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6343,6 +9073,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6433,6 +9171,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6457,6 +9203,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6481,6 +9235,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6505,6 +9267,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6530,6 +9300,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6648,6 +9426,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6672,6 +9458,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6696,6 +9490,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6721,6 +9523,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6808,6 +9618,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6832,6 +9650,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6857,6 +9683,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6935,6 +9769,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6959,6 +9801,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6983,6 +9833,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7007,6 +9865,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7032,6 +9898,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7100,6 +9974,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7124,6 +10006,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7148,6 +10038,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7173,6 +10071,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7261,6 +10167,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7285,6 +10199,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7310,6 +10232,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7430,6 +10360,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7454,6 +10392,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7478,6 +10424,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7502,6 +10456,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7527,6 +10489,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7596,6 +10566,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7620,6 +10598,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7644,6 +10630,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7669,6 +10663,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7752,6 +10754,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7776,6 +10786,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7801,6 +10819,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7878,6 +10904,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7903,6 +10937,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7989,6 +11031,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8014,6 +11064,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8098,6 +11156,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8122,6 +11188,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8146,6 +11220,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8171,6 +11253,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
