@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = [
   'post.delete',
   'posts.bulk_tags',
   'comment.delete',
+  'pool.edit',
+  'pool.delete',
   'report.resolve',
   'report.dismiss',
   'tag.update',
@@ -24,7 +26,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   action: AuditAction;
-  /** `<kind>:<key>`: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>`. */
+  /** `<kind>:<key>`: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `pool:<id>`, `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>`. */
   target: string;
   details: Record<string, unknown>;
 }

@@ -69,6 +69,24 @@ eachDatabase('moderation: the audit log', (ctx: Ctx) => {
     ]);
   });
 
+  test("a moderator's change to someone else's pool is recorded; the creator's own is not", async () => {
+    const post = await uploadTagged(ctx, who.owner, 'pooled');
+    const made = await ctx.app.inject({ method: 'POST', url: '/api/pools', headers: who.owner.headers, payload: { name: 'Olive pool' } });
+    const pool = made.json().pool._id;
+    const url = `/api/pools/${pool}`;
+    assert.equal((await ctx.app.inject({ method: 'PATCH', url, headers: who.owner.headers, payload: { description: 'mine' } })).statusCode, 200);
+    assert.deepEqual(await auditEntries(ctx.app, who.mod.headers, `?target=pool:${pool}`), []);
+    assert.equal((await ctx.app.inject({ method: 'POST', url: `${url}/posts`, headers: who.mod.headers, payload: { postId: post } })).statusCode, 200);
+    assert.equal((await ctx.app.inject({ method: 'PATCH', url, headers: who.mod.headers, payload: { name: 'Renamed' } })).statusCode, 200);
+    assert.equal((await del(who.mod.headers, url)).statusCode, 200);
+    const entries = await auditEntries(ctx.app, who.mod.headers, `?target=pool:${pool}`);
+    assert.deepEqual(entries.map(pick), [
+      ['mod', 'pool.delete', `pool:${pool}`, { name: 'Renamed', creator: 'olive' }],
+      ['mod', 'pool.edit', `pool:${pool}`, { name: 'Olive pool', creator: 'olive', changes: { name: 'Renamed' } }],
+      ['mod', 'pool.edit', `pool:${pool}`, { name: 'Olive pool', creator: 'olive', added: post, position: 1 }],
+    ]);
+  });
+
   test('tag changes, aliases and implications, made and deleted, are recorded', async () => {
     assert.equal((await patchTag(ctx, who.mod.headers, 'audited_mine', { category: 'meta' })).statusCode, 200);
     assert.equal((await addAlias(ctx, who.mod.headers, 'aud_kitty', 'aud_cat')).statusCode, 201);

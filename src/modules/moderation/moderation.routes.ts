@@ -119,7 +119,7 @@ export function moderationRoutes(app: TypedApp, deps: Deps): void {
       schema: {
         summary: 'The audit log of moderator and admin actions, newest first (moderators)',
         description:
-          'Every role, tier, ban, post edit and delete, bulk tag edit, comment delete, report settling and tag change (category, description, rename, aliases, implications) made by a moderator or an admin, through the API or the command line (actor null). Filters combine; `page` from 1, `limit` 1-200 (default 50).',
+          "Every change a moderator or an admin makes through the API or the command line (actor null): roles and tiers, bans and their lifting, report settling, tag changes (category, description, rename), aliases and implications made and deleted, bulk tag edits, and the edits and deletes of someone else's post, comment or pool (an owner's changes to their own things are not moderation and are not recorded). Each entry is written in the transaction of its change. Filters combine; `page` from 1, `limit` 1-200 (default 50).",
         tags: ['moderation'],
         querystring: AuditQuery,
         response: { 200: AuditList, ...errors(400, 401, 403, 429) },

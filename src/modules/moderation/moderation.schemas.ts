@@ -86,7 +86,7 @@ export const AuditQuery = Type.Object(
       Type.String({
         maxLength: 300,
         description:
-          'Only this target, exactly as entries show it: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>`',
+          'Only this target, exactly as entries show it: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `pool:<id>`, `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>`',
       }),
     ),
     ...PAGE,

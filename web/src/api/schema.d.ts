@@ -3094,7 +3094,7 @@ export interface paths {
         };
         /**
          * The audit log of moderator and admin actions, newest first (moderators)
-         * @description Every role, tier, ban, post edit and delete, bulk tag edit, comment delete, report settling and tag change (category, description, rename, aliases, implications) made by a moderator or an admin, through the API or the command line (actor null). Filters combine; `page` from 1, `limit` 1-200 (default 50).
+         * @description Every change a moderator or an admin makes through the API or the command line (actor null): roles and tiers, bans and their lifting, report settling, tag changes (category, description, rename), aliases and implications made and deleted, bulk tag edits, and the edits and deletes of someone else's post, comment or pool (an owner's changes to their own things are not moderation and are not recorded). Each entry is written in the transaction of its change. Filters combine; `page` from 1, `limit` 1-200 (default 50).
          */
         get: {
             parameters: {
@@ -3102,8 +3102,8 @@ export interface paths {
                     /** @description Only the actions of this user (any case) */
                     actor?: string;
                     /** @description Only this action */
-                    action?: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
-                    /** @description Only this target, exactly as entries show it: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>` */
+                    action?: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "pool.edit" | "pool.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
+                    /** @description Only this target, exactly as entries show it: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `pool:<id>`, `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>` */
                     target?: string;
                     page?: number;
                     limit?: number;
@@ -3133,7 +3133,7 @@ export interface paths {
                                     username: string;
                                 } | null;
                                 /** @enum {string} */
-                                action: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
+                                action: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "pool.edit" | "pool.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
                                 target: string;
                                 /** @description What the action changed (a JSON object; its fields depend on the action) */
                                 details: {
