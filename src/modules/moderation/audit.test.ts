@@ -103,6 +103,13 @@ eachDatabase('moderation: the audit log', (ctx: Ctx) => {
     ]);
   });
 
+  test('a bulk tag edit is recorded with its query and the number of posts it takes', async () => {
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/posts/bulk-tags', headers: who.mod.headers, payload: { q: 'pooled', add: ['aud_bulk'] } });
+    assert.equal(res.statusCode, 202, res.body);
+    const [entry] = await auditEntries(ctx.app, who.mod.headers, '?action=posts.bulk_tags');
+    assert.deepEqual(pick(entry), ['mod', 'posts.bulk_tags', `job:${res.json().job.id}`, { q: 'pooled', add: ['aud_bulk'], remove: [], posts: 1 }]);
+  });
+
   test('a refused action leaves no entry', async () => {
     const total = async () => (await audit(ctx.app, who.mod.headers)).json().pagination.total;
     const before = await total();
