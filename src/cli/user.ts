@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDeps } from '../core/deps-open.ts';
+import { COMMAND_LINE } from '../core/deps.ts';
 import { AppError } from '../core/errors.ts';
 import { checkBody } from '../core/validation.ts';
 import { ROLES, TIERS, type Role, type Tier } from '../core/tiers.ts';
@@ -71,7 +72,7 @@ export async function userCommand(args: string[], io: CommandIo = STD_IO): Promi
     const value = oneOf(third, allowed);
     if (!value) return fail(io, `${action === 'set-tier' ? 'tier' : 'role'} must be one of: ${allowed.join(', ')}`);
     run = async (deps) => {
-      const r = await changeAccount(deps, username, action === 'set-tier' ? { tier: value as Tier } : { role: value as Role });
+      const r = await changeAccount(deps, COMMAND_LINE, username, action === 'set-tier' ? { tier: value as Tier } : { role: value as Role });
       return `${r.user.username}: role ${r.user.role}, tier ${r.user.tier}${r.revokedKeys ? `; revoked ${r.revokedKeys} API key(s) over the new cap` : ''}`;
     };
   } else if (action === 'reset-password' && username && positionals.length === 2) {

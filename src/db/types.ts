@@ -221,6 +221,42 @@ export interface PasswordResetsTable {
   used_at: number | null;
 }
 
+export type ReportState = 'open' | 'resolved' | 'dismissed';
+
+/** Members' reports of posts and comments (migrations/012-moderation.ts). */
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: number;
+  target_type: 'post' | 'comment';
+  target_id: number;
+  reason: string;
+  state: ReportState;
+  note: string | null;
+  settled_by: number | null;
+  settled_at: number | null;
+  created_at: number;
+}
+
+/** The ban in force on a user, if any (migrations/012-moderation.ts). `until` null: permanent. */
+export interface UserBansTable {
+  user_id: number;
+  reason: string;
+  until: number | null;
+  banned_by: number | null;
+  created_at: number;
+}
+
+/** Moderator and admin actions (migrations/012-moderation.ts); `details` is JSON text. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  actor_name: string | null;
+  action: string;
+  target: string;
+  details: string;
+  created_at: number;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -246,6 +282,10 @@ export interface DB {
   tag_history: TagHistoryTable;
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
+
+  reports: ReportsTable;
+  user_bans: UserBansTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

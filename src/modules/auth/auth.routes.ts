@@ -81,7 +81,7 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
         body: LoginBody,
         response: { 200: UserEnvelope, ...errors(400, 401, 429) },
       },
-      config: { limit: 'auth' },
+      config: { limit: 'auth', whileBanned: true },
     },
     async (req, reply) => {
       const { user, token } = await auth.login(deps, req.body);
@@ -94,6 +94,7 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
     '/api/auth/logout',
     {
       schema: { summary: 'Sign out: the session ends on the server at once', tags: ['auth'], response: { 200: Message, ...errors(403, 429) } },
+      config: { whileBanned: true },
     },
     async (req, reply) => {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -113,12 +114,13 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
     '/api/users/me/password',
     {
       schema: {
-        summary: 'Change your password (current password required); your other sessions end',
+        summary:
+          'Change your password (current password required); your other sessions end. A banned user may too: it secures the account and changes nothing anyone else sees',
         tags: ['users'],
         body: PasswordChangeBody,
         response: { 200: Message, ...errors(400, 401, 403, 429) },
       },
-      config: { auth: 'user' },
+      config: { auth: 'user', whileBanned: true },
     },
     async (req) => auth.changePassword(deps, viewerOf(req), req.sessionId, req.body),
   );

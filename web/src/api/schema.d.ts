@@ -183,6 +183,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -208,6 +216,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -278,6 +294,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -303,6 +327,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -399,6 +431,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -423,6 +463,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -447,6 +495,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -472,6 +528,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -540,6 +604,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -619,6 +691,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -644,6 +724,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -729,6 +817,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -753,6 +849,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -778,6 +882,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -843,6 +955,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -868,6 +988,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -944,6 +1072,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -969,6 +1105,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -991,7 +1135,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change your password (current password required); your other sessions end */
+        /** Change your password (current password required); your other sessions end. A banned user may too: it secures the account and changes nothing anyone else sees */
         put: {
             parameters: {
                 query?: never;
@@ -1043,6 +1187,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1067,6 +1219,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1091,6 +1251,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1116,6 +1284,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1198,6 +1374,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1223,6 +1407,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1292,6 +1484,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1316,6 +1516,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1340,6 +1548,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1365,6 +1581,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1421,6 +1645,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1445,6 +1677,46 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1469,6 +1741,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1494,6 +1774,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1583,6 +1871,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1607,6 +1903,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1631,6 +1935,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1655,6 +1967,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1680,6 +2000,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1780,6 +2108,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1804,6 +2140,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1828,6 +2172,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1853,6 +2205,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1947,6 +2307,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1971,6 +2339,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1995,6 +2371,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2020,6 +2404,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2088,6 +2480,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2112,6 +2512,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2136,6 +2544,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2160,6 +2576,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2185,12 +2609,1558 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a post or a comment to the moderators (signed in)
+         * @description Give `postId` or `commentId` (one) and a reason. One open report per user and post or comment: a second is 409 with the open one as `reportId`; once it is settled you may report again. An unknown post or comment is 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The post reported; give this or commentId, not both */
+                        postId?: string;
+                        /** @description The comment reported; give this or postId, not both */
+                        commentId?: string;
+                        /** @description What is wrong: 1-1000 characters, surrounding whitespace trimmed (whitespace alone is refused) */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            report: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reports in one state, newest first (moderators) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Reports in this state (default open) */
+                    state?: "open" | "resolved" | "dismissed";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            reports: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            }[];
+                            /** @description Pages as the tag lists page them: `page` from 1, `limit` per page */
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Resolve or dismiss an open report, with an optional note (moderators); recorded in the audit log
+         * @description Only an open report is settled, once: a settled one is 409 naming its state.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description resolved: acted on; dismissed: nothing wrong
+                         * @enum {string}
+                         */
+                        state: "resolved" | "dismissed";
+                        /** @description Why, for the other moderators (at most 1000 characters) */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            report: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/admin/users/{username}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ban that applies to a user now (moderators and admins); 404 when none does */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ban: {
+                                username: string;
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                                bannedBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Ban a user, until a time or for good; replaces a ban in force (moderators and admins)
+         * @description Moderators ban users; admins ban users and moderators; nobody bans an admin (403). While a ban applies, every POST, PUT, PATCH and DELETE of that user, by session or by any of their API keys, is 403 naming the reason and the end (`ban` in the body); reads, signing in and out and changing the password still work.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Shown to the banned user in every refused write: 1-500 characters */
+                        reason: string;
+                        /**
+                         * Format: date-time
+                         * @description When the ban ends (ISO 8601, in the future); left out: permanent
+                         */
+                        until?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ban: {
+                                username: string;
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                                bannedBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Lift a user's ban (moderators and admins); 404 when they have none
+         * @description The same roles as banning may lift a ban. An expired ban may be lifted too (it already no longer applies).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of moderator and admin actions, newest first (moderators)
+         * @description Every change a moderator or an admin makes through the API or the command line (actor null): roles and tiers, bans and their lifting, report settling, tag changes (category, description, rename), aliases and implications made and deleted, bulk tag edits, and the edits and deletes of someone else's post, comment or pool (an owner's changes to their own things are not moderation and are not recorded). Each entry is written in the transaction of its change. Filters combine; `page` from 1, `limit` 1-200 (default 50).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only the actions of this user (any case) */
+                    actor?: string;
+                    /** @description Only this action */
+                    action?: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "pool.edit" | "pool.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
+                    /** @description Only this target, exactly as entries show it: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `pool:<id>`, `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>` */
+                    target?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            entries: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description null: the command line (no account) */
+                                actor: {
+                                    username: string;
+                                } | null;
+                                /** @enum {string} */
+                                action: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "pool.edit" | "pool.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
+                                target: string;
+                                /** @description What the action changed (a JSON object; its fields depend on the action) */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description Pages as the tag lists page them: `page` from 1, `limit` per page */
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2288,6 +4258,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2312,6 +4290,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2336,6 +4322,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2360,6 +4354,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2384,6 +4386,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2409,6 +4419,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2517,6 +4535,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2541,6 +4567,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2565,6 +4599,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2589,6 +4631,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2613,6 +4663,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2637,6 +4695,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2662,6 +4728,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2758,6 +4832,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2782,6 +4864,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2806,6 +4896,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2830,6 +4928,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2855,6 +4961,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2947,6 +5061,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2971,6 +5093,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2995,6 +5125,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3020,6 +5158,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3090,6 +5236,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3114,6 +5268,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3138,6 +5300,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3163,6 +5333,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3230,6 +5408,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3254,6 +5440,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3278,6 +5472,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3303,6 +5505,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3358,6 +5568,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3382,6 +5600,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3406,6 +5632,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3431,6 +5665,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3498,6 +5740,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3522,6 +5772,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3546,6 +5804,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3571,6 +5837,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3626,6 +5900,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3650,6 +5932,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3674,6 +5964,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3699,6 +5997,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3812,6 +6118,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3836,6 +6150,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3860,6 +6182,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3885,6 +6215,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3977,6 +6315,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4001,6 +6347,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4026,6 +6380,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4107,6 +6469,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4131,6 +6501,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4155,6 +6533,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4179,6 +6565,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4204,6 +6598,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4319,6 +6721,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4343,6 +6753,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4368,6 +6786,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4422,6 +6848,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4446,6 +6880,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4470,6 +6912,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4495,6 +6945,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4577,6 +7035,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4601,6 +7067,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4625,6 +7099,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4649,6 +7131,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4674,6 +7164,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4792,6 +7290,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4816,6 +7322,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4840,6 +7354,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4864,6 +7386,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4889,6 +7419,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4999,6 +7537,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5023,6 +7569,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5047,6 +7601,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5071,6 +7633,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5096,6 +7666,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5215,6 +7793,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5239,6 +7825,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5263,6 +7857,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5288,6 +7890,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5390,6 +8000,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5414,6 +8032,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5438,6 +8064,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5463,6 +8097,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5578,6 +8220,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5602,6 +8252,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5626,6 +8284,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5650,6 +8316,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5675,6 +8349,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5810,6 +8492,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5834,6 +8524,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5859,6 +8557,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5883,6 +8589,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6156,6 +8870,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6180,6 +8902,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6204,6 +8934,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6229,6 +8967,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6283,6 +9029,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6307,6 +9061,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6331,6 +9093,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6356,6 +9126,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6479,6 +9257,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6503,6 +9289,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6527,6 +9321,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6551,6 +9353,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6576,6 +9386,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6674,6 +9492,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6698,6 +9524,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6722,6 +9556,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6747,6 +9589,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6841,6 +9691,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6865,6 +9723,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6890,6 +9756,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6974,6 +9848,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6998,6 +9880,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7022,6 +9912,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7047,6 +9945,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7137,6 +10043,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7161,6 +10075,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7185,6 +10107,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7209,6 +10139,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7234,6 +10172,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7352,6 +10298,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7376,6 +10330,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7400,6 +10362,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7425,6 +10395,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7512,6 +10490,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7536,6 +10522,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7561,6 +10555,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7639,6 +10641,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7663,6 +10673,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7687,6 +10705,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7711,6 +10737,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7736,6 +10770,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7804,6 +10846,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7828,6 +10878,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7852,6 +10910,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7877,6 +10943,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7965,6 +11039,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7989,6 +11071,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8014,6 +11104,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8134,6 +11232,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8158,6 +11264,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8182,6 +11296,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8206,6 +11328,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8231,6 +11361,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8300,6 +11438,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8324,6 +11470,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8348,6 +11502,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8373,6 +11535,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8456,6 +11626,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8480,6 +11658,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8505,6 +11691,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8582,6 +11776,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8607,6 +11809,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8693,6 +11903,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8718,6 +11936,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8802,6 +12028,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8826,6 +12060,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8850,6 +12092,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8875,6 +12125,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -10183,6 +13441,24 @@ export interface paths {
                     };
                 };
                 /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
                 404: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10279,6 +13555,24 @@ export interface paths {
                 };
                 /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
                 401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                403: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -10402,6 +13696,24 @@ export interface paths {
                     };
                 };
                 /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
                 404: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10482,6 +13794,24 @@ export interface paths {
                 };
                 /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
                 401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                403: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
