@@ -100,3 +100,21 @@ export function sampleRss(root: number, everyMs = 200): RssSampler {
     },
   };
 }
+
+/** CPU seconds (user + system) used so far by every process named `comm` (e.g. 'postgres': the database server's backends); null without /proc. */
+export function namedCpuSeconds(comm: string): number | null {
+  if (!fs.existsSync('/proc/self/stat')) return null;
+  let ticks = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100;
+}
