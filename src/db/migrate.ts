@@ -10,6 +10,7 @@ import * as jobs from './migrations/007-jobs.ts';
 import * as tagImplications from './migrations/008-tag-implications.ts';
 import * as jobPosts from './migrations/009-job-posts.ts';
 import * as tagHistory from './migrations/010-tag-history.ts';
+import * as postHistory from './migrations/013-post-history.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '008-tag-implications': tagImplications,
   '009-job-posts': jobPosts,
   '010-tag-history': tagHistory,
+  '013-post-history': postHistory,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */
