@@ -132,6 +132,9 @@ export const PostDetail = Type.Object({
   updatedAt: Timestamp,
   liked: Type.Boolean({ description: 'The signed-in viewer likes this post (false when anonymous)' }),
   favorited: Type.Boolean({ description: 'The signed-in viewer has this post in favorites (false when anonymous)' }),
+  source: Type.Union([Type.String(), Type.Null()], { description: 'Where the work comes from (an http or https URL), or null' }),
+  parentId: Type.Union([Id, Type.Null()], { description: 'The parent post, or null. Deleting a parent leaves its children without one' }),
+  children: Type.Array(Id, { description: 'The posts whose parent this post is, oldest first (`q=parent:<id>` lists them as a page)' }),
 });
 
 const { offset: _offset, limit: _limit, before: _before, ...LIST_FILTERS } = PostListQuery.properties;
@@ -181,6 +184,17 @@ export const PostPatch = Type.Object(
       }),
     ),
     contentRating: Type.Optional(StringEnum(RATINGS)),
+    source: Type.Optional(
+      Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], {
+        description: 'Where the work comes from: an http or https URL, at most 1,024 characters; empty or null removes it',
+      }),
+    ),
+    parentId: Type.Optional(
+      Type.Union([Type.String({ maxLength: 32 }), Type.Null()], {
+        description:
+          'The parent post: an existing post, not this one, and not one of its descendants (a 400 naming `parentId` otherwise); empty or null removes it. Any post may be a parent, whoever uploaded it',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
