@@ -84,7 +84,8 @@ export function condition(db: Database, e: Expr, ratingIndex = true): RawBuilder
     case 'pooled':
       return sql`EXISTS (SELECT 1 FROM pool_posts pp WHERE pp.post_id = posts.id)`;
     case 'parent':
-      return sql`posts.parent_id = ${e.postId}`;
+      // False, not null, without a parent: NOT of it then holds (and the index still serves it).
+      return sql`(posts.parent_id IS NOT NULL AND posts.parent_id = ${e.postId})`;
     case 'hasParent':
       return sql`posts.parent_id IS NOT NULL`;
     case 'hasChildren':
