@@ -139,6 +139,19 @@ eachDatabase('post history and revert', (ctx) => {
     assert.equal((await history(ctx, child)).at(-1)?.parentId, null);
   });
 
+  test('a revert to a parent that has become a descendant of the post is a 400 naming parentId, and changes nothing', async () => {
+    const a = await uploadTagged(ctx, alice, 'c_a');
+    const b = await uploadTagged(ctx, alice, 'c_b');
+    assert.equal((await patch(ctx, alice, a, { parentId: b })).statusCode, 200);
+    assert.equal((await patch(ctx, alice, a, { parentId: null, title: 'a free' })).statusCode, 200);
+    assert.equal((await patch(ctx, alice, b, { parentId: a })).statusCode, 200);
+    const res = await revert(ctx, alice.headers, a, 2);
+    assertBadField(res, 'parentId');
+    const now = (await getJson(ctx.app, `/api/posts/${a}`)).body;
+    assert.deepEqual([now.title, now.parentId], ['a free', null]);
+    assert.equal((await history(ctx, a)).length, 3);
+  });
+
   test('who may do what: anyone reads a history; the uploader, a moderator and an admin revert; others may not', async () => {
     const id = await uploadTagged(ctx, alice, 'w_tag');
     assert.equal((await patch(ctx, alice, id, { title: 'w two' })).statusCode, 200);

@@ -30,10 +30,11 @@ export async function deletePostRows(db: Kysely<DB>, postId: number, by: Deletio
     const pools = await trx.selectFrom('pool_posts').select('pool_id').where('post_id', '=', postId).execute();
     await movePostCounts(trx, 'tags', new Map(tags.map((t) => [t.tag_id, -1])));
     await movePostCounts(trx, 'pools', new Map(pools.map((p) => [p.pool_id, -1])));
-    const children = (await trx.selectFrom('posts').select('id').where('parent_id', '=', postId).orderBy('id').execute()).map((c) => c.id);
+    // Touching the children locks their rows before their versions are read, as an edit does.
+    const children = (await trx.updateTable('posts').set({ updated_at: by.now }).where('parent_id', '=', postId).returning('id').execute()).map((c) => c.id);
     if (children.length) {
       await versioned(trx, children, by.editorId, by.now, async () => {
-        await trx.updateTable('posts').set({ parent_id: null, updated_at: by.now }).where('id', 'in', children).execute();
+        await trx.updateTable('posts').set({ parent_id: null }).where('id', 'in', children).execute();
       });
     }
     await trx.deleteFrom('posts').where('id', '=', postId).execute();
