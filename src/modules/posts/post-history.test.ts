@@ -4,7 +4,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
 import { assertBadField, assertError, register, setAccount, type Account } from '../../../test/auth-helpers.ts';
-import { imply, listed, tagObject, uploadTagged } from '../../../test/tag-helpers.ts';
+import { addAliasMoved, imply, listed, patchTag, tagObject, uploadTagged } from '../../../test/tag-helpers.ts';
 import { jobDone } from '../../../test/jobs.ts';
 
 type Version = {
@@ -192,5 +192,29 @@ eachDatabase('post history and revert', (ctx) => {
     const back = await revert(ctx, alice.headers, id, 1);
     assert.equal(back.statusCode, 200, back.body);
     assert.deepEqual(back.json().tags, ['s_animal', 's_cat']);
+  });
+
+  test("a moderator's bulk edit names the moderator; an alias moving its posts is the system's; a tag rename is no version", async () => {
+    const id = await uploadTagged(ctx, alice, 'b_old, b_keep');
+    const bulk = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/posts/bulk-tags',
+      headers: mod.headers,
+      payload: { q: 'b_keep', add: ['b_new'], remove: ['b_old'] },
+    });
+    assert.equal(bulk.statusCode, 202, bulk.body);
+    await jobDone(ctx.app, bulk.json().job.id, mod.headers);
+    await addAliasMoved(ctx, mod.headers, 'b_new', 'b_target');
+    const renamed = await patchTag(ctx, mod.headers, 'b_keep', { name: 'b_kept' });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    assert.deepEqual((await getJson(ctx.app, `/api/posts/${id}`)).body.tags, ['b_kept', 'b_target']);
+    assert.deepEqual(
+      (await history(ctx, id)).map((v) => [v.version, v.editor, v.tags]),
+      [
+        [1, 'alice', ['b_keep', 'b_old']],
+        [2, 'mod', ['b_keep', 'b_new']],
+        [3, null, ['b_keep', 'b_target']],
+      ],
+    );
   });
 });
