@@ -63,6 +63,8 @@ export async function upload(deps: Deps, media: MediaStore, viewer: Viewer, form
         // Same bytes uploaded at the same moment: the files are the winner's (same content), keep them.
         if (isUniqueViolation(err)) duplicate(await existingPostId(deps, file.sha256));
         await removeFiles(media, stored.written);
+        // A parent deleted since the check: its reference refused the row, which is the 400 the check gives.
+        if (meta.parentId !== null) await checkParent(deps.db, null, meta.parentId);
         throw err;
       }
     });
