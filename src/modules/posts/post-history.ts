@@ -57,6 +57,7 @@ export async function revertPost(deps: Deps, viewer: Viewer, rawId: string, body
       parentId: parentGone ? null : v.parent_id,
       tags: plainTags(fromTagString(v.tag_string)),
       keepImplied: true,
+      audit: { revert: body.version },
     }),
   );
   return getPost(deps, rawId, viewer);

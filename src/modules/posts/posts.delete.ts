@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { movePostCounts } from '../../db/counters.ts';
 import type { DB } from '../../db/types.ts';
+import type { Actor } from '../../core/deps.ts';
+import { type AuditEntry, recordAudit } from '../moderation/audit.repo.ts';
 import { versioned } from './post-versions.ts';
 
 /** Who deletes a post (null: the system) and when: its children's new versions say so. */
@@ -14,8 +16,14 @@ export interface Deletion {
  * exact: tag post counts and pool post counts go down; likes, favorites, comments, tag links and
  * pool entries go with the post (ON DELETE CASCADE). Its children lose their parent, each with a
  * new version by the deleter. Returns the media paths to remove, or null.
+ * `audit`: the audit entry of a moderator's delete, written in the same transaction.
  */
-export async function deletePostRows(db: Kysely<DB>, postId: number, by: Deletion = { editorId: null, now: Date.now() }): Promise<string[] | null> {
+export async function deletePostRows(
+  db: Kysely<DB>,
+  postId: number,
+  by: Deletion = { editorId: null, now: Date.now() },
+  audit?: { by: Actor; at: number; entry: AuditEntry },
+): Promise<string[] | null> {
   return db.transaction().execute(async (trx) => {
     // Lock the post's row first, as edits and comments do: a concurrent edit or second delete
     // waits, then finds the post as it is now (or gone), so no count moves twice.
@@ -38,6 +46,7 @@ export async function deletePostRows(db: Kysely<DB>, postId: number, by: Deletio
       });
     }
     await trx.deleteFrom('posts').where('id', '=', postId).execute();
+    if (audit) await recordAudit(trx, audit.by, audit.at, audit.entry);
     return [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));
   });
 }

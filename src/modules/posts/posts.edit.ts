@@ -14,6 +14,7 @@ import { parseId } from '../../core/ids.ts';
 import { getPost } from './posts.service.ts';
 import type { PostPatch } from './posts.schemas.ts';
 import { refuseImpliedRemoval, replacePostTags, tagsForWrite } from './post-tags.ts';
+import { recordAudit } from '../moderation/audit.repo.ts';
 
 function tagInput(raw: string[] | string): TagInput {
   const { errors: problems, ...input } = parseTags(typeof raw === 'string' ? raw.split(',') : raw);
@@ -31,6 +32,8 @@ export interface PostChanges {
   tags?: TagInput;
   /** An edit refuses to drop a tag a kept one implies; a revert lets the implication add it back. */
   keepImplied?: boolean;
+  /** What the audit log records of a moderator's change to someone else's post (post.edit). */
+  audit: Record<string, unknown>;
 }
 
 /** Edits title, content, tags (the full new set), rating, source and parent; tag counts move in the same transaction. */
@@ -46,6 +49,7 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
       tags: patch.tags === undefined ? undefined : tagInput(patch.tags),
       source: patch.source === undefined ? undefined : parseSource(patch.source),
       parentId: patch.parentId === undefined ? undefined : parseParentId(patch.parentId),
+      audit: { ...patch },
     }),
   );
   return getPost(deps, rawId, viewer);
@@ -66,6 +70,8 @@ export async function changePost(trx: Transaction<DB>, deps: Deps, viewer: Viewe
   if (!post) return notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
   if (changes.parentId != null) await checkParent(trx, id, changes.parentId);
+  // A moderator's edit of someone else's post is theirs to answer for.
+  if (post.uploader_id !== viewer.id) await recordAudit(trx, viewer, now, { action: 'post.edit', target: `post:${id}`, details: changes.audit });
   await versioned(trx, [id], viewer.id, now, async () => {
     const set = {
       ...(changes.title !== undefined ? { title: changes.title } : {}),
@@ -85,12 +91,22 @@ export async function changePost(trx: Transaction<DB>, deps: Deps, viewer: Viewe
 /** Deletes a post (its uploader or a moderator), then its media files. */
 export async function deletePost(deps: Deps, viewer: Viewer, rawId: string) {
   const id = parseId(rawId, 'Post');
-  const post = await deps.db.selectFrom('posts').select(['uploader_id', 'file_path', 'thumb_path', 'preview_path']).where('id', '=', id).executeTakeFirst();
+  const post = await deps.db
+    .selectFrom('posts')
+    .innerJoin('users', 'users.id', 'posts.uploader_id')
+    .select(['uploader_id', 'file_path', 'thumb_path', 'preview_path', 'title', 'users.username'])
+    .where('posts.id', '=', id)
+    .executeTakeFirst();
   if (!post) return notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
   const paths = [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));
+  const audit =
+    post.uploader_id === viewer.id
+      ? undefined
+      : { action: 'post.delete' as const, target: `post:${id}`, details: { title: post.title, uploader: post.username } };
   return withMediaJournal(tmpDirOf(deps.config), paths, async () => {
-    const files = await deletePostRows(deps.db, id, { editorId: viewer.id, now: deps.clock.now() });
+    const now = deps.clock.now();
+    const files = await deletePostRows(deps.db, id, { editorId: viewer.id, now }, audit && { by: viewer, at: now, entry: audit });
     if (files === null) return notFound('Post', rawId); // a concurrent delete got there first
     await Promise.all(files.map((f) => deps.media.delete(f)));
     return { message: `Post ${rawId} deleted` };

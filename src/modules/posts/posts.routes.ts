@@ -97,7 +97,8 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
         summary: "Give a post a version's title, tags, rating, source and parent again (its uploader or a moderator)",
         description:
           'Written as an edit by the caller: tags through the same path (aliases read as their targets, tag counts move; tags implied now are added), and a new version, equal to the one asked for, when anything changed (none when the post already has its fields). ' +
-          'A parent deleted since is dropped; a parent that has become a descendant of the post is a 400 naming `parentId`. A version the post does not have is a 400 naming `version`.',
+          'A parent deleted since is dropped; a parent that has become a descendant of the post is a 400 naming `parentId`. A version the post does not have is a 400 naming `version`. ' +
+          "A moderator's revert of someone else's post is in the audit log as `post.edit` with details `{ revert: N }`.",
         tags: ['posts'],
         params: PostIdParams,
         body: RevertBody,

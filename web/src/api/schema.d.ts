@@ -183,6 +183,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -208,6 +216,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -278,6 +294,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -303,6 +327,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -326,7 +358,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account and sign in (sets the session cookie) */
+        /**
+         * Create an account and sign in (sets the session cookie)
+         * @description Who may register is the REGISTRATION setting (`GET /api/auth/registration`): `open` (the default) anyone; `invite` only with an unspent invite code in `invite` (403 when it is missing, unknown, used or expired; each code makes one account, even when two sign-ups send it at once); `closed` no one (403).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -343,6 +378,8 @@ export interface paths {
                         password: string;
                         /** Format: email */
                         email?: string;
+                        /** @description Needed when registration is by invite (`GET /api/auth/registration`); then a missing, unknown, used or expired code is 403, and a string that cannot be a code is 400. With open registration no code is needed, and one sent is not spent (a string of the wrong shape is still a 400) */
+                        invite?: string;
                     };
                 };
             };
@@ -394,6 +431,46 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -418,6 +495,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -443,6 +528,210 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who may register here: open, by invite, or closed (the sign-up form reads it) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description `open`: anyone may register; `invite`: registering needs an invite code (field `invite`) an admin made; `closed`: no one may (403), accounts come from the command line
+                             * @enum {string}
+                             */
+                            mode: "open" | "invite" | "closed";
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link (`imageboard user reset-password`); signs out every session
+         * @description The token is the `token` of the link an admin printed with `imageboard user reset-password <username>`: it works once, for one hour, and only the newest link of an account works. The password follows the rules of registration. Every session of the account ends; its API keys stay active (revoke them on the API keys page if they leaked). It does not sign in: sign in with the new password. An unknown, used or expired token is 400 saying which.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The `token` of the link `imageboard user reset-password` printed */
+                        token: string;
+                        /** @description 8-256 characters */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -528,6 +817,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -552,6 +849,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -577,6 +882,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -642,6 +955,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -667,6 +988,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -743,6 +1072,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -768,6 +1105,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -790,7 +1135,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change your password (current password required); your other sessions end */
+        /** Change your password (current password required); your other sessions end. A banned user may too: it secures the account and changes nothing anyone else sees */
         put: {
             parameters: {
                 query?: never;
@@ -842,6 +1187,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -866,6 +1219,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -890,6 +1251,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -915,6 +1284,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -997,6 +1374,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1022,6 +1407,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1091,6 +1484,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1115,6 +1516,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1139,6 +1548,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1164,6 +1581,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1220,6 +1645,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1244,6 +1677,46 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1268,6 +1741,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1293,6 +1774,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1382,6 +1871,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1406,6 +1903,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1430,6 +1935,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1454,6 +1967,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1479,12 +2000,2165 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invite codes, newest first, with who made and who used each (admins only; the codes themselves are never shown again) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            invites: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                note: string;
+                                /**
+                                 * @description `unused` codes still work; `used` and `expired` ones never will
+                                 * @enum {string}
+                                 */
+                                status: "unused" | "used" | "expired";
+                                /** @description The admin who made it; null when made by an account since deleted */
+                                createdBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description null: never expires */
+                                expiresAt: string | (never | null);
+                                /** @description The account that registered with it; null while unused (or once that account is deleted) */
+                                usedBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                usedAt: string | null;
+                            }[];
+                            total: number;
+                            page: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a one-time invite code for registration (admins only)
+         * @description With REGISTRATION=invite, `POST /api/auth/register` needs one of these codes in `invite`; each code makes one account. The code is in this answer only. Moderators may not make invites: who joins is an admin decision, as roles and tiers are.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Seconds until the code stops working (60 to one year). Left out: it works until it is used */
+                        expiresIn?: number;
+                        /** @description For admins only: whom the code is for (shown in the list) */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invite: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                note: string;
+                                /**
+                                 * @description `unused` codes still work; `used` and `expired` ones never will
+                                 * @enum {string}
+                                 */
+                                status: "unused" | "used" | "expired";
+                                /** @description The admin who made it; null when made by an account since deleted */
+                                createdBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description null: never expires */
+                                expiresAt: string | (never | null);
+                                /** @description The account that registered with it; null while unused (or once that account is deleted) */
+                                usedBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                usedAt: string | null;
+                            };
+                            /** @description The code, shown this once: only its hash is stored. Give it to the person you invite */
+                            code: string;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw an invite code not used yet (admins only); a used one stays as the record (409) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a post or a comment to the moderators (signed in)
+         * @description Give `postId` or `commentId` (one) and a reason. One open report per user and post or comment: a second is 409 with the open one as `reportId`; once it is settled you may report again. An unknown post or comment is 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The post reported; give this or commentId, not both */
+                        postId?: string;
+                        /** @description The comment reported; give this or postId, not both */
+                        commentId?: string;
+                        /** @description What is wrong: 1-1000 characters, surrounding whitespace trimmed (whitespace alone is refused) */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            report: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reports in one state, newest first (moderators) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Reports in this state (default open) */
+                    state?: "open" | "resolved" | "dismissed";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            reports: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            }[];
+                            /** @description Pages as the tag lists page them: `page` from 1, `limit` per page */
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Resolve or dismiss an open report, with an optional note (moderators); recorded in the audit log
+         * @description Only an open report is settled, once: a settled one is 409 naming its state.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description resolved: acted on; dismissed: nothing wrong
+                         * @enum {string}
+                         */
+                        state: "resolved" | "dismissed";
+                        /** @description Why, for the other moderators (at most 1000 characters) */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            report: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The post reported (null for a report of a comment) */
+                                postId: string | (never | null);
+                                /** @description The comment reported (null for a report of a post) */
+                                commentId: string | (never | null);
+                                reason: string;
+                                /** @enum {string} */
+                                state: "open" | "resolved" | "dismissed";
+                                /** @description The moderator's note when settling it */
+                                note: string | null;
+                                reporter: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description Who resolved or dismissed it; null while open */
+                                settledBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                settledAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/admin/users/{username}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ban that applies to a user now (moderators and admins); 404 when none does */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ban: {
+                                username: string;
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                                bannedBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Ban a user, until a time or for good; replaces a ban in force (moderators and admins)
+         * @description Moderators ban users; admins ban users and moderators; nobody bans an admin (403). While a ban applies, every POST, PUT, PATCH and DELETE of that user, by session or by any of their API keys, is 403 naming the reason and the end (`ban` in the body); reads, signing in and out and changing the password still work.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Shown to the banned user in every refused write: 1-500 characters */
+                        reason: string;
+                        /**
+                         * Format: date-time
+                         * @description When the ban ends (ISO 8601, in the future); left out: permanent
+                         */
+                        until?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ban: {
+                                username: string;
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                                bannedBy: {
+                                    username: string;
+                                } | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Lift a user's ban (moderators and admins); 404 when they have none
+         * @description The same roles as banning may lift a ban. An expired ban may be lifted too (it already no longer applies).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of moderator and admin actions, newest first (moderators)
+         * @description Every change a moderator or an admin makes through the API or the command line (actor null): roles and tiers, bans and their lifting, report settling, tag changes (category, description, rename), aliases and implications made and deleted, bulk tag edits, and the edits and deletes of someone else's post, comment or pool (an owner's changes to their own things are not moderation and are not recorded). Each entry is written in the transaction of its change. Filters combine; `page` from 1, `limit` 1-200 (default 50).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only the actions of this user (any case) */
+                    actor?: string;
+                    /** @description Only this action */
+                    action?: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "pool.edit" | "pool.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
+                    /** @description Only this target, exactly as entries show it: `user:<lowercase name>`, `post:<id>`, `comment:<id>`, `report:<id>`, `job:<id>` (a bulk tag edit), `pool:<id>`, `tag:<name>`, `tag_alias:<from>`, `tag_implication:<from>-><to>` */
+                    target?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            entries: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description null: the command line (no account) */
+                                actor: {
+                                    username: string;
+                                } | null;
+                                /** @enum {string} */
+                                action: "user.role" | "user.tier" | "user.ban" | "user.unban" | "post.edit" | "post.delete" | "posts.bulk_tags" | "comment.delete" | "pool.edit" | "pool.delete" | "report.resolve" | "report.dismiss" | "tag.update" | "tag_alias.create" | "tag_alias.delete" | "tag_implication.create" | "tag_implication.delete";
+                                target: string;
+                                /** @description What the action changed (a JSON object; its fields depend on the action) */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description Pages as the tag lists page them: `page` from 1, `limit` per page */
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1584,6 +4258,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1608,6 +4290,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1632,6 +4322,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1656,6 +4354,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1680,6 +4386,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1705,6 +4419,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1819,6 +4541,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1843,6 +4573,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1867,6 +4605,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1891,6 +4637,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1915,6 +4669,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1939,6 +4701,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -1964,6 +4734,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2060,6 +4838,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2084,6 +4870,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2108,6 +4902,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2132,6 +4934,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2157,6 +4967,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2249,6 +5067,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2273,6 +5099,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2297,6 +5131,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2322,6 +5164,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2392,6 +5242,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2416,6 +5274,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2440,6 +5306,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2465,6 +5339,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2532,6 +5414,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2556,6 +5446,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2580,6 +5478,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2605,6 +5511,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2660,6 +5574,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2684,6 +5606,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2708,6 +5638,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2733,6 +5671,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2800,6 +5746,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2824,6 +5778,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2848,6 +5810,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2873,6 +5843,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2928,6 +5906,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2952,6 +5938,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -2976,6 +5970,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3001,6 +6003,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3114,6 +6124,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3138,6 +6156,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3162,6 +6188,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3187,6 +6221,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3279,6 +6321,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3303,6 +6353,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3328,6 +6386,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3409,6 +6475,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3433,6 +6507,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3457,6 +6539,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3481,6 +6571,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3506,6 +6604,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3621,6 +6727,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3645,6 +6759,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3670,6 +6792,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3724,6 +6854,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3748,6 +6886,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3772,6 +6918,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3797,6 +6951,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3879,6 +7041,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3903,6 +7073,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3927,6 +7105,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3951,6 +7137,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -3976,6 +7170,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4094,6 +7296,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4118,6 +7328,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4142,6 +7360,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4166,6 +7392,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4191,6 +7425,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4301,6 +7543,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4325,6 +7575,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4349,6 +7607,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4373,6 +7639,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4398,6 +7672,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4517,6 +7799,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4541,6 +7831,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4565,6 +7863,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4590,6 +7896,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4692,6 +8006,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4716,6 +8038,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4740,6 +8070,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4765,6 +8103,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4880,6 +8226,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4904,6 +8258,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4928,6 +8290,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4952,6 +8322,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -4977,6 +8355,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5112,6 +8498,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5136,6 +8530,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5161,6 +8563,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5185,6 +8595,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5476,6 +8894,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5500,6 +8926,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5524,6 +8958,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5549,6 +8991,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5606,6 +9056,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5630,6 +9088,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5654,6 +9120,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5679,6 +9153,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5815,6 +9297,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5839,6 +9329,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5863,6 +9361,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5887,6 +9393,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -5912,6 +9426,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6010,6 +9532,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6034,6 +9564,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6058,6 +9596,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6083,6 +9629,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6167,6 +9721,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6191,6 +9753,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6216,6 +9786,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6241,7 +9819,7 @@ export interface paths {
         put?: never;
         /**
          * Give a post a version's title, tags, rating, source and parent again (its uploader or a moderator)
-         * @description Written as an edit by the caller: tags through the same path (aliases read as their targets, tag counts move; tags implied now are added), and a new version, equal to the one asked for, when anything changed (none when the post already has its fields). A parent deleted since is dropped; a parent that has become a descendant of the post is a 400 naming `parentId`. A version the post does not have is a 400 naming `version`.
+         * @description Written as an edit by the caller: tags through the same path (aliases read as their targets, tag counts move; tags implied now are added), and a new version, equal to the one asked for, when anything changed (none when the post already has its fields). A parent deleted since is dropped; a parent that has become a descendant of the post is a 400 naming `parentId`. A version the post does not have is a 400 naming `version`. A moderator's revert of someone else's post is in the audit log as `post.edit` with details `{ revert: N }`.
          */
         post: {
             parameters: {
@@ -6358,6 +9936,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6382,6 +9968,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6406,6 +10000,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6430,6 +10032,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6455,6 +10065,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6549,6 +10167,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6573,6 +10199,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6598,6 +10232,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6682,6 +10324,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6706,6 +10356,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6730,6 +10388,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6755,6 +10421,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6845,6 +10519,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6869,6 +10551,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6893,6 +10583,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6917,6 +10615,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -6942,6 +10648,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7060,6 +10774,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7084,6 +10806,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7108,6 +10838,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7133,6 +10871,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7220,6 +10966,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7244,6 +10998,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7269,6 +11031,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7347,6 +11117,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7371,6 +11149,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7395,6 +11181,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7419,6 +11213,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7444,6 +11246,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7512,6 +11322,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7536,6 +11354,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7560,6 +11386,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7585,6 +11419,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7673,6 +11515,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7697,6 +11547,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7722,6 +11580,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7842,6 +11708,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7866,6 +11740,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7890,6 +11772,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7914,6 +11804,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -7939,6 +11837,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8008,6 +11914,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8032,6 +11946,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8056,6 +11978,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8081,6 +12011,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8164,6 +12102,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8188,6 +12134,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8213,6 +12167,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8290,6 +12252,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8315,6 +12285,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8401,6 +12379,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8426,6 +12412,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8510,6 +12504,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8534,6 +12536,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8558,6 +12568,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -8583,6 +12601,14 @@ export interface paths {
                             }[];
                             retryAfter?: number;
                             postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
                             requestId?: string;
                         };
                     };
@@ -9894,6 +13920,24 @@ export interface paths {
                     };
                 };
                 /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
                 404: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9990,6 +14034,24 @@ export interface paths {
                 };
                 /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
                 401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                403: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -10113,6 +14175,24 @@ export interface paths {
                     };
                 };
                 /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
                 404: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10193,6 +14273,24 @@ export interface paths {
                 };
                 /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
                 401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description The kind of failure, named as Danbooru's classes name it (ActiveRecord::RecordNotFound, ...) */
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Danbooru's error shape; statuses 401, 403, 404, 410 (page past 1000), 422 (a bad parameter or query), 429 (rate limit, with Retry-After) */
+                403: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
