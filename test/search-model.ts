@@ -26,6 +26,8 @@ export interface ModelPost {
   created: number;
   sha256: string;
   md5: string;
+  /** The parent post's id, or null. */
+  parent: number | null;
 }
 
 export interface World {
@@ -57,7 +59,8 @@ export type Term =
   | { t: 'age'; range: Range<{ n: number; unit: 'h' | 'd' | 'w' | 'mo' | 'y' }> }
   | { t: 'type'; values: ('image' | 'video' | 'gif')[] }
   | { t: 'sha256' | 'md5'; hex: string }
-  | { t: 'has'; what: 'comments' | 'likes' | 'favs' | 'pool' };
+  | { t: 'has'; what: 'comments' | 'likes' | 'favs' | 'pool' | 'parent' | 'children' }
+  | { t: 'parent'; value: string };
 
 export type Q = { k: 'term'; term: Term } | { k: 'not'; q: Q } | { k: 'and'; qs: Q[] } | { k: 'or'; qs: Q[] };
 
@@ -128,6 +131,8 @@ export function termText(term: Term): string {
       return `${term.t}:${term.hex}`;
     case 'has':
       return `has:${term.what}`;
+    case 'parent':
+      return `parent:${term.value}`;
   }
 }
 
@@ -230,7 +235,14 @@ function matchesTerm(p: ModelPost, term: Term, w: World): boolean {
     case 'md5':
       return p.md5 === term.hex.toLowerCase();
     case 'has':
+      if (term.what === 'parent') return p.parent !== null;
+      if (term.what === 'children') return w.posts.some((c) => c.parent === p.id);
       return term.what === 'pool' ? p.pools.length > 0 : p[term.what] > 0;
+    case 'parent':
+      // parent:ID is the posts whose parent is ID (not ID itself); any and none ask whether there is one.
+      if (term.value === 'any') return p.parent !== null;
+      if (term.value === 'none') return p.parent === null;
+      return p.parent === Number(term.value);
   }
 }
 
@@ -398,7 +410,16 @@ export function termArb(w: World): fc.Arbitrary<Term> {
     { weight: 1, arbitrary: fc.tuple(somePost, fc.boolean()).map(([p, upper]): Term => ({ t: 'md5', hex: upper ? p.md5.toUpperCase() : p.md5 })) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom('comments' as const, 'likes' as const, 'favs' as const, 'pool' as const).map((what): Term => ({ t: 'has', what })),
+      arbitrary: fc
+        .constantFrom('comments' as const, 'likes' as const, 'favs' as const, 'pool' as const, 'parent' as const, 'children' as const)
+        .map((what): Term => ({ t: 'has', what })),
+    },
+    {
+      weight: 1,
+      // Parents (some with several children), posts that are no parent, and an id of no post.
+      arbitrary: fc
+        .constantFrom('any', 'none', ...new Set(w.posts.flatMap((p) => (p.parent === null ? [] : [String(p.parent)]))), String(w.posts[0].id), '999999')
+        .map((value): Term => ({ t: 'parent', value })),
     },
   );
 }

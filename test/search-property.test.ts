@@ -78,7 +78,15 @@ async function makeWorld(ctx: Ctx, seed: number, inOrder = false): Promise<World
       created,
       sha256: row.sha256,
       md5: row.md5 ?? '',
+      parent: null,
     });
+  }
+  // Families: a post's parent is an older post (so no cycle), a few parents with several children.
+  for (const [i, p] of posts.entries()) {
+    if (i === 0 || rand() >= 0.25) continue;
+    const parent = posts[Math.floor(rand() * rand() * i)];
+    await db.updateTable('posts').set({ parent_id: parent.id }).where('id', '=', p.id).execute();
+    p.parent = parent.id;
   }
   for (const p of posts) {
     for (const u of users) {

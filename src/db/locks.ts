@@ -26,3 +26,14 @@ export async function applyingImplications(trx: Transaction<DB>): Promise<void> 
 export async function changingImplications(trx: Transaction<DB>): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(CAST(${IMPLICATIONS} AS bigint))`.execute(trx);
 }
+
+/** The advisory lock's key that puts writes giving posts a parent in order. */
+const PARENTS = 7_304_212;
+
+/**
+ * Giving a post a parent: one at a time, so two edits cannot each find no cycle and together make
+ * one (A's parent B, B's parent A). Taken after the implications lock and before any row lock.
+ */
+export async function changingParents(trx: Transaction<DB>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(CAST(${PARENTS} AS bigint))`.execute(trx);
+}

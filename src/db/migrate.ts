@@ -12,6 +12,7 @@ import * as jobPosts from './migrations/009-job-posts.ts';
 import * as tagHistory from './migrations/010-tag-history.ts';
 import * as changeLogKinds from './migrations/011-change-log-kinds.ts';
 import * as moderation from './migrations/012-moderation.ts';
+import * as postHistory from './migrations/013-post-history.ts';
 import * as accounts from './migrations/014-accounts.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
@@ -32,6 +33,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '010-tag-history': tagHistory,
   '011-change-log-kinds': changeLogKinds,
   '012-moderation': moderation,
+  '013-post-history': postHistory,
   '014-accounts': accounts,
 };
 

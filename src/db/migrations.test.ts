@@ -116,7 +116,8 @@ for (const kind of databaseKinds()) {
       const before = await db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirstOrThrow();
       await migrateToLatest(db, kind);
       const after = await db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirstOrThrow();
-      assert.deepEqual(after, { ...before, md5: null });
+      // Later migrations add columns too: 013's source and parent, empty.
+      assert.deepEqual(after, { ...before, md5: null, source: null, parent_id: null });
       // Filling md5 is no edit (as a like is none): caches keyed to the data version stay.
       const version = await counter(database, 'version');
       await db

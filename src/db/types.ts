@@ -68,6 +68,10 @@ export interface PostsTable {
   /** The post's list item as JSON, before and after its counts; written by triggers (db/schema/list-item.ts). */
   item_head: ColumnType<string, never, never>;
   item_tail: ColumnType<string, never, never>;
+  /** Where the work comes from: an http(s) URL, or null (migration 013). */
+  source: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The parent post, or null; a deleted parent leaves null (migration 013). */
+  parent_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TagsTable {
@@ -201,6 +205,19 @@ export interface TagHistoryTable {
   created_at: number;
 }
 
+/** A post's five edited fields after each change to them (migrations/013-post-history.ts). */
+export interface PostVersionsTable {
+  post_id: number;
+  version: number;
+  editor_id: number | null;
+  created_at: number;
+  title: string;
+  tag_string: string;
+  content_rating: string;
+  source: string | null;
+  parent_id: number | null;
+}
+
 export interface InvitesTable {
   id: Generated<number>;
   code_hash: string;
@@ -280,6 +297,7 @@ export interface DB {
   jobs: JobsTable;
   job_posts: JobPostsTable;
   tag_history: TagHistoryTable;
+  post_versions: PostVersionsTable;
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
 

@@ -67,6 +67,7 @@ export const METATAG_NAMES = [
   'uploader',
   'fav',
   'pool',
+  'parent',
   'title',
   ...Object.keys(NUMBER_METAS),
   'date',
@@ -84,6 +85,8 @@ const HAS: Record<string, Expr> = {
   likes: { kind: 'num', field: 'likes', ranges: [{ lo: 1, hi: Infinity }] },
   favs: { kind: 'num', field: 'favs', ranges: [{ lo: 1, hi: Infinity }] },
   pool: { kind: 'pooled' },
+  parent: { kind: 'hasParent' },
+  children: { kind: 'hasChildren' },
 };
 
 const NONE: Expr = { kind: 'none' };
@@ -171,6 +174,13 @@ export async function compileTree(tree: Node | null, lookups: Lookups, o: Compil
           if (v === '') fail('a pool id, any or none is missing');
           const id = await lookups.pool(value);
           return id === undefined ? NONE : { kind: 'pool', poolId: id };
+        }
+        case 'parent': {
+          const v = value.toLowerCase();
+          if (v === 'any') return { kind: 'hasParent' };
+          if (v === 'none') return { kind: 'not', expr: { kind: 'hasParent' } };
+          if (!/^\d{1,15}$/.test(v)) fail(`'${value}' is not a post id, any or none`);
+          return { kind: 'parent', postId: Number(v) };
         }
         case 'title':
           if (value === '') fail('the text to find in titles is missing');

@@ -33,6 +33,12 @@ export type Expr =
   | { kind: 'pool'; poolId: number }
   /** In at least one pool. */
   | { kind: 'pooled' }
+  /** The post's parent is this post (parent:ID). */
+  | { kind: 'parent'; postId: number }
+  /** The post has a parent (has:parent, parent:any). */
+  | { kind: 'hasParent' }
+  /** Some post has this one as its parent (has:children). */
+  | { kind: 'hasChildren' }
   /**
    * The title contains the text, case-insensitively (the text is lower case). `words`: the ids of
    * the title words (title_vocab) that contain it, when it is one word's worth of text and few

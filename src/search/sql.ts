@@ -83,6 +83,13 @@ export function condition(db: Database, e: Expr, ratingIndex = true): RawBuilder
       return sql`EXISTS (SELECT 1 FROM pool_posts pp WHERE pp.post_id = posts.id AND pp.pool_id = ${e.poolId})`;
     case 'pooled':
       return sql`EXISTS (SELECT 1 FROM pool_posts pp WHERE pp.post_id = posts.id)`;
+    case 'parent':
+      // False, not null, without a parent: NOT of it then holds (and the index still serves it).
+      return sql`(posts.parent_id IS NOT NULL AND posts.parent_id = ${e.postId})`;
+    case 'hasParent':
+      return sql`posts.parent_id IS NOT NULL`;
+    case 'hasChildren':
+      return sql`EXISTS (SELECT 1 FROM posts c WHERE c.parent_id = posts.id)`;
     case 'title':
       // SQLite's trigram index of titles finds 3 or more characters without reading every title.
       return sql<SqlBool>`${db.titleContains(sql.ref('posts.id'), sql.ref('posts.title'), e.text)}`;

@@ -25,7 +25,9 @@ export type PostRow = Pick<
   | 'created_at'
   | 'updated_at'
   | 'tag_string'
-> & { uploader_name: string | null; last_commented_at: number | null };
+  | 'source'
+  | 'parent_id'
+> & { uploader_name: string | null; last_commented_at: number | null; has_children: boolean };
 
 export const CATEGORIES = ['general', 'artist', 'copyright', 'character', 'meta'] as const;
 
@@ -68,13 +70,13 @@ export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<
   return (
     `{"id":${p.id},"created_at":"${danbooruTime(Number(p.created_at))}","updated_at":"${danbooruTime(Number(p.updated_at))}",` +
     `"uploader_id":${p.uploader_id},"uploader_name":${str(p.uploader_name ?? '')},` +
-    `"score":${p.like_count},"up_score":${p.like_count},"down_score":0,"fav_count":${p.favorite_count},"source":"","md5":${md5},` +
+    `"score":${p.like_count},"up_score":${p.like_count},"down_score":0,"fav_count":${p.favorite_count},"source":${str(p.source ?? '')},"md5":${md5},` +
     `"rating":"${LETTER[p.content_rating] ?? 'q'}",${size},"file_ext":${fileExt},"file_size":${p.file_size},` +
     `"tag_string":${str(names.join(' '))},"tag_string_general":${str(general.join(' '))},"tag_string_artist":${str(artist.join(' '))},` +
     `"tag_string_copyright":${str(copyright.join(' '))},"tag_string_character":${str(character.join(' '))},"tag_string_meta":${str(meta.join(' '))},` +
     `"tag_count":${names.length},"tag_count_general":${general.length},"tag_count_artist":${artist.length},"tag_count_copyright":${copyright.length},` +
     `"tag_count_character":${character.length},"tag_count_meta":${meta.length},` +
-    `"parent_id":null,"has_children":false,"has_active_children":false,"has_large":${preview !== null},` +
+    `"parent_id":${p.parent_id ?? null},"has_children":${p.has_children},"has_active_children":${p.has_children},"has_large":${preview !== null},` +
     `"is_pending":false,"is_flagged":false,"is_deleted":false,"is_banned":false,` +
     `"file_url":${original},"large_file_url":${preview ?? original},"preview_file_url":${thumb},` +
     `"media_asset":{"id":${p.id},"md5":${md5},"file_ext":${fileExt},"file_size":${p.file_size},${size},"duration":${p.duration ?? null},"variants":[${variants}]},` +

@@ -33,11 +33,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
       .selectFrom('posts')
       .leftJoin('users', 'users.id', 'posts.uploader_id')
       .select([
-        db
-          .fieldsText(
-            ROW_FIELDS.map((f) => (f === 'uploader_name' ? sql.ref('users.username') : f === 'last_commented_at' ? LAST_COMMENT : sql.ref(`posts.${f}`))),
-          )
-          .as('t'),
+        db.fieldsText(ROW_FIELDS.map((f) => COMPUTED[f as keyof typeof COMPUTED] ?? sql.ref(`posts.${f}`))).as('t'),
         sql<number>`(SELECT value FROM counters WHERE name = 'version')`.as('version'),
       ])
       .where('posts.id', 'in', ids)
@@ -126,10 +122,19 @@ const ROW_FIELDS = [
   'tag_string',
   'uploader_name',
   'last_commented_at',
+  'source',
+  'parent_id',
+  'has_children',
 ] as const;
 
 /** When the post was last commented on; most posts have no comment, and no lookup for them. */
 const LAST_COMMENT = sql`CASE WHEN posts.comment_count = 0 THEN NULL ELSE (SELECT MAX(c.created_at) FROM comments c WHERE c.post_id = posts.id) END`;
+
+/** Whether any post has this one as its parent (the index on parent_id answers it). */
+const HAS_CHILDREN = sql`CASE WHEN EXISTS (SELECT 1 FROM posts c WHERE c.parent_id = posts.id) THEN 1 ELSE 0 END`;
+
+/** The fields of ROW_FIELDS that are not the post's own columns. */
+const COMPUTED = { uploader_name: sql.ref('users.username'), last_commented_at: LAST_COMMENT, has_children: HAS_CHILDREN };
 
 /** A PostRow from its fields as one text (rowsOf); an empty text is NULL where the column may be. */
 function rowOf(text: string): PostRow {
@@ -154,6 +159,9 @@ function rowOf(text: string): PostRow {
     tag_string: f[16],
     uploader_name: orNull(f[17]),
     last_commented_at: numberOrNull(f[18]),
+    source: orNull(f[19]),
+    parent_id: numberOrNull(f[20]),
+    has_children: f[21] === '1',
   };
 }
 

@@ -9,6 +9,7 @@ import { aliasTargets } from '../tags/tag-aliases.repo.ts';
 import { impliedTags, implicationOnto, type TagRef } from '../tags/tag-implications.repo.ts';
 import { MAX_TAGS_PER_POST, type TagInput } from '../tags/tag-name-rules.ts';
 import { fromTagString, toTagString } from './tag-string.ts';
+import { versioned } from './post-versions.ts';
 
 /** The names a write asks for, each alias name read as its target, sorted. */
 async function askedNames(trx: Transaction<DB>, input: TagInput): Promise<string[]> {
@@ -114,7 +115,8 @@ export async function replacePostTags(trx: Transaction<DB>, postId: number, post
  * implication's backfill). Post by post, each post's half a dozen statements were most of such a
  * job's time, and of the time its process's requests waited for it. The posts' rows are locked
  * first, in id order (PostgreSQL; as an edit locks its post before its tags), and read after; a
- * post deleted meanwhile is skipped. Returns how many posts it changed.
+ * post deleted meanwhile is skipped. Each post changed gets a version without an editor (the
+ * system). Returns how many posts it changed.
  */
 export async function addTagsToPosts(trx: Transaction<DB>, db: Database, postIds: number[], tags: Map<string, number>, now: number): Promise<number> {
   if (postIds.length === 0 || tags.size === 0) return 0;
@@ -144,6 +146,19 @@ export async function addTagsToPosts(trx: Transaction<DB>, db: Database, postIds
     strings.set(p.id, toTagString([...fromTagString(p.tag_string), ...added.map(([name]) => name)]));
   }
   if (strings.size === 0) return 0;
+  // A system change: each post gets a version without an editor.
+  await versioned(trx, [...strings.keys()], null, now, () => writeAdded(trx, links, deltas, strings, now));
+  return strings.size;
+}
+
+/** addTagsToPosts's writes: the links, the counts, the tag strings and updated_at, and the change log of the links added. */
+async function writeAdded(
+  trx: Transaction<DB>,
+  links: { post_id: number; tag_id: number; created_at: number }[],
+  deltas: Map<number, number>,
+  strings: Map<number, string>,
+  now: number,
+): Promise<void> {
   for (let at = 0; at < links.length; at += 500)
     await trx
       .insertInto('post_tags')
@@ -161,5 +176,4 @@ export async function addTagsToPosts(trx: Transaction<DB>, db: Database, postIds
     .where('id', 'in', [...strings.keys()])
     .execute();
   await logTagsAdded(trx, since, links);
-  return strings.size;
 }

@@ -118,7 +118,9 @@ export const bulkTagsJob: JobKind<BulkTagsParams, number> = {
       const added = await tagsForWrite(trx, { tags: params.add, categories: new Map(params.categories) }, now);
       const removed = await tagIdsNamed(trx, params.remove);
       const edit = (tags: Map<string, number>) => new Map([...[...tags].filter(([, id]) => !removed.has(id)), ...added]);
-      for (const { post_id } of posts) await retagPost(trx, post_id, edit, now);
+      // The moderator who asked for the edit is each post's editor.
+      const by = await trx.selectFrom('jobs').select('created_by').where('id', '=', job).executeTakeFirst();
+      for (const { post_id } of posts) await retagPost(trx, post_id, edit, now, by?.created_by ?? null);
       await trx.deleteFrom('job_posts').where('job_id', '=', job).where('post_id', '<=', last).execute();
     }
     return { cursor: last ?? cursor ?? 0, done: posts.length, finished: posts.length < RETAG_BATCH };

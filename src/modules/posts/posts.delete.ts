@@ -3,14 +3,27 @@ import { movePostCounts } from '../../db/counters.ts';
 import type { DB } from '../../db/types.ts';
 import type { Actor } from '../../core/deps.ts';
 import { type AuditEntry, recordAudit } from '../moderation/audit.repo.ts';
+import { versioned } from './post-versions.ts';
+
+/** Who deletes a post (null: the system) and when: its children's new versions say so. */
+export interface Deletion {
+  editorId: number | null;
+  now: number;
+}
 
 /**
  * Deletes a post and everything hanging off it in one transaction, keeping every stored counter
  * exact: tag post counts and pool post counts go down; likes, favorites, comments, tag links and
- * pool entries go with the post (ON DELETE CASCADE). Returns the media paths to remove, or null.
+ * pool entries go with the post (ON DELETE CASCADE). Its children lose their parent, each with a
+ * new version by the deleter. Returns the media paths to remove, or null.
  * `audit`: the audit entry of a moderator's delete, written in the same transaction.
  */
-export async function deletePostRows(db: Kysely<DB>, postId: number, audit?: { by: Actor; at: number; entry: AuditEntry }): Promise<string[] | null> {
+export async function deletePostRows(
+  db: Kysely<DB>,
+  postId: number,
+  by: Deletion = { editorId: null, now: Date.now() },
+  audit?: { by: Actor; at: number; entry: AuditEntry },
+): Promise<string[] | null> {
   return db.transaction().execute(async (trx) => {
     // Lock the post's row first, as edits and comments do: a concurrent edit or second delete
     // waits, then finds the post as it is now (or gone), so no count moves twice.
@@ -25,6 +38,13 @@ export async function deletePostRows(db: Kysely<DB>, postId: number, audit?: { b
     const pools = await trx.selectFrom('pool_posts').select('pool_id').where('post_id', '=', postId).execute();
     await movePostCounts(trx, 'tags', new Map(tags.map((t) => [t.tag_id, -1])));
     await movePostCounts(trx, 'pools', new Map(pools.map((p) => [p.pool_id, -1])));
+    // Touching the children locks their rows before their versions are read, as an edit does.
+    const children = (await trx.updateTable('posts').set({ updated_at: by.now }).where('parent_id', '=', postId).returning('id').execute()).map((c) => c.id);
+    if (children.length) {
+      await versioned(trx, children, by.editorId, by.now, async () => {
+        await trx.updateTable('posts').set({ parent_id: null }).where('id', 'in', children).execute();
+      });
+    }
     await trx.deleteFrom('posts').where('id', '=', postId).execute();
     if (audit) await recordAudit(trx, audit.by, audit.at, audit.entry);
     return [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));

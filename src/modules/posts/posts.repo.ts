@@ -112,6 +112,8 @@ const DETAIL_COLUMNS = [
   'posts.tag_string',
   'posts.created_at',
   'posts.updated_at',
+  'posts.source',
+  'posts.parent_id',
 ] as const;
 
 const postById = prepared((db, p: { id: number }) =>

@@ -5,6 +5,7 @@ import type { Deps } from '../../core/deps.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
 import { replacePostTags, withImplied } from './post-tags.ts';
 import { toTagString } from './tag-string.ts';
+import { versioned } from './post-versions.ts';
 import { type LinkCursor, tagLinksAfter } from './tag-links.ts';
 
 /** Posts a step of a job that retags posts goes over: well within a step's bounds (jobs/job-kind.ts). */
@@ -14,13 +15,14 @@ export const RETAG_BATCH = 200;
  * Gives one post the tags `change` makes of its current ones (name -> id), through the edit path
  * (replacePostTags: links, counts, tag string, change log), in the caller's transaction. The post
  * is touched as an edit is (updated_at), which moves the data version; a post deleted meanwhile is
- * skipped (false).
+ * skipped (false). A change of its tags is a version of the post by `editorId` (null: the system).
  */
 export async function retagPost(
   trx: Transaction<DB>,
   postId: number,
   change: (tags: Map<string, number>) => Map<string, number>,
   now: number,
+  editorId: number | null = null,
 ): Promise<boolean> {
   await applyingImplications(trx); // before the post's row: see db/locks.ts
   // Writing first locks the post's row, as an edit does, so the tags read below are current.
@@ -33,7 +35,8 @@ export async function retagPost(
     .where('post_tags.post_id', '=', postId)
     .execute();
   // A retag or a bulk edit hands over tags whose implications it did not add.
-  await replacePostTags(trx, postId, post.created_at, await withImplied(trx, change(new Map(tags.map((t) => [t.name, t.id])))));
+  const wanted = await withImplied(trx, change(new Map(tags.map((t) => [t.name, t.id]))));
+  await versioned(trx, [postId], editorId, now, () => replacePostTags(trx, postId, post.created_at, wanted));
   return true;
 }
 

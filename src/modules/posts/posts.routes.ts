@@ -6,6 +6,8 @@ import { viewerOf } from '../../core/auth.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import type { PostsService } from './post-listing.ts';
 import { bulkTags } from './posts.bulk-tags.ts';
+import { PostHistory, RevertBody } from './post-history.schemas.ts';
+import { postHistory, revertPost } from './post-history.ts';
 
 export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): void {
   // The service writes the JSON itself (the response schema is what it follows, and documents it).
@@ -61,7 +63,9 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
     '/api/posts/:id',
     {
       schema: {
-        summary: 'Edit a post: title, content, tags, contentRating (its uploader or a moderator)',
+        summary: 'Edit a post: title, content, tags, contentRating, source, parentId (its uploader or a moderator)',
+        description:
+          "A change of title, tags, contentRating, source or parentId adds a version to the post's history (GET /api/posts/<id>/history) with the caller as its editor; a change of content alone adds none.",
         tags: ['posts'],
         params: PostIdParams,
         body: PostPatch,
@@ -72,11 +76,45 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
     async (req) => editPost(deps, viewerOf(req), req.params.id, req.body),
   );
 
+  app.get(
+    '/api/posts/:id/history',
+    {
+      schema: {
+        summary: "A post's versions: its title, tags, rating, source and parent after each change (anyone)",
+        tags: ['posts'],
+        params: PostIdParams,
+        response: { 200: PostHistory, ...errors(401, 404, 429) },
+      },
+      config: { limit: 'post' },
+    },
+    async (req) => postHistory(deps, req.params.id),
+  );
+
+  app.post(
+    '/api/posts/:id/revert',
+    {
+      schema: {
+        summary: "Give a post a version's title, tags, rating, source and parent again (its uploader or a moderator)",
+        description:
+          'Written as an edit by the caller: tags through the same path (aliases read as their targets, tag counts move; tags implied now are added), and a new version, equal to the one asked for, when anything changed (none when the post already has its fields). ' +
+          'A parent deleted since is dropped; a parent that has become a descendant of the post is a 400 naming `parentId`. A version the post does not have is a 400 naming `version`. ' +
+          "A moderator's revert of someone else's post is in the audit log as `post.edit` with details `{ revert: N }`.",
+        tags: ['posts'],
+        params: PostIdParams,
+        body: RevertBody,
+        response: { 200: PostDetail, ...errors(400, 401, 403, 404, 429) },
+      },
+      config: { auth: 'user', limit: 'write' },
+    },
+    async (req) => revertPost(deps, viewerOf(req), req.params.id, req.body),
+  );
+
   app.delete(
     '/api/posts/:id',
     {
       schema: {
         summary: 'Delete a post and its media (its uploader or a moderator)',
+        description: 'Its children lose their parent: each gets a version (parentId null) with the caller as its editor.',
         tags: ['posts'],
         params: PostIdParams,
         response: { 200: Message, ...errors(401, 403, 404, 429) },

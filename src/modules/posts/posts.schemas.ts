@@ -45,7 +45,8 @@ export const PostListQuery = Type.Object(
           'A search in the query language (docs/search.md), ANDed with the other filters: `cat -dog (sky or sea) rating:safe likes:>10 order:likes`. ' +
           'Tags (case-insensitive; `*` wildcards, each expanded to at most 100 tags), `-` NOT, `or`/`|` OR, parentheses, `~a ~b` (either), and metatags: ' +
           'rating:, user:, fav:, pool:ID|any|none, title:, id:, likes:, favs:, comments:, width:, height:, filesize: (kb/mb), duration:, tagcount: (ranges N, >N, >=N, <N, <=N, A..B, A.., ..B, a,b,c), ' +
-          'date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool, ' +
+          'date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool|parent|children, ' +
+          'parent:ID|any|none (the children of post ID, not ID itself: `id:ID or parent:ID` is the family; any: has a parent; none: has none), ' +
           'and order:newest|oldest|id|id_asc|likes|likes_asc|favs|comments|filesize|duration|tagcount|random (once, not negated, not inside OR or parentheses; not with sortBy). ' +
           'At most 1,000 characters and 20 terms (settings SEARCH_MAX_LENGTH, SEARCH_MAX_TERMS). A syntax error is a 400 whose details give field `q`, the message and the character `position`; ' +
           'a query still running after SEARCH_TIME_BUDGET_MS (2 s) ends with 503 and Retry-After',
@@ -132,6 +133,9 @@ export const PostDetail = Type.Object({
   updatedAt: Timestamp,
   liked: Type.Boolean({ description: 'The signed-in viewer likes this post (false when anonymous)' }),
   favorited: Type.Boolean({ description: 'The signed-in viewer has this post in favorites (false when anonymous)' }),
+  source: Type.Union([Type.String(), Type.Null()], { description: 'Where the work comes from (an http or https URL), or null' }),
+  parentId: Type.Union([Id, Type.Null()], { description: 'The parent post, or null. Deleting a parent leaves its children without one' }),
+  children: Type.Array(Id, { description: 'The posts whose parent this post is, oldest first (`q=parent:<id>` lists them as a page)' }),
 });
 
 const { offset: _offset, limit: _limit, before: _before, ...LIST_FILTERS } = PostListQuery.properties;
@@ -181,6 +185,17 @@ export const PostPatch = Type.Object(
       }),
     ),
     contentRating: Type.Optional(StringEnum(RATINGS)),
+    source: Type.Optional(
+      Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], {
+        description: 'Where the work comes from: an http or https URL, at most 1,024 characters; empty or null removes it',
+      }),
+    ),
+    parentId: Type.Optional(
+      Type.Union([Type.String({ maxLength: 32 }), Type.Null()], {
+        description:
+          'The parent post: an existing post, not this one, and not one of its descendants (a 400 naming `parentId` otherwise); empty or null removes it. Any post may be a parent, whoever uploaded it',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -6,6 +6,7 @@ import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
 import { parseId, toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
+import { childrenOf } from './post-family.ts';
 import type { Wildcard } from '../../search/expr.ts';
 
 const MAX_TERMS = 10;
@@ -74,7 +75,11 @@ export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null =
   const id = parseId(rawId, 'Post');
   const p = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
   const tags = fromTagString(p.tag_string);
-  const [mine, details] = await Promise.all([repo.viewerReactions(deps.db, id, viewer?.id ?? null), repo.tagDetails(deps.db, tags)]);
+  const [mine, details, children] = await Promise.all([
+    repo.viewerReactions(deps.db, id, viewer?.id ?? null),
+    repo.tagDetails(deps.db, tags),
+    childrenOf(deps.db, id),
+  ]);
   return {
     id: String(p.id),
     title: p.title,
@@ -98,5 +103,8 @@ export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null =
     updatedAt: iso(p.updated_at),
     liked: mine.liked,
     favorited: mine.favorited,
+    source: p.source,
+    parentId: p.parent_id === null ? null : String(p.parent_id),
+    children,
   };
 }

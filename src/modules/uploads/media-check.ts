@@ -56,7 +56,7 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: str
       report.postsChecked++;
       if (!(await media.exists(p.file_path))) {
         report.rowsWithoutFiles.push(String(p.id));
-        if (fix) await removeAll(deps, await deletePostRows(db, p.id));
+        if (fix) await removeAll(deps, await deletePostRows(db, p.id, { editorId: null, now: deps.clock.now() }));
         continue;
       }
       const missing = [p.thumb_path, p.preview_path].filter((x): x is string => Boolean(x));

@@ -2,16 +2,19 @@ import { RATINGS, type Rating } from '../../core/schemas.ts';
 import path from 'node:path';
 import { AppError, type FieldError } from '../../core/errors.ts';
 import { parseTagList, type TagInput } from '../tags/tag-name-rules.ts';
+import { parseParentId, parseSource } from '../posts/post-family.ts';
 
 export const MAX_TITLE = 200;
 export const MAX_DESCRIPTION = 10_000;
-export const UPLOAD_FIELDS = ['title', 'tags', 'contentRating', 'isNSFW', 'description'] as const;
+export const UPLOAD_FIELDS = ['title', 'tags', 'contentRating', 'isNSFW', 'description', 'source', 'parentId'] as const;
 
 export interface UploadMeta {
   title: string;
   description: string;
   tags: TagInput;
   rating: Rating;
+  source: string | null;
+  parentId: number | null;
 }
 
 const TRUE = ['true', '1', 'on', 'yes'];
@@ -43,8 +46,22 @@ export function parseUploadFields(fields: Record<string, string>, filename: stri
     else if (nsfw && rawRating === 'safe') errors.push({ field: 'contentRating', message: 'cannot be safe when isNSFW is true' });
     else rating = rawRating as Rating;
   }
+  const source = collect(errors, () => parseSource(fields.source ?? null));
+  const parentId = collect(errors, () => parseParentId(fields.parentId ?? null));
   if (errors.length) {
     throw new AppError(400, errors.map((e) => `field '${e.field}' ${e.message}`).join('; '), { details: errors });
   }
-  return { title: [...title].slice(0, MAX_TITLE).join(''), description, tags, rating };
+  return { title: [...title].slice(0, MAX_TITLE).join(''), description, tags, rating, source, parentId };
+}
+
+/** A field's value, or null with its 400's details added to `errors`. */
+function collect<T>(errors: FieldError[], parse: () => T): T | null {
+  try {
+    return parse();
+  } catch (err) {
+    const details = err instanceof AppError ? (err.extra.details as FieldError[] | undefined) : undefined;
+    if (!details) throw err;
+    errors.push(...details);
+    return null;
+  }
 }

@@ -31,6 +31,8 @@ const UPLOAD_TEXT = `multipart/form-data with:
 - \`contentRating\`: safe, sketchy or unsafe; defaults from \`isNSFW\` (true -> unsafe, else safe).
 - \`isNSFW\`: true or false; true with contentRating safe is a 400.
 - \`description\`: optional text, becomes the post's \`content\`.
+- \`source\`: optional http or https URL (at most 1,024 characters) where the work comes from.
+- \`parentId\`: optional id of an existing post, this post's parent (a 400 naming \`parentId\` when there is no such post).
 The same bytes uploaded again: 409 with the existing \`postId\`. EXIF/XMP/IPTC metadata (GPS
 included) is stripped from what is served; video metadata too.`;
 
@@ -42,6 +44,8 @@ const UPLOAD_FORM = multipartBody(
     contentRating: { type: 'string', enum: RATINGS, description: 'Defaults from isNSFW' },
     isNSFW: { type: 'boolean', description: 'true -> contentRating unsafe when not given' },
     description: { type: 'string', description: "The post's content" },
+    source: { type: 'string', maxLength: 1024, description: 'An http or https URL: where the work comes from' },
+    parentId: { type: 'string', description: 'The id of an existing post: the parent of this one' },
   },
   ['file'],
 );

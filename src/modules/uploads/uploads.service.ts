@@ -9,6 +9,7 @@ import { withMediaJournal } from '../../storage/media-journal.ts';
 import { mediaPaths, storeMedia, removeFiles } from './process-media.ts';
 import { removeReceived, type ReceivedForm } from './receive.ts';
 import { parseUploadFields } from './upload-fields.ts';
+import { checkParent } from '../posts/post-family.ts';
 
 async function existingPostId(deps: Deps, sha256: string): Promise<string | null> {
   const row = await deps.db.selectFrom('posts').select('id').where('sha256', '=', sha256).executeTakeFirst();
@@ -32,6 +33,8 @@ export async function upload(deps: Deps, media: MediaStore, viewer: Viewer, form
     const meta = parseUploadFields(fields, file.filename);
     const before = await existingPostId(deps, file.sha256);
     if (before) duplicate(before);
+    // Before any media is written; the reference itself (ON DELETE SET NULL) covers a parent deleted meanwhile.
+    if (meta.parentId !== null) await checkParent(deps.db, null, meta.parentId);
 
     const { id, stored } = await withMediaJournal(tmpDirOf(deps.config), Object.values(mediaPaths(file)), async () => {
       const stored = await storeMedia(media, file, deps.config.uploads);
@@ -44,6 +47,8 @@ export async function upload(deps: Deps, media: MediaStore, viewer: Viewer, form
             title: meta.title,
             description: meta.description,
             content_rating: meta.rating,
+            source: meta.source,
+            parent_id: meta.parentId,
             ...stored.columns,
             like_count: 0,
             comment_count: 0,
@@ -58,6 +63,8 @@ export async function upload(deps: Deps, media: MediaStore, viewer: Viewer, form
         // Same bytes uploaded at the same moment: the files are the winner's (same content), keep them.
         if (isUniqueViolation(err)) duplicate(await existingPostId(deps, file.sha256));
         await removeFiles(media, stored.written);
+        // A parent deleted since the check: its reference refused the row, which is the 400 the check gives.
+        if (meta.parentId !== null) await checkParent(deps.db, null, meta.parentId);
         throw err;
       }
     });

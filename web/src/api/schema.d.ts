@@ -4455,6 +4455,8 @@ export interface paths {
          *     - `contentRating`: safe, sketchy or unsafe; defaults from `isNSFW` (true -> unsafe, else safe).
          *     - `isNSFW`: true or false; true with contentRating safe is a 400.
          *     - `description`: optional text, becomes the post's `content`.
+         *     - `source`: optional http or https URL (at most 1,024 characters) where the work comes from.
+         *     - `parentId`: optional id of an existing post, this post's parent (a 400 naming `parentId` when there is no such post).
          *     The same bytes uploaded again: 409 with the existing `postId`. EXIF/XMP/IPTC metadata (GPS
          *     included) is stripped from what is served; video metadata too.
          */
@@ -4486,6 +4488,10 @@ export interface paths {
                         isNSFW?: boolean;
                         /** @description The post's content */
                         description?: string;
+                        /** @description An http or https URL: where the work comes from */
+                        source?: string;
+                        /** @description The id of an existing post: the parent of this one */
+                        parentId?: string;
                     };
                 };
             };
@@ -8401,7 +8407,7 @@ export interface paths {
                     before?: string;
                     /** @description Created at or before: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive; a bare date means the end of that UTC day */
                     dateTo?: string;
-                    /** @description A search in the query language (docs/search.md), ANDed with the other filters: `cat -dog (sky or sea) rating:safe likes:>10 order:likes`. Tags (case-insensitive; `*` wildcards, each expanded to at most 100 tags), `-` NOT, `or`/`|` OR, parentheses, `~a ~b` (either), and metatags: rating:, user:, fav:, pool:ID|any|none, title:, id:, likes:, favs:, comments:, width:, height:, filesize: (kb/mb), duration:, tagcount: (ranges N, >N, >=N, <N, <=N, A..B, A.., ..B, a,b,c), date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool, and order:newest|oldest|id|id_asc|likes|likes_asc|favs|comments|filesize|duration|tagcount|random (once, not negated, not inside OR or parentheses; not with sortBy). At most 1,000 characters and 20 terms (settings SEARCH_MAX_LENGTH, SEARCH_MAX_TERMS). A syntax error is a 400 whose details give field `q`, the message and the character `position`; a query still running after SEARCH_TIME_BUDGET_MS (2 s) ends with 503 and Retry-After */
+                    /** @description A search in the query language (docs/search.md), ANDed with the other filters: `cat -dog (sky or sea) rating:safe likes:>10 order:likes`. Tags (case-insensitive; `*` wildcards, each expanded to at most 100 tags), `-` NOT, `or`/`|` OR, parentheses, `~a ~b` (either), and metatags: rating:, user:, fav:, pool:ID|any|none, title:, id:, likes:, favs:, comments:, width:, height:, filesize: (kb/mb), duration:, tagcount: (ranges N, >N, >=N, <N, <=N, A..B, A.., ..B, a,b,c), date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool|parent|children, parent:ID|any|none (the children of post ID, not ID itself: `id:ID or parent:ID` is the family; any: has a parent; none: has none), and order:newest|oldest|id|id_asc|likes|likes_asc|favs|comments|filesize|duration|tagcount|random (once, not negated, not inside OR or parentheses; not with sortBy). At most 1,000 characters and 20 terms (settings SEARCH_MAX_LENGTH, SEARCH_MAX_TERMS). A syntax error is a 400 whose details give field `q`, the message and the character `position`; a query still running after SEARCH_TIME_BUDGET_MS (2 s) ends with 503 and Retry-After */
                     q?: string;
                     /** @description For order:random: the same seed gives the same order, so pages agree; without one, each request shuffles anew */
                     seed?: number;
@@ -8641,7 +8647,7 @@ export interface paths {
                     dateFrom?: string;
                     /** @description Created at or before: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive; a bare date means the end of that UTC day */
                     dateTo?: string;
-                    /** @description A search in the query language (docs/search.md), ANDed with the other filters: `cat -dog (sky or sea) rating:safe likes:>10 order:likes`. Tags (case-insensitive; `*` wildcards, each expanded to at most 100 tags), `-` NOT, `or`/`|` OR, parentheses, `~a ~b` (either), and metatags: rating:, user:, fav:, pool:ID|any|none, title:, id:, likes:, favs:, comments:, width:, height:, filesize: (kb/mb), duration:, tagcount: (ranges N, >N, >=N, <N, <=N, A..B, A.., ..B, a,b,c), date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool, and order:newest|oldest|id|id_asc|likes|likes_asc|favs|comments|filesize|duration|tagcount|random (once, not negated, not inside OR or parentheses; not with sortBy). At most 1,000 characters and 20 terms (settings SEARCH_MAX_LENGTH, SEARCH_MAX_TERMS). A syntax error is a 400 whose details give field `q`, the message and the character `position`; a query still running after SEARCH_TIME_BUDGET_MS (2 s) ends with 503 and Retry-After */
+                    /** @description A search in the query language (docs/search.md), ANDed with the other filters: `cat -dog (sky or sea) rating:safe likes:>10 order:likes`. Tags (case-insensitive; `*` wildcards, each expanded to at most 100 tags), `-` NOT, `or`/`|` OR, parentheses, `~a ~b` (either), and metatags: rating:, user:, fav:, pool:ID|any|none, title:, id:, likes:, favs:, comments:, width:, height:, filesize: (kb/mb), duration:, tagcount: (ranges N, >N, >=N, <N, <=N, A..B, A.., ..B, a,b,c), date: (YYYY-MM-DD, YYYY-MM, YYYY, today, yesterday, and ranges of them), age: (e.g. <7d; h, d, w, mo, y), type:image|video|gif, sha256:, md5:, has:comments|likes|favs|pool|parent|children, parent:ID|any|none (the children of post ID, not ID itself: `id:ID or parent:ID` is the family; any: has a parent; none: has none), and order:newest|oldest|id|id_asc|likes|likes_asc|favs|comments|filesize|duration|tagcount|random (once, not negated, not inside OR or parentheses; not with sortBy). At most 1,000 characters and 20 terms (settings SEARCH_MAX_LENGTH, SEARCH_MAX_TERMS). A syntax error is a 400 whose details give field `q`, the message and the character `position`; a query still running after SEARCH_TIME_BUDGET_MS (2 s) ends with 503 and Retry-After */
                     q?: string;
                     /** @description For order:random: the same seed gives the same order, so pages agree; without one, each request shuffles anew */
                     seed?: number;
@@ -8722,6 +8728,12 @@ export interface paths {
                             liked: boolean;
                             /** @description The signed-in viewer has this post in favorites (false when anonymous) */
                             favorited: boolean;
+                            /** @description Where the work comes from (an http or https URL), or null */
+                            source: string | null;
+                            /** @description The parent post, or null. Deleting a parent leaves its children without one */
+                            parentId: string | (never | null);
+                            /** @description The posts whose parent this post is, oldest first (`q=parent:<id>` lists them as a page) */
+                            children: string[];
                             /** @description Only with `neighbours` */
                             neighbours?: {
                                 /** @description Posts before this one in the list, nearest first */
@@ -8784,6 +8796,12 @@ export interface paths {
                                     liked: boolean;
                                     /** @description The signed-in viewer has this post in favorites (false when anonymous) */
                                     favorited: boolean;
+                                    /** @description Where the work comes from (an http or https URL), or null */
+                                    source: string | null;
+                                    /** @description The parent post, or null. Deleting a parent leaves its children without one */
+                                    parentId: string | (never | null);
+                                    /** @description The posts whose parent this post is, oldest first (`q=parent:<id>` lists them as a page) */
+                                    children: string[];
                                 }[];
                                 /** @description Posts after this one in the list, nearest first */
                                 after: {
@@ -8845,6 +8863,12 @@ export interface paths {
                                     liked: boolean;
                                     /** @description The signed-in viewer has this post in favorites (false when anonymous) */
                                     favorited: boolean;
+                                    /** @description Where the work comes from (an http or https URL), or null */
+                                    source: string | null;
+                                    /** @description The parent post, or null. Deleting a parent leaves its children without one */
+                                    parentId: string | (never | null);
+                                    /** @description The posts whose parent this post is, oldest first (`q=parent:<id>` lists them as a page) */
+                                    children: string[];
                                 }[];
                             };
                         };
@@ -8983,7 +9007,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a post and its media (its uploader or a moderator) */
+        /**
+         * Delete a post and its media (its uploader or a moderator)
+         * @description Its children lose their parent: each gets a version (parentId null) with the caller as its editor.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -9142,7 +9169,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Edit a post: title, content, tags, contentRating (its uploader or a moderator) */
+        /**
+         * Edit a post: title, content, tags, contentRating, source, parentId (its uploader or a moderator)
+         * @description A change of title, tags, contentRating, source or parentId adds a version to the post's history (GET /api/posts/<id>/history) with the caller as its editor; a change of content alone adds none.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -9162,6 +9192,10 @@ export interface paths {
                         tags?: string[] | string;
                         /** @enum {string} */
                         contentRating?: "safe" | "sketchy" | "unsafe";
+                        /** @description Where the work comes from: an http or https URL, at most 1,024 characters; empty or null removes it */
+                        source?: string | null;
+                        /** @description The parent post: an existing post, not this one, and not one of its descendants (a 400 naming `parentId` otherwise); empty or null removes it. Any post may be a parent, whoever uploaded it */
+                        parentId?: string | null;
                     };
                 };
             };
@@ -9234,6 +9268,12 @@ export interface paths {
                             liked: boolean;
                             /** @description The signed-in viewer has this post in favorites (false when anonymous) */
                             favorited: boolean;
+                            /** @description Where the work comes from (an http or https URL), or null */
+                            source: string | null;
+                            /** @description The parent post, or null. Deleting a parent leaves its children without one */
+                            parentId: string | (never | null);
+                            /** @description The posts whose parent this post is, oldest first (`q=parent:<id>` lists them as a page) */
+                            children: string[];
                         };
                     };
                 };
@@ -9538,6 +9578,442 @@ export interface paths {
                 };
                 /** @description Authenticated but not allowed */
                 403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A post's versions: its title, tags, rating, source and parent after each change (anyone) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A post's title, tags, rating, source and parent after each change of one of them (an edit, a revert, a moderator's bulk tag edit, an implication's backfill, an alias moving a tag's posts, the parent's deletion). A tag renamed changes no version: older versions keep the name as it was. A post never changed has version 1 alone. For a post uploaded before histories were kept, version 1 is the post as it was at its first change since */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Oldest first */
+                            versions: {
+                                /** @description From 1 (the post as uploaded), one more for each change */
+                                version: number;
+                                /** @description Who made the change, by username: version 1's is the uploader. null for a change the system made: an implication's backfill or an alias moving a tag's posts (a moderator's bulk tag edit names the moderator) */
+                                editor: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                title: string;
+                                /** @description The tag names as they were then, implied tags included */
+                                tags: string[];
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                source: string | null;
+                                /** @description The parent then; it may have been deleted since */
+                                parentId: string | (never | null);
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a post a version's title, tags, rating, source and parent again (its uploader or a moderator)
+         * @description Written as an edit by the caller: tags through the same path (aliases read as their targets, tag counts move; tags implied now are added), and a new version, equal to the one asked for, when anything changed (none when the post already has its fields). A parent deleted since is dropped; a parent that has become a descendant of the post is a 400 naming `parentId`. A version the post does not have is a 400 naming `version`. A moderator's revert of someone else's post is in the audit log as `post.edit` with details `{ revert: N }`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The version whose fields the post takes again */
+                        version: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier (digits today; treat as a string) */
+                            id: string;
+                            title: string;
+                            /** @description Post description text */
+                            content: string;
+                            /** @description Relative path served by this server */
+                            imageUrl: string;
+                            /** @description Relative path served by this server */
+                            thumbnail: string;
+                            /** @description About 1,000 px WebP preview, when one exists */
+                            previewUrl: string | (never | null);
+                            /** @enum {string} */
+                            mediaType: "image" | "video";
+                            mime: string;
+                            /** @description Bytes */
+                            fileSize: number;
+                            width: number;
+                            height: number;
+                            /** @description Seconds, for video */
+                            duration: number | null;
+                            /** @description Video and audio codecs, e.g. `h264,aac`; null for images */
+                            codecs: string | null;
+                            stats: {
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                            };
+                            /** @enum {string} */
+                            contentRating: "safe" | "sketchy" | "unsafe";
+                            author: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                username: string;
+                                /** @description Relative path served by this server */
+                                avatar: string;
+                            };
+                            tags: string[];
+                            /** @description The tags of `tags`, in the same order, with their category and post count */
+                            tagDetails: {
+                                name: string;
+                                /** @enum {string} */
+                                category: "general" | "artist" | "copyright" | "character" | "meta";
+                                postsCount: number;
+                            }[];
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            updatedAt: string;
+                            /** @description The signed-in viewer likes this post (false when anonymous) */
+                            liked: boolean;
+                            /** @description The signed-in viewer has this post in favorites (false when anonymous) */
+                            favorited: boolean;
+                            /** @description Where the work comes from (an http or https URL), or null */
+                            source: string | null;
+                            /** @description The parent post, or null. Deleting a parent leaves its children without one */
+                            parentId: string | (never | null);
+                            /** @description The posts whose parent this post is, oldest first (`q=parent:<id>` lists them as a page) */
+                            children: string[];
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -12193,6 +12669,7 @@ export interface paths {
                             up_score: number;
                             down_score: number;
                             fav_count: number;
+                            /** @description The post's source URL; empty when it has none */
                             source: string;
                             md5: string;
                             /** @description safe g, sketchy q, unsafe e */
@@ -12213,12 +12690,12 @@ export interface paths {
                             tag_count_copyright: number;
                             tag_count_character: number;
                             tag_count_meta: number;
-                            /** @enum {object|null} */
-                            parent_id: never | null;
-                            /** @enum {boolean} */
-                            has_children: false;
-                            /** @enum {boolean} */
-                            has_active_children: false;
+                            /** @description The parent post, or null */
+                            parent_id: number | null;
+                            /** @description Whether some post has this one as its parent */
+                            has_children: boolean;
+                            /** @description The same as has_children: no post here is deleted or pending */
+                            has_active_children: boolean;
                             /** @description Whether a sample (our preview) exists */
                             has_large: boolean;
                             /** @enum {boolean} */
@@ -12391,6 +12868,7 @@ export interface paths {
                             up_score: number;
                             down_score: number;
                             fav_count: number;
+                            /** @description The post's source URL; empty when it has none */
                             source: string;
                             md5: string;
                             /** @description safe g, sketchy q, unsafe e */
@@ -12411,12 +12889,12 @@ export interface paths {
                             tag_count_copyright: number;
                             tag_count_character: number;
                             tag_count_meta: number;
-                            /** @enum {object|null} */
-                            parent_id: never | null;
-                            /** @enum {boolean} */
-                            has_children: false;
-                            /** @enum {boolean} */
-                            has_active_children: false;
+                            /** @description The parent post, or null */
+                            parent_id: number | null;
+                            /** @description Whether some post has this one as its parent */
+                            has_children: boolean;
+                            /** @description The same as has_children: no post here is deleted or pending */
+                            has_active_children: boolean;
                             /** @description Whether a sample (our preview) exists */
                             has_large: boolean;
                             /** @enum {boolean} */
@@ -12578,6 +13056,7 @@ export interface paths {
                             up_score: number;
                             down_score: number;
                             fav_count: number;
+                            /** @description The post's source URL; empty when it has none */
                             source: string;
                             md5: string;
                             /** @description safe g, sketchy q, unsafe e */
@@ -12598,12 +13077,12 @@ export interface paths {
                             tag_count_copyright: number;
                             tag_count_character: number;
                             tag_count_meta: number;
-                            /** @enum {object|null} */
-                            parent_id: never | null;
-                            /** @enum {boolean} */
-                            has_children: false;
-                            /** @enum {boolean} */
-                            has_active_children: false;
+                            /** @description The parent post, or null */
+                            parent_id: number | null;
+                            /** @description Whether some post has this one as its parent */
+                            has_children: boolean;
+                            /** @description The same as has_children: no post here is deleted or pending */
+                            has_active_children: boolean;
                             /** @description Whether a sample (our preview) exists */
                             has_large: boolean;
                             /** @enum {boolean} */
