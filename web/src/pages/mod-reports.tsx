@@ -34,10 +34,12 @@ function Settle({ r, onDone }: { r: Report; onDone(): void }) {
   };
   return (
     <div class="row settle" role="group" aria-label={`Settle report ${r.id}`}>
-      <label for={`note-${r.id}`} class="sr-only">
-        Note for report {r.id}
-      </label>
-      <input id={`note-${r.id}`} maxLength={1000} placeholder="Note (optional)" value={note} onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
+      <div class="field settle-note">
+        <label for={`note-${r.id}`} class="sr-only">
+          Note for report {r.id}
+        </label>
+        <input id={`note-${r.id}`} maxLength={1000} placeholder="Note (optional)" value={note} onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
+      </div>
       <button type="button" class="btn btn-primary btn-small" disabled={busy} onClick={() => settle('resolved')}>
         Resolve
       </button>
@@ -62,15 +64,17 @@ export function Reports() {
   };
   return (
     <section class="stack" aria-label="Reports">
-      <div class="row">
-        <label for="r-state">Show</label>
-        <select id="r-state" value={state} onChange={(e) => navigate(withQuery({ state: (e.target as HTMLSelectElement).value, page: undefined }))}>
-          {STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
+      <div class="row filters">
+        <div class="field">
+          <label for="r-state">Show</label>
+          <select id="r-state" value={state} onChange={(e) => navigate(withQuery({ state: (e.target as HTMLSelectElement).value, page: undefined }))}>
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
         {data && <span class="muted">{data.pagination.total} in all</span>}
       </div>
       <ErrorNote error={error} />
