@@ -47,6 +47,9 @@ browserSuite('browser: moderation area, reports, bans, audit log, invites', { ti
   });
 
   it('a member reports a post and a comment; the moderator settles both and the open queue empties', async () => {
+    await mod.goto('/');
+    await mod.getByRole('link', { name: 'Moderation' }).click();
+    await mod.getByText('No open reports.').waitFor();
     assert.equal(await member.getByRole('link', { name: 'Moderation' }).count(), 0, 'members see no moderation link');
     await member.goto('/moderation');
     await member.getByRole('heading', { name: 'Moderators only' }).waitFor();
@@ -69,8 +72,9 @@ browserSuite('browser: moderation area, reports, bans, audit log, invites', { ti
     await comment.getByRole('button', { name: 'Send report' }).click();
     await comment.getByRole('status').filter({ hasText: 'this comment' }).waitFor();
 
-    await mod.goto('/');
-    await mod.getByRole('link', { name: 'Moderation' }).click();
+    // Back on the queue (another tab and back, no reload): the new reports are there.
+    await mod.getByRole('link', { name: 'Audit log' }).click();
+    await mod.getByRole('link', { name: 'Reports' }).click();
     const rows = mod.locator('tr[data-report-id]');
     await rows.filter({ hasText: 'Stolen photo' }).waitFor();
     assert.equal(await rows.count(), 2);

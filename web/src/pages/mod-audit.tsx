@@ -6,7 +6,7 @@ import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
 import { Pager } from '../components/pager.tsx';
 import { ago, fullDate } from '../lib/format.ts';
 import { navigate, useLoc, withQuery } from '../lib/router.ts';
-import { useApi } from '../lib/use-api.ts';
+import { useApi, useFresh } from '../lib/use-api.ts';
 
 // A Record, so an action the server adds is a type error here until it has a label.
 const ACTIONS: Record<AuditAction, string> = {
@@ -46,6 +46,7 @@ function Details({ d }: { d: Record<string, unknown> }) {
 }
 
 export function AuditLog() {
+  useFresh('/api/audit');
   const loc = useLoc();
   const q = loc.query;
   const filters = { actor: q.get('actor') ?? '', action: q.get('action') ?? '', target: q.get('target') ?? '' };

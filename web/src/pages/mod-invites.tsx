@@ -7,7 +7,7 @@ import { ErrorNote, Loading } from '../components/notice.tsx';
 import { Pager } from '../components/pager.tsx';
 import { ago, fullDate } from '../lib/format.ts';
 import { useLoc } from '../lib/router.ts';
-import { useApi } from '../lib/use-api.ts';
+import { useApi, useFresh } from '../lib/use-api.ts';
 
 const EXPIRY: [string, number | undefined][] = [
   ['never', undefined],
@@ -92,6 +92,7 @@ function Row({ inv, onChange }: { inv: Invite; onChange(): void }) {
 }
 
 export function Invites() {
+  useFresh('/api/admin/invites');
   const page = Math.max(1, Number(useLoc().query.get('page')) || 1);
   const path = `/api/admin/invites${toQuery({ page })}`;
   const { data, error, reload } = useApi<InviteList>(path);

@@ -7,7 +7,7 @@ import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
 import { Pager } from '../components/pager.tsx';
 import { ago, fullDate } from '../lib/format.ts';
 import { navigate, useLoc, withQuery } from '../lib/router.ts';
-import { useApi } from '../lib/use-api.ts';
+import { useApi, useFresh } from '../lib/use-api.ts';
 
 const STATES: ReportState[] = ['open', 'resolved', 'dismissed'];
 const LIMIT = 50;
@@ -52,6 +52,7 @@ function Settle({ r, onDone }: { r: Report; onDone(): void }) {
 }
 
 export function Reports() {
+  useFresh('/api/moderation/reports');
   const loc = useLoc();
   const state = (STATES as string[]).includes(loc.query.get('state') ?? '') ? (loc.query.get('state') as ReportState) : 'open';
   const page = Math.max(1, Number(loc.query.get('page')) || 1);
