@@ -1,4 +1,5 @@
 import { Header } from './components/header.tsx';
+import { BanBanner } from './components/ban-banner.tsx';
 import { RateLimitBanner } from './components/rate-limit-banner.tsx';
 import { useLoc } from './lib/router.ts';
 import { lazyPage } from './lazy.tsx';
@@ -17,6 +18,7 @@ const SettingsPage = lazyPage(() => import('./pages/settings.tsx'));
 const AuthPage = lazyPage(() => import('./pages/auth.tsx'));
 const ResetPage = lazyPage(() => import('./pages/reset.tsx'));
 const SearchHelpPage = lazyPage(() => import('./pages/search-help.tsx'));
+const ModerationPage = lazyPage(() => import('./pages/moderation.tsx'));
 
 function route(path: string) {
   let m: RegExpMatchArray | null;
@@ -31,6 +33,7 @@ function route(path: string) {
   if (path === '/upload') return <UploadPage />;
   if (path === '/settings') return <SettingsPage />;
   if (path === '/help/search') return <SearchHelpPage />;
+  if (path === '/moderation') return <ModerationPage />;
   if (path === '/reset') return <ResetPage />;
   if (path === '/login' || path === '/register') return <AuthPage mode={path === '/login' ? 'login' : 'register'} />;
   return <NotFound />;
@@ -53,6 +56,7 @@ export function App() {
       </a>
       <Header />
       <RateLimitBanner />
+      <BanBanner />
       <main id="main" tabIndex={-1}>
         {route(loc.path)}
       </main>

@@ -13,11 +13,20 @@ export class ApiError extends Error {
   constructor(
     public status: number,
     message: string,
-    public body: { details?: FieldError[]; retryAfter?: number; postId?: string } = {},
+    public body: { details?: FieldError[]; retryAfter?: number; postId?: string; reportId?: string; ban?: BanInfo } = {},
   ) {
     super(message);
   }
 }
+
+/** The `ban` of a banned user's refused write: why, and when it ends (null: permanent). */
+export interface BanInfo {
+  reason: string;
+  until: string | null;
+}
+
+/** The ban the server last named in a refused write: the ban banner shows it until dismissed. */
+export const banNotice = signal<BanInfo | null>(null);
 
 /** When the server last said "too many requests": the banner counts down to `until`. */
 export const rateLimit = signal<{ until: number } | null>(null);
@@ -35,6 +44,8 @@ export function errorFrom(status: number, text: string, retryHeader: string | nu
     rateLimit.set({ until: Date.now() + seconds * 1000 });
     return new ApiError(429, `Too many requests: please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`, { ...body, retryAfter: seconds });
   }
+  // Every refused write of a banned user says so the same way, whichever form sent it.
+  if (status === 403 && body.ban && typeof body.ban.reason === 'string') banNotice.set({ reason: body.ban.reason, until: body.ban.until ?? null });
   const fallback = status === 0 ? 'The server could not be reached. Check your connection and try again.' : `The server answered ${status}.`;
   let message = typeof body.error === 'string' && body.error ? body.error : fallback;
   if (Array.isArray(body.details) && body.details.length && !message.includes(body.details[0].message)) {

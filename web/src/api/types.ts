@@ -51,3 +51,16 @@ export type FavoriteState = paths['/api/posts/{id}/favorite'] extends { put: inf
 export type PoolDetail = Get<'/api/pools/{id}'>;
 export type PoolCreated = Post<'/api/pools'>;
 export type SimilarList = Get<'/api/posts/{id}/similar'>;
+
+export type ReportList = Get<'/api/moderation/reports'>;
+export type Report = ReportList['reports'][number];
+export type ReportState = Report['state'];
+export type ReportCreated = Post<'/api/reports'>;
+export type AuditList = Get<'/api/audit'>;
+export type AuditEntry = AuditList['entries'][number];
+export type AuditAction = AuditEntry['action'];
+export type BanState = Get<'/api/admin/users/{username}/ban'>;
+export type AccountChanged = paths['/api/admin/users/{username}'] extends { put: infer Op } ? Ok<Op> : never;
+export type InviteList = Get<'/api/admin/invites'>;
+export type Invite = InviteList['invites'][number];
+export type InviteCreated = Post<'/api/admin/invites'>;

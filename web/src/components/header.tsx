@@ -89,6 +89,9 @@ function Account() {
 export function Header() {
   const loc = useLoc();
   const safe = useSafeMode();
+  const { user } = useSession();
+  // Staff only: members never see the link (the page and the API refuse them anyway).
+  const nav = user && user.role !== 'user' ? [...NAV, ['/moderation', 'Moderation'] as const] : NAV;
   return (
     <header class="top">
       <div class="top-inner">
@@ -103,7 +106,7 @@ export function Header() {
           <span>imageboard</span>
         </a>
         <nav class="nav" aria-label="Main">
-          {NAV.map(([href, label]) => {
+          {nav.map(([href, label]) => {
             const current = href === '/' ? loc.path === '/' || loc.path.startsWith('/posts') : loc.path.startsWith(href);
             return (
               <a key={href} href={href} aria-current={current ? 'page' : undefined}>

@@ -1,5 +1,5 @@
 // Who is signed in, and whether the safe-only view is on.
-import { api, ApiError, invalidate } from '../api/client.ts';
+import { api, ApiError, banNotice, invalidate } from '../api/client.ts';
 import type { User } from '../api/types.ts';
 import { signal, useSignal } from './store.ts';
 
@@ -21,6 +21,7 @@ export async function signIn(username: string, password: string): Promise<void> 
   const { user } = await api<{ user: User }>('/api/auth/login', { method: 'POST', json: { username, password } });
   invalidate();
   session.set({ user, ready: true });
+  banNotice.set(null);
   safeMode.set(readSafeMode());
 }
 
@@ -29,6 +30,7 @@ export async function signUp(username: string, password: string, email?: string,
   const { user } = await api<{ user: User }>('/api/auth/register', { method: 'POST', json });
   invalidate();
   session.set({ user, ready: true });
+  banNotice.set(null);
   safeMode.set(readSafeMode());
 }
 
@@ -36,6 +38,8 @@ export async function signOut(): Promise<void> {
   await api('/api/auth/logout', { method: 'POST' });
   invalidate();
   session.set({ user: null, ready: true });
+  // Another person may sign in next on this browser: the last one's ban is not theirs.
+  banNotice.set(null);
   safeMode.set(readSafeMode());
 }
 

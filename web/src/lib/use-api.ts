@@ -47,3 +47,9 @@ export function useTitle(title: string | undefined): void {
     document.title = title ? `${title} · imageboard` : 'imageboard';
   }, [title]);
 }
+
+/** Forgets cached answers under `prefix` once, as the component mounts (before its first GET):
+ * for staff lists, where a queue seen a minute ago may have changed. */
+export function useFresh(prefix: string): void {
+  useState(() => invalidate(prefix));
+}

@@ -5,6 +5,7 @@ import { api } from '../api/client.ts';
 import type { Comment, CommentCreated, CommentList } from '../api/types.ts';
 import { Avatar } from '../components/avatar.tsx';
 import { ErrorNote, Loading } from '../components/notice.tsx';
+import { ReportButton } from '../components/report-button.tsx';
 import { ago, fullDate, plural } from '../lib/format.ts';
 import { useSession } from '../lib/session.ts';
 
@@ -132,6 +133,7 @@ function CommentNode({ c, kids, depth, postId, onAdd, onDeleted }: NodeProps) {
             Delete
           </button>
         )}
+        {user && user.username !== c.author.username && <ReportButton target="comment" id={c.id} link />}
         {confirming && (
           <span class="confirm" role="group" aria-label="Confirm deletion">
             Delete this comment?{' '}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, invalidate } from '../api/client.ts';
 import type { FavoriteState, LikeState, PostDetail } from '../api/types.ts';
 import { ErrorNote } from '../components/notice.tsx';
+import { ReportButton } from '../components/report-button.tsx';
 import { navigate } from '../lib/router.ts';
 import { useSession } from '../lib/session.ts';
 
@@ -53,6 +54,7 @@ export function PostActions({ post }: { post: PostDetail }) {
       <a class="btn btn-ghost" href={post.imageUrl} target="_blank" rel="noopener">
         Original
       </a>
+      <ReportButton target="post" id={post.id} />
       <ErrorNote error={error} />
     </div>
   );
