@@ -106,7 +106,9 @@ async function phase(o: Options, adminUrl: string, instances: number, pngs: Buff
         form.append('tags', [...new Set(tags)].join(','));
         form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'fleet.png');
         const t = performance.now();
-        const res = await fetch(`${s.origin}/api/upload`, { method: 'POST', headers: { cookie }, body: form, signal: AbortSignal.timeout(60_000) }).catch(() => null);
+        const res = await fetch(`${s.origin}/api/upload`, { method: 'POST', headers: { cookie }, body: form, signal: AbortSignal.timeout(60_000) }).catch(
+          () => null,
+        );
         await res?.arrayBuffer().catch(() => undefined);
         latencies.push(performance.now() - t);
         if (res?.status !== 201) errors++;
@@ -143,7 +145,9 @@ export function fleetMarkdown(phases: Phase[], o: Options): string {
   const rows = phases.map(
     (p) =>
       `| ${p.instances} x ${o.perInstance} | ${p.uploads} | ${p.errors} | ${p.uploadsPerSecond.toFixed(1)} | ${p.latencyMs.p50.toFixed(0)} | ${p.latencyMs.p99.toFixed(0)} | ` +
-      `${p.serverCpuMsPerUpload?.toFixed(1) ?? '-'} | ${p.postgresCpuMsPerUpload?.toFixed(1) ?? '-'} | ${(100 * p.lockWaitShare).toFixed(1)}% | ${Object.entries(p.waitsOn)
+      `${p.serverCpuMsPerUpload?.toFixed(1) ?? '-'} | ${p.postgresCpuMsPerUpload?.toFixed(1) ?? '-'} | ${(100 * p.lockWaitShare).toFixed(1)}% | ${Object.entries(
+        p.waitsOn,
+      )
         .slice(0, 3)
         .map(([k, v]) => `${k} (${v})`)
         .join(', ')} |`,
@@ -181,7 +185,9 @@ async function main(): Promise<void> {
   const phases: Phase[] = [];
   for (const n of o.instances) {
     const p = await phase(o, databaseUrl, n, pngs.splice(0, 3000));
-    console.log(`${n} instance(s): ${p.uploads} uploads, ${p.uploadsPerSecond.toFixed(1)}/s, p99 ${p.latencyMs.p99.toFixed(0)} ms, lock waits ${(100 * p.lockWaitShare).toFixed(1)}%`);
+    console.log(
+      `${n} instance(s): ${p.uploads} uploads, ${p.uploadsPerSecond.toFixed(1)}/s, p99 ${p.latencyMs.p99.toFixed(0)} ms, lock waits ${(100 * p.lockWaitShare).toFixed(1)}%`,
+    );
     phases.push(p);
   }
   console.log(fleetMarkdown(phases, o));
