@@ -19,6 +19,20 @@ function find(dir) {
 let files = [...find(path.join(root, 'src')), ...find(path.join(root, 'test'))].sort();
 // Matched against the path inside the repository: a checkout under /work/docs must not make `docs` match every file.
 if (only.length) files = files.filter((f) => only.some((o) => path.relative(root, f).includes(o)));
+// Fleet mode (TEST_FLEET=2 or 2x2, docs/architecture.md): only suites built on eachDatabase have
+// an app to put a fleet behind; the other files would run exactly as in the normal run.
+const fleet = process.env.TEST_FLEET;
+if (fleet) {
+  const all = files.length;
+  files = files.filter((f) => f.endsWith(path.join('test', 'fleet.test.ts')) || /\beachDatabase\(/.test(fs.readFileSync(f, 'utf8')));
+  if (!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL) {
+    console.error('TEST_FLEET needs TEST_DATABASE_URL and REDIS_URL: the instances share one PostgreSQL schema and Redis');
+    process.exit(1);
+  }
+  console.log(
+    `# Fleet mode ${fleet}: ${files.length} of ${all} files (those with eachDatabase suites); PostgreSQL pass only, each app its own connection, DATA_DIR, media in s3rver, Redis; SQLite passes skipped`,
+  );
+}
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
