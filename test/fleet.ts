@@ -76,7 +76,7 @@ export async function startFleet(
 ): Promise<Fleet> {
   const server = await sharedS3rver();
   const bucket = schema.replace(/_/g, '-').toLowerCase();
-  await server.createBucket(bucket);
+  if (config.mediaStore !== 's3') await server.createBucket(bucket);
   const opened: { app?: App; database: Database }[] = [];
   const dataDirs = Array.from({ length: shape.instances }, () => fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-fleet-')));
   const configs: Config[] = [];
@@ -86,8 +86,9 @@ export async function startFleet(
       const instanceConfig: Config = {
         ...config,
         dataDir,
+        // A suite that brings its own bucket (s3-media.test.ts) keeps it: it reads the bucket itself.
         mediaStore: 's3',
-        s3: { ...server.settings, bucket },
+        s3: config.mediaStore === 's3' ? config.s3 : { ...server.settings, bucket },
         redisUrl: process.env.REDIS_URL!,
         redisPrefix: `imageboard-test:${schema}:`,
       };

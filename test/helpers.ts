@@ -145,6 +145,31 @@ export function eachDatabase(
  */
 export const mediaStored = (ctx: Ctx, url: string): Promise<boolean> => ctx.app.deps.media.exists(url.replace(/^\/media\//, ''));
 
+/** Every stored media file (relative path), sorted: DATA_DIR/media normally, the bucket in fleet mode. */
+export async function storedMedia(ctx: Ctx): Promise<string[]> {
+  const out: string[] = [];
+  for await (const f of ctx.app.deps.media.list()) out.push(f.rel);
+  return out.sort();
+}
+
+/** Every file under DATA_DIR/tmp, of every instance in fleet mode (an upload may have gone to any), sorted. */
+export function tmpFiles(ctx: Ctx): string[] {
+  return ctx.dataDirs
+    .flatMap((dir) => {
+      const root = path.join(dir, 'tmp');
+      if (!fs.existsSync(root)) return [];
+      return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
+    })
+    .sort();
+}
+
+/** A stored media file's bytes (a path as the posts table keeps it), read through the app's media store. */
+export async function readMedia(ctx: Ctx, rel: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await ctx.app.deps.media.read(rel)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** GET a JSON endpoint through the real app. */
 export async function getJson(app: App, url: string, headers: Record<string, string> = {}) {
   const res = await app.inject({ method: 'GET', url, headers });
