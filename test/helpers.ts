@@ -170,6 +170,12 @@ export async function readMedia(ctx: Ctx, rel: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Options for a test that cannot run behind a fleet (it works on one app's DATA_DIR on disk):
+ * skipped in fleet mode with the reason printed, never left out silently. Keep the list short.
+ */
+export const notInFleet = (why: string): { skip?: string } => (fleetShape() ? { skip: `fleet mode: ${why}` } : {});
+
 /** GET a JSON endpoint through the real app. */
 export async function getJson(app: App, url: string, headers: Record<string, string> = {}) {
   const res = await app.inject({ method: 'GET', url, headers });
@@ -207,8 +213,21 @@ export function capturingQueries(db: Database) {
 /** DATA_DIR and DATABASE_URL naming this test's database, as an operator's shell would. */
 export async function commandEnv(ctx: Ctx): Promise<Record<string, string>> {
   if (ctx.kind === 'sqlite') return { DATA_DIR: ctx.dataDir, DATABASE_URL: '' };
+  // Fleet mode: the media are in the suite's bucket.
+  const s3 = ctx.config?.s3;
+  const media: Record<string, string> =
+    ctx.config?.mediaStore === 's3'
+      ? {
+          MEDIA_STORE: 's3',
+          S3_ENDPOINT: s3.endpoint,
+          S3_BUCKET: s3.bucket,
+          S3_REGION: s3.region,
+          S3_ACCESS_KEY_ID: s3.accessKeyId,
+          S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        }
+      : {};
   const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(ctx.database)).rows[0].s;
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { DATA_DIR: ctx.dataDir, DATABASE_URL: url.toString() };
+  return { DATA_DIR: ctx.dataDir, DATABASE_URL: url.toString(), ...media };
 }
