@@ -37,6 +37,8 @@ import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { invitesRoutes } from './modules/invites/invites.routes.ts';
+import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { usersMeRoutes } from './modules/users/users.me.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
@@ -177,6 +179,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   authRoutes(app, deps);
   apiKeysRoutes(app, deps);
   adminRoutes(app, deps);
+  invitesRoutes(app, deps);
+  moderationRoutes(app, deps);
   usersMeRoutes(app, deps, media);
   uploadsRoutes(app, deps);
   commentsRoutes(app, deps);

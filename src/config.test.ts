@@ -14,6 +14,8 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
   assert.equal(c.databasePoolSize, 10, 'the pool size it had before the setting existed');
   assert.equal(c.migrateOnStart, true);
   assert.equal(c.shutdownDelayMs, 5000);
+  assert.equal(c.registration, 'open', 'anyone may sign up, as before the setting existed');
+  assert.equal(c.publicUrl, '');
 });
 
 test('every setting is read', () => {
@@ -50,6 +52,8 @@ test('every setting is read', () => {
     S3_REGION: 'eu-west-1',
     S3_ACCESS_KEY_ID: 'AKID',
     S3_SECRET_ACCESS_KEY: 'secret',
+    REGISTRATION: 'invite',
+    PUBLIC_URL: 'https://board.example.org/',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -71,6 +75,8 @@ test('every setting is read', () => {
     mediaStore: 's3',
     mediaPublicUrl: 'https://cdn.example.org/board/',
     s3: { endpoint: 'http://127.0.0.1:9000', bucket: 'board-media', region: 'eu-west-1', accessKeyId: 'AKID', secretAccessKey: 'secret' },
+    registration: 'invite',
+    publicUrl: 'https://board.example.org',
     uploads: {
       maxImageBytes: 10 * 1024 * 1024,
       maxVideoBytes: 100 * 1024 * 1024,
@@ -107,6 +113,9 @@ test('a bad value names the setting', () => {
     [{ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'AKID' }, 'S3_SECRET_ACCESS_KEY'],
     [{ MEDIA_PUBLIC_URL: 'cdn.example.org' }, 'MEDIA_PUBLIC_URL'],
     [{ MEDIA_PUBLIC_URL: 'https://cdn.example.org/?v=1' }, 'MEDIA_PUBLIC_URL'],
+    [{ REGISTRATION: 'invite-only' }, 'REGISTRATION'],
+    [{ PUBLIC_URL: 'board.example.org' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'https://board.example.org/#x' }, 'PUBLIC_URL'],
   ];
   for (const [env, name] of cases) {
     assert.throws(

@@ -43,9 +43,16 @@ export interface Config {
   /** Empty: media URLs are /media/... on this server. Otherwise their base (a CDN, the bucket), ending in `/`. */
   mediaPublicUrl: string;
   s3: S3Settings;
+  /** Who may create an account: anyone, holders of an admin's invite code, or nobody (accounts from the CLI only). */
+  registration: RegistrationMode;
+  /** The board's address as its users reach it (no trailing `/`), for links made outside a request (password reset); empty: unknown. */
+  publicUrl: string;
   uploads: UploadLimits;
   search: SearchSettings;
 }
+
+export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
+export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
 export interface S3Settings {
   /** Empty: the provider's default (AWS). Set: that address, path-style (`ENDPOINT/BUCKET/KEY`). */
@@ -156,6 +163,13 @@ function publicBase(env: Env): string {
   return raw.endsWith('/') ? raw : `${raw}/`;
 }
 
+/** The board's own address, for links printed by the CLI: no query, fragment or trailing `/`. */
+function siteUrl(env: Env): string {
+  const raw = url(env, 'PUBLIC_URL', ['http:', 'https:']);
+  if (/[?#]/.test(raw)) throw new ConfigError('PUBLIC_URL', 'a base URL takes no query or fragment');
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mediaStore = oneOf(env, 'MEDIA_STORE', ['local', 's3'] as const, 'local');
   return {
@@ -178,6 +192,8 @@ export function loadConfig(env: Env = process.env): Config {
     mediaStore,
     mediaPublicUrl: publicBase(env),
     s3: s3Settings(env, mediaStore),
+    registration: oneOf(env, 'REGISTRATION', REGISTRATION_MODES, 'open'),
+    publicUrl: siteUrl(env),
     uploads: {
       maxImageBytes: int(env, 'MAX_IMAGE_MB', 50, 1, 4096) * MB,
       maxVideoBytes: int(env, 'MAX_VIDEO_MB', 200, 1, 16384) * MB,

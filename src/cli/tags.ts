@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import type { Actor, Deps } from '../core/deps.ts';
+import { type Actor, COMMAND_LINE, type Deps } from '../core/deps.ts';
 import { openDeps } from '../core/deps-open.ts';
 import { AppError } from '../core/errors.ts';
 import { isModerator } from '../core/policy.ts';
@@ -25,7 +25,6 @@ export const TAGS_USAGE = `  tags alias <from> <to> | unalias <from>
 const STD_IO: CommandIo = { env: process.env, out: process.stdout, err: process.stderr };
 
 /** The command line without --as: allowed everything, recorded as nobody in particular. */
-const COMMAND_LINE: Actor = { id: null, username: null, role: 'admin' };
 
 class Usage extends Error {}
 

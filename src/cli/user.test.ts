@@ -12,10 +12,10 @@ import { promptHidden } from './password-input.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** `npx imageboard ...` as a separate process, with stdin given (not a terminal). */
-function imageboard(dataDir: string, args: string[], input = '') {
+function imageboard(dataDir: string, args: string[], input = '', env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['bin/imageboard.js', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...env },
     input,
     encoding: 'utf8',
   });
@@ -79,6 +79,17 @@ describe('imageboard user create: the password', () => {
     assert.equal(short.status, 2);
     assert.match(short.stderr, /password/);
     assert.equal((await app.deps.db.selectFrom('users').select('id').where('username', '=', 'carol').execute()).length, 0);
+  });
+
+  test('user reset-password prints a link under PUBLIC_URL whose token sets the password', async () => {
+    assert.equal(imageboard(dataDir, ['user', 'create', 'dora'], 'dora long password\n').status, 0);
+    const res = imageboard(dataDir, ['user', 'reset-password', 'dora'], '', { PUBLIC_URL: 'https://board.example.org' });
+    assert.equal(res.status, 0, res.stderr);
+    const token = res.stdout.match(/^https:\/\/board\.example\.org\/reset\?token=([\w-]{43})$/m)?.[1];
+    assert.ok(token, res.stdout);
+    const set = await app.inject({ method: 'POST', url: '/api/auth/reset', payload: { token, password: 'dora new password' } });
+    assert.equal(set.statusCode, 200, set.body);
+    assert.equal((await login(app, 'dora', 'dora new password')).statusCode, 200);
   });
 
   test('on a terminal it is asked for with echo off', async () => {

@@ -1,19 +1,24 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDeps } from '../core/deps-open.ts';
+import { COMMAND_LINE } from '../core/deps.ts';
 import { AppError } from '../core/errors.ts';
 import { checkBody } from '../core/validation.ts';
 import { ROLES, TIERS, type Role, type Tier } from '../core/tiers.ts';
 import { RegisterBody } from '../modules/auth/auth.schemas.ts';
 import { createAccount } from '../modules/users/accounts.ts';
 import { changeAccount } from '../modules/admin/admin.service.ts';
+import { createResetLink } from '../modules/auth/password-reset.ts';
 import { PasswordCancelled, readNewPassword } from './password-input.ts';
+import type { CommandIo } from './seed.ts';
 
 export const USER_USAGE = `  user create <username> [--role user|moderator|admin] [--tier free|basic|pro|enterprise]
         Asks for the password (or reads it from standard input: echo "$PW" | imageboard user create ...).
         The first admin of a new board: imageboard user create <name> --role admin
   user set-tier <username> <tier>
   user set-role <username> <role>
+  user reset-password <username>
+        Prints a link that sets a new password: it works once, for one hour (PUBLIC_URL starts it).
 `;
 
 const ARGV_PASSWORD_WARNING =
@@ -23,8 +28,10 @@ const ARGV_PASSWORD_WARNING =
 /** A password read after the database opened that is not a usable one: exit 2, like bad arguments. */
 class BadInput extends Error {}
 
-function fail(message: string): number {
-  process.stderr.write(`${message}\n`);
+const STD_IO: CommandIo = { env: process.env, out: process.stdout, err: process.stderr };
+
+function fail(io: CommandIo, message: string): number {
+  io.err.write(`${message}\n`);
   return 2;
 }
 
@@ -34,7 +41,7 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
 }
 
 /** `imageboard user ...`: the same rules and services as the API. */
-export async function userCommand(args: string[]): Promise<number> {
+export async function userCommand(args: string[], io: CommandIo = STD_IO): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
@@ -49,11 +56,11 @@ export async function userCommand(args: string[]): Promise<number> {
     const problems = checkBody(RegisterBody, { username, password: 'x'.repeat(64) });
     if (!role) problems.push(`--role must be one of: ${ROLES.join(', ')}`);
     if (!tier) problems.push(`--tier must be one of: ${TIERS.join(', ')}`);
-    if (problems.length) return fail(problems.join('\n'));
+    if (problems.length) return fail(io, problems.join('\n'));
     // `user create <username> <password>` is the documented form (DECISIONS.md), so it stays, with a warning.
-    if (third !== undefined) process.stderr.write(ARGV_PASSWORD_WARNING);
+    if (third !== undefined) io.err.write(ARGV_PASSWORD_WARNING);
     run = async (deps) => {
-      const given = third !== undefined ? { password: third } : await readNewPassword(username, process.stdin, process.stderr);
+      const given = third !== undefined ? { password: third } : await readNewPassword(username, process.stdin, io.err);
       if ('problem' in given) throw new BadInput(given.problem);
       const bad = checkBody(RegisterBody, { username, password: given.password });
       if (bad.length) throw new BadInput(bad.join('\n'));
@@ -63,23 +70,29 @@ export async function userCommand(args: string[]): Promise<number> {
   } else if ((action === 'set-tier' || action === 'set-role') && username && third) {
     const allowed: readonly string[] = action === 'set-tier' ? TIERS : ROLES;
     const value = oneOf(third, allowed);
-    if (!value) return fail(`${action === 'set-tier' ? 'tier' : 'role'} must be one of: ${allowed.join(', ')}`);
+    if (!value) return fail(io, `${action === 'set-tier' ? 'tier' : 'role'} must be one of: ${allowed.join(', ')}`);
     run = async (deps) => {
-      const r = await changeAccount(deps, username, action === 'set-tier' ? { tier: value as Tier } : { role: value as Role });
+      const r = await changeAccount(deps, COMMAND_LINE, username, action === 'set-tier' ? { tier: value as Tier } : { role: value as Role });
       return `${r.user.username}: role ${r.user.role}, tier ${r.user.tier}${r.revokedKeys ? `; revoked ${r.revokedKeys} API key(s) over the new cap` : ''}`;
     };
+  } else if (action === 'reset-password' && username && positionals.length === 2) {
+    run = async (deps) => {
+      const r = await createResetLink(deps, username);
+      if (r.relative) io.err.write('PUBLIC_URL is not set: open this path on the address of the board, or set PUBLIC_URL for whole links.\n');
+      return `${r.link}\nA link for ${r.username} to set a new password: it works once, until ${r.expiresAt}. Earlier links of ${r.username} no longer work.`;
+    };
   } else {
-    return fail(`Usage:\n${USER_USAGE}`);
+    return fail(io, `Usage:\n${USER_USAGE}`);
   }
-  const deps = await openDeps(loadConfig());
+  const deps = await openDeps(loadConfig(io.env), { err: io.err });
   try {
-    process.stdout.write(`${await run(deps)}\n`);
+    io.out.write(`${await run(deps)}\n`);
     return 0;
   } catch (err) {
     if (err instanceof PasswordCancelled) return 130;
-    if (err instanceof BadInput) return fail(err.message);
+    if (err instanceof BadInput) return fail(io, err.message);
     if (err instanceof AppError) {
-      process.stderr.write(`${err.message}\n`);
+      io.err.write(`${err.message}\n`);
       return 1;
     }
     throw err;

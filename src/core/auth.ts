@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { banInForce, banJson, banMessage } from './bans.ts';
 import type { Deps, Viewer } from './deps.ts';
 import { sendError } from './errors.ts';
+import { isModerator } from './policy.ts';
 import { sha256Hex } from './tokens.ts';
 
 export const SESSION_COOKIE = 'ib_session';
@@ -9,7 +11,7 @@ const TOUCH_EVERY_MS = 60_000;
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Who may call a route: read by the hook below from the route's `config.auth`. */
-export type AuthRule = 'user' | 'admin';
+export type AuthRule = 'user' | 'moderator' | 'admin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,6 +23,11 @@ declare module 'fastify' {
      * `username:key`, or `login` and `api_key` query parameters) besides X-API-Key.
      */
     compat?: string;
+    /**
+     * A write a banned user may still make: signing in and out, changing their password, a
+     * search sent as a POST. Every other POST, PUT, PATCH and DELETE of a banned user is 403.
+     */
+    whileBanned?: boolean;
     /** Count the route's requests in the rate-limit window of this route of ours ("GET /api/posts"): the same data, one budget. */
     limitAs?: string;
   }
@@ -85,8 +92,8 @@ function crossSite(req: FastifyRequest): boolean {
   }
 }
 
-function deny(req: FastifyRequest, reply: FastifyReply, status: number, message: string) {
-  return sendError(req, reply, status, message);
+function deny(req: FastifyRequest, reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}) {
+  return sendError(req, reply, status, message, extra);
 }
 
 /** An API key as other boards' clients send it: HTTP Basic `username:key`, or `login` and `api_key` query parameters. */
@@ -145,6 +152,12 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
     const rule = req.routeOptions.config?.auth;
     if (rule && !req.viewer) return deny(req, reply, 401, 'Sign in or send an X-API-Key header');
     if (rule === 'admin' && req.viewer?.role !== 'admin') return deny(req, reply, 403, 'Only an admin may do this');
+    if (rule === 'moderator' && req.viewer && !isModerator(req.viewer)) return deny(req, reply, 403, 'Only a moderator or an admin may do this');
+    // The one place a banned user's writes are refused, whichever route and however signed in.
+    if (req.viewer && UNSAFE_METHODS.has(req.method) && !req.routeOptions.config?.whileBanned) {
+      const ban = await banInForce(deps.db, req.viewer.id, deps.clock.now());
+      if (ban) return deny(req, reply, 403, banMessage(ban), { ban: banJson(ban) });
+    }
   });
 }
 

@@ -36,6 +36,9 @@ export interface Actor {
   role: Viewer['role'];
 }
 
+/** The command line run without an account: acts as an admin, recorded as nobody in particular. */
+export const COMMAND_LINE: Actor = { id: null, username: null, role: 'admin' };
+
 declare module 'fastify' {
   interface FastifyRequest {
     viewer: Viewer | null;

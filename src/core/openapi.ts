@@ -18,6 +18,9 @@ Conventions:
 Authentication: anonymous, a session (cookie \`ib_session\`, from POST /api/auth/login or register),
 or an API key in the \`X-API-Key\` header. An invalid or revoked key is 401 on every endpoint.
 Cookie-authenticated writes whose \`Origin\` names another site are refused (403).
+A banned user still reads, but every write of theirs (POST, PUT, PATCH, DELETE, by session or by
+any of their keys; signing in and out and changing the password apart) is 403, with a message naming
+the ban's reason and end and the ban as \`ban: { reason, until }\` (\`until\` null: permanent).
 
 Rate limits (per minute unless said): GET /api/posts, /api/posts/{id}, /api/tags, /api/pools and
 /api/users/{username}: 50; GET /api/public/status: 30; POST /api/upload and POST /api/comments: 10
@@ -110,6 +113,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'comments', description: 'Comments and replies' },
         { name: 'reactions', description: 'Likes and favorites' },
         { name: 'admin', description: 'Administration' },
+        { name: 'moderation', description: 'Reports, bans and the audit log of moderator and admin actions' },
         { name: 'jobs', description: 'Background jobs (backfills, retags, bulk edits) and their progress' },
         {
           name: 'danbooru',

@@ -33,6 +33,13 @@ export const ErrorBody = Type.Object(
     ),
     retryAfter: Type.Optional(Type.Integer()),
     postId: Type.Optional(Type.String()),
+    reportId: Type.Optional(Type.String({ description: 'A 409 on POST /api/reports: your open report of that post or comment' })),
+    ban: Type.Optional(
+      Type.Object(
+        { reason: Type.String(), until: Type.Union([Timestamp, Type.Null()], { description: 'null: permanent' }) },
+        { description: "A banned user's write (403): the ban in force" },
+      ),
+    ),
     requestId: Type.Optional(Type.String()),
   },
   { description: 'Every error: `{ error, status }`, plus details for validation errors' },

@@ -10,6 +10,9 @@ import * as jobs from './migrations/007-jobs.ts';
 import * as tagImplications from './migrations/008-tag-implications.ts';
 import * as jobPosts from './migrations/009-job-posts.ts';
 import * as tagHistory from './migrations/010-tag-history.ts';
+import * as changeLogKinds from './migrations/011-change-log-kinds.ts';
+import * as moderation from './migrations/012-moderation.ts';
+import * as accounts from './migrations/014-accounts.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -27,6 +30,9 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '008-tag-implications': tagImplications,
   '009-job-posts': jobPosts,
   '010-tag-history': tagHistory,
+  '011-change-log-kinds': changeLogKinds,
+  '012-moderation': moderation,
+  '014-accounts': accounts,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */

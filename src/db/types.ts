@@ -151,6 +151,10 @@ export interface CountersTable {
 export interface TagChangesTable {
   seq: Generated<number>;
   post_id: number;
+  /** Bits of CHANGED (schema/tag-changes.ts). */
+  what: Generated<number>;
+  /** The tag a CHANGED.tagAdded entry added. */
+  tag_id: number | null;
 }
 
 /** Posts whose like, favourite or comment count moved (migrations/004-count-changes-logged.ts). */
@@ -197,6 +201,62 @@ export interface TagHistoryTable {
   created_at: number;
 }
 
+export interface InvitesTable {
+  id: Generated<number>;
+  code_hash: string;
+  note: ColumnType<string, string | undefined, string>;
+  created_by: number | null;
+  created_at: number;
+  expires_at: number | null;
+  used_by: number | null;
+  used_at: number | null;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export type ReportState = 'open' | 'resolved' | 'dismissed';
+
+/** Members' reports of posts and comments (migrations/012-moderation.ts). */
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: number;
+  target_type: 'post' | 'comment';
+  target_id: number;
+  reason: string;
+  state: ReportState;
+  note: string | null;
+  settled_by: number | null;
+  settled_at: number | null;
+  created_at: number;
+}
+
+/** The ban in force on a user, if any (migrations/012-moderation.ts). `until` null: permanent. */
+export interface UserBansTable {
+  user_id: number;
+  reason: string;
+  until: number | null;
+  banned_by: number | null;
+  created_at: number;
+}
+
+/** Moderator and admin actions (migrations/012-moderation.ts); `details` is JSON text. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  actor_name: string | null;
+  action: string;
+  target: string;
+  details: string;
+  created_at: number;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -220,6 +280,12 @@ export interface DB {
   jobs: JobsTable;
   job_posts: JobPostsTable;
   tag_history: TagHistoryTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
+
+  reports: ReportsTable;
+  user_bans: UserBansTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp, type App } from '../../src/app.ts';
-import { testConfig } from '../../src/config.ts';
+import { testConfig, type Config } from '../../src/config.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SCREENSHOTS = path.join(ROOT, 'test-output', 'screenshots');
@@ -60,11 +60,11 @@ export interface Board {
 }
 
 /** The whole board: build, (optionally) seed, listen on 127.0.0.1:<free port>, launch Chromium. */
-export async function startBoard(opts: { seedPosts?: number } = {}): Promise<Board> {
+export async function startBoard(opts: { seedPosts?: number; config?: Partial<Config> } = {}): Promise<Board> {
   buildWeb();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-browser-'));
   if (opts.seedPosts) seed(dataDir, opts.seedPosts);
-  const app = await buildApp(testConfig({ dataDir, databaseUrl: '' }));
+  const app = await buildApp(testConfig({ dataDir, databaseUrl: '', ...opts.config }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   let browser: Browser;

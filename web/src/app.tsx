@@ -15,6 +15,7 @@ const UserPage = lazyPage(() => import('./pages/user.tsx'));
 const UploadPage = lazyPage(() => import('./pages/upload.tsx'));
 const SettingsPage = lazyPage(() => import('./pages/settings.tsx'));
 const AuthPage = lazyPage(() => import('./pages/auth.tsx'));
+const ResetPage = lazyPage(() => import('./pages/reset.tsx'));
 const SearchHelpPage = lazyPage(() => import('./pages/search-help.tsx'));
 
 function route(path: string) {
@@ -30,6 +31,7 @@ function route(path: string) {
   if (path === '/upload') return <UploadPage />;
   if (path === '/settings') return <SettingsPage />;
   if (path === '/help/search') return <SearchHelpPage />;
+  if (path === '/reset') return <ResetPage />;
   if (path === '/login' || path === '/register') return <AuthPage mode={path === '/login' ? 'login' : 'register'} />;
   return <NotFound />;
 }

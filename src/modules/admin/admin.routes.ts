@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
+import { viewerOf } from '../../core/auth.ts';
 import { errors, StringEnum, UsernameParams } from '../../core/schemas.ts';
 import { ROLES, TIERS } from '../../core/tiers.ts';
 import { User } from '../auth/auth.schemas.ts';
@@ -25,6 +26,6 @@ export function adminRoutes(app: TypedApp, deps: Deps): void {
       },
       config: { auth: 'admin' },
     },
-    async (req) => changeAccount(deps, req.params.username, req.body),
+    async (req) => changeAccount(deps, viewerOf(req), req.params.username, req.body),
   );
 }

@@ -1,7 +1,8 @@
-import type { Deps } from '../../core/deps.ts';
+import type { Actor, Deps } from '../../core/deps.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import type { Role, Tier } from '../../core/tiers.ts';
 import { enforceKeyCap } from '../api-keys/api-keys.service.ts';
+import { recordAudit } from '../moderation/audit.repo.ts';
 import { userJson } from '../users/accounts.ts';
 
 export interface AccountChange {
@@ -9,8 +10,11 @@ export interface AccountChange {
   role?: Role;
 }
 
-/** Sets a user's tier and/or role (admin API and CLI). A lower tier revokes the newest keys over its cap. */
-export async function changeAccount(deps: Deps, username: string, change: AccountChange) {
+/**
+ * Sets a user's tier and/or role (admin API and CLI). A lower tier revokes the newest keys over
+ * its cap. Each value that changes is an audit entry, in the same transaction.
+ */
+export async function changeAccount(deps: Deps, by: Actor, username: string, change: AccountChange) {
   if (change.tier === undefined && change.role === undefined) {
     badRequest('Give a tier or a role to change', [{ field: 'tier', message: 'tier or role is required' }]);
   }
@@ -26,6 +30,14 @@ export async function changeAccount(deps: Deps, username: string, change: Accoun
       .returningAll()
       .executeTakeFirstOrThrow();
     const revokedKeys = change.tier ? await enforceKeyCap(tx, user.id, change.tier) : 0;
+    const target = `user:${user.username_lower}`;
+    const now = deps.clock.now();
+    if (change.role && change.role !== user.role) {
+      await recordAudit(trx, by, now, { action: 'user.role', target, details: { before: user.role, after: change.role } });
+    }
+    if (change.tier && change.tier !== user.tier) {
+      await recordAudit(trx, by, now, { action: 'user.tier', target, details: { before: user.tier, after: change.tier, revokedKeys } });
+    }
     return { updated, revokedKeys };
   });
   return { user: userJson(updated), revokedKeys };

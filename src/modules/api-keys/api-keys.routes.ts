@@ -40,7 +40,7 @@ export function apiKeysRoutes(app: TypedApp, deps: Deps): void {
         summary: 'Revoke one of your API keys: JSON body { keyId }',
         tags: ['api-keys'],
         body: RevokeKeyBody,
-        response: { 200: Message, ...errors(400, 401, 404, 429) },
+        response: { 200: Message, ...errors(400, 401, 403, 404, 429) },
       },
       config: { auth: 'user', limit: 'keys' },
     },

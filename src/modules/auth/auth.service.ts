@@ -1,13 +1,27 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
-import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
+import { AppError, badRequest, forbidden, unauthorized } from '../../core/errors.ts';
+import { checkInvite, spendInvite } from '../invites/invites.service.ts';
 import { createAccount, userJson } from '../users/accounts.ts';
 import { decoyHash, hashPassword, verifyPassword } from './password.ts';
 import { clearFailures, countAttempt } from './login-throttle.ts';
 import * as sessions from './sessions.repo.ts';
 import type { LoginBody, PasswordChangeBody, RegisterBody } from './auth.schemas.ts';
 
+/** REGISTRATION=open takes anyone, `invite` only with an unspent code (spent with the account), `closed` no one. */
 export async function register(deps: Deps, body: RegisterBody) {
-  const user = await createAccount(deps, { username: body.username, password: body.password, email: body.email ?? null });
+  const mode = deps.config.registration;
+  if (mode === 'closed') forbidden('Registration is closed on this board: ask an admin for an account');
+  const code = mode === 'invite' ? body.invite : undefined;
+  if (mode === 'invite') {
+    if (code === undefined) {
+      const message = 'Registration on this board is by invitation: an invite code is required';
+      throw new AppError(403, message, { details: [{ field: 'invite', message: 'is required' }] });
+    }
+    // Before the password is hashed: a bad code is answered at once.
+    await checkInvite(deps.db, code, deps.clock.now());
+  }
+  const account = { username: body.username, password: body.password, email: body.email ?? null };
+  const user = await createAccount(deps, account, code === undefined ? undefined : (trx, u) => spendInvite(trx, code, u.id, deps.clock.now()));
   const token = await sessions.createSession(deps.db, user.id, deps.clock.now());
   return { user: userJson(user), token };
 }
@@ -52,3 +66,5 @@ export async function changePassword(deps: Deps, viewer: Viewer, sessionId: numb
   await sessions.deleteOtherSessions(deps.db, viewer.id, sessionId);
   return { message: 'Password changed; other sessions were signed out' };
 }
+
+export const registration = (deps: Deps) => ({ mode: deps.config.registration });

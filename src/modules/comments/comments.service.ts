@@ -9,6 +9,7 @@ import { iso } from '../../core/schemas.ts';
 import { parseId } from '../../core/ids.ts';
 import { toId } from '../../core/ids.ts';
 import type { NewComment } from './comments.schemas.ts';
+import { recordAudit } from '../moderation/audit.repo.ts';
 
 function commentQuery(db: Kysely<DB>) {
   return db
@@ -102,7 +103,7 @@ export async function deleteComment(deps: Deps, viewer: Viewer, rawId: string) {
       .set((eb) => ({ comment_count: eb.ref('comment_count') }))
       .where('id', '=', found!.post_id)
       .execute();
-    const c = await trx.selectFrom('comments').select(['id', 'post_id', 'user_id', 'parent_id']).where('id', '=', id).executeTakeFirst();
+    const c = await trx.selectFrom('comments').select(['id', 'post_id', 'user_id', 'parent_id', 'content']).where('id', '=', id).executeTakeFirst();
     if (!c) notFound('Comment', rawId);
     assertOwnerOrModerator(viewer, c!.user_id, 'comment');
     const thread = await trx
@@ -118,9 +119,26 @@ export async function deleteComment(deps: Deps, viewer: Viewer, rawId: string) {
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('comments').where('id', '=', id).execute();
     await moveCount(trx, 'posts', 'comment_count', c!.post_id, -Number(thread.n)).execute();
+    if (c!.user_id !== viewer.id) await auditModeratorDelete(trx, viewer, deps.clock.now(), c!, Number(thread.n));
     if (c!.parent_id !== null) {
       await moveCount(trx, 'comments', 'reply_count', c!.parent_id, -1).execute();
     }
   });
   return { message: `Comment ${rawId} deleted` };
+}
+
+/** A moderator's delete of someone else's comment goes in the audit log, with what it said. */
+async function auditModeratorDelete(
+  trx: Kysely<DB>,
+  viewer: Viewer,
+  at: number,
+  c: { id: number; post_id: number; user_id: number; content: string },
+  removed: number,
+) {
+  const author = await trx.selectFrom('users').select('username').where('id', '=', c.user_id).executeTakeFirst();
+  await recordAudit(trx, viewer, at, {
+    action: 'comment.delete',
+    target: `comment:${c.id}`,
+    details: { postId: String(c.post_id), author: author?.username ?? null, content: c.content, removed },
+  });
 }

@@ -8,6 +8,7 @@ import { parseId } from '../../core/ids.ts';
 import { poolJson } from './pools.service.ts';
 import type { NewPool, PoolPatch } from './pools.schemas.ts';
 import { toId } from '../../core/ids.ts';
+import { recordAudit } from '../moderation/audit.repo.ts';
 
 export const MAX_POOL_POSTS = 1000;
 
@@ -32,6 +33,14 @@ async function editablePool(deps: Deps, viewer: Viewer, rawId: string) {
   const row = await visiblePool(deps, viewer, rawId);
   assertOwnerOrModerator(viewer, row.creator_id, 'pool');
   return row;
+}
+
+type PoolRow = NonNullable<Awaited<ReturnType<typeof poolRow>>>;
+
+/** A moderator's change to someone else's pool goes in the audit log, in the change's transaction. */
+async function auditOthers(trx: Kysely<DB>, deps: Deps, viewer: Viewer, row: PoolRow, edit: 'pool.edit' | 'pool.delete', details: Record<string, unknown>) {
+  if (row.creator_id === viewer.id) return;
+  await recordAudit(trx, viewer, deps.clock.now(), { action: edit, target: `pool:${row.id}`, details: { name: row.name, creator: row.username, ...details } });
 }
 
 async function orderedPostIds(db: Kysely<DB>, poolId: number): Promise<number[]> {
@@ -112,22 +121,28 @@ export async function createPool(deps: Deps, viewer: Viewer, body: NewPool) {
 
 export async function updatePool(deps: Deps, viewer: Viewer, rawId: string, patch: PoolPatch) {
   const row = await editablePool(deps, viewer, rawId);
-  await deps.db
-    .updateTable('pools')
-    .set({
-      updated_at: deps.clock.now(),
-      ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
-      ...(patch.description !== undefined ? { description: patch.description } : {}),
-      ...(patch.isPublic !== undefined ? { is_public: patch.isPublic ? 1 : 0 } : {}),
-    })
-    .where('id', '=', row.id)
-    .execute();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('pools')
+      .set({
+        updated_at: deps.clock.now(),
+        ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+        ...(patch.description !== undefined ? { description: patch.description } : {}),
+        ...(patch.isPublic !== undefined ? { is_public: patch.isPublic ? 1 : 0 } : {}),
+      })
+      .where('id', '=', row.id)
+      .execute();
+    await auditOthers(trx, deps, viewer, row, 'pool.edit', { changes: { ...patch } });
+  });
   return { pool: poolJson((await poolRow(deps.db, row.id))!) };
 }
 
 export async function deletePool(deps: Deps, viewer: Viewer, rawId: string) {
   const row = await editablePool(deps, viewer, rawId);
-  await deps.db.deleteFrom('pools').where('id', '=', row.id).execute();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('pools').where('id', '=', row.id).execute();
+    await auditOthers(trx, deps, viewer, row, 'pool.delete', {});
+  });
   return { message: `Pool ${rawId} deleted` };
 }
 
@@ -144,6 +159,7 @@ export async function addPost(deps: Deps, viewer: Viewer, rawId: string, rawPost
     const at = Math.min(Math.max((position ?? order.length + 1) - 1, 0), order.length);
     order.splice(at, 0, postId);
     await writeOrder(trx, row.id, order, deps.clock.now());
+    await auditOthers(trx, deps, viewer, row, 'pool.edit', { added: String(postId), position: at + 1 });
   });
   return getPool(deps, viewer, rawId);
 }
@@ -161,6 +177,7 @@ export async function removePost(deps: Deps, viewer: Viewer, rawId: string, rawP
       order.filter((id) => id !== postId),
       deps.clock.now(),
     );
+    await auditOthers(trx, deps, viewer, row, 'pool.edit', { removed: String(postId) });
   });
   return getPool(deps, viewer, rawId);
 }
@@ -175,6 +192,7 @@ export async function reorder(deps: Deps, viewer: Viewer, rawId: string, raw: st
     const same = wanted.length === current.length && wanted.every((id) => current.includes(id));
     if (!same) badRequest("field 'postIds' must list exactly the pool's posts, each once", [{ field: 'postIds', message: 'not the same posts as the pool' }]);
     await writeOrder(trx, row.id, wanted, deps.clock.now());
+    await auditOthers(trx, deps, viewer, row, 'pool.edit', { reordered: wanted.map(String) });
   });
   return getPool(deps, viewer, rawId);
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { prepared } from '../../db/prepared.ts';
+import { CHANGED } from '../../db/schema/tag-changes.ts';
 import { DateColumn } from './date-column.ts';
 import { IdSequence } from './id-sequence.ts';
 import { setRange } from '../../search/post-set.ts';
@@ -101,6 +102,7 @@ export class NewestOrder {
       .distinct()
       .where('seq', '>', this.seq)
       .where('seq', '<=', upTo)
+      .where(sql<SqlBool>`(what & ${CHANGED.gone}) <> 0`)
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('posts').select('posts.id').whereRef('posts.id', '=', 'tag_changes.post_id'))))
       .execute();
     const [oldest] = await db.selectFrom('tag_changes').select(sql<number>`min(seq)`.as('seq')).execute();

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/types.ts';
 import { movePostCounts } from '../../db/counters.ts';
+import { logTagsAdded, newestChange } from '../../db/queries/change-log.ts';
 import { applyingImplications } from '../../db/locks.ts';
 import { badRequest } from '../../core/errors.ts';
 import { aliasTargets } from '../tags/tag-aliases.repo.ts';
@@ -109,7 +110,7 @@ export async function replacePostTags(trx: Transaction<DB>, postId: number, post
 /**
  * Gives each of `postIds` the tags of `tags` (name -> id) it lacks: what replacePostTags does a
  * post at a time (links, counts, tag string and so the change log, updated_at), in a few
- * statements for the whole batch, for a job that adds the same tags to many posts (an
+ * statements for the whole batch (its log entries say which links were added: logTagsAdded), for a job that adds the same tags to many posts (an
  * implication's backfill). Post by post, each post's half a dozen statements were most of such a
  * job's time, and of the time its process's requests waited for it. The posts' rows are locked
  * first, in id order (PostgreSQL; as an edit locks its post before its tags), and read after; a
@@ -153,10 +154,12 @@ export async function addTagsToPosts(trx: Transaction<DB>, db: Database, postIds
     [...strings].map(([id, text]) => sql`WHEN ${id} THEN ${text}`),
     sql` `,
   );
+  const since = await newestChange(trx);
   await trx
     .updateTable('posts')
     .set({ updated_at: now, tag_string: sql<string>`CASE id ${cases} END` })
     .where('id', 'in', [...strings.keys()])
     .execute();
+  await logTagsAdded(trx, since, links);
   return strings.size;
 }

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { badRequest } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
+import { recordAudit } from '../moderation/audit.repo.ts';
 import type { DB } from '../../db/types.ts';
 import { allMatching } from '../../search/search.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
@@ -80,6 +81,11 @@ export async function bulkTags(deps: Deps, viewer: Viewer, input: BulkTags): Pro
       .where('job_id', '=', id)
       .executeTakeFirstOrThrow();
     await setJobTotal(trx, id, Number(listed.n));
+    await recordAudit(trx, viewer, deps.clock.now(), {
+      action: 'posts.bulk_tags',
+      target: `job:${id}`,
+      details: { q: input.q, add: params.add, remove: params.remove, posts: Number(listed.n) },
+    });
     return { ...made, total: Number(listed.n) };
   });
   wakeJobRunners(deps.db);

@@ -10,6 +10,7 @@ import { parseId } from '../../core/ids.ts';
 import { getPost } from './posts.service.ts';
 import type { PostPatch } from './posts.schemas.ts';
 import { refuseImpliedRemoval, replacePostTags, tagsForWrite } from './post-tags.ts';
+import { recordAudit } from '../moderation/audit.repo.ts';
 
 function tagInput(raw: string[] | string): TagInput {
   const { errors: problems, ...input } = parseTags(typeof raw === 'string' ? raw.split(',') : raw);
@@ -41,6 +42,8 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
       .executeTakeFirst();
     if (!post) notFound('Post', rawId);
     assertOwnerOrModerator(viewer, post!.uploader_id, 'post');
+    // A moderator's edit of someone else's post is theirs to answer for.
+    if (post!.uploader_id !== viewer.id) await recordAudit(trx, viewer, deps.clock.now(), { action: 'post.edit', target: `post:${id}`, details: { ...patch } });
     if (wanted === undefined) return;
     const tags = await tagsForWrite(trx, wanted, deps.clock.now());
     await refuseImpliedRemoval(trx, id, wanted, tags);
@@ -52,12 +55,21 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
 /** Deletes a post (its uploader or a moderator), then its media files. */
 export async function deletePost(deps: Deps, viewer: Viewer, rawId: string) {
   const id = parseId(rawId, 'Post');
-  const post = await deps.db.selectFrom('posts').select(['uploader_id', 'file_path', 'thumb_path', 'preview_path']).where('id', '=', id).executeTakeFirst();
+  const post = await deps.db
+    .selectFrom('posts')
+    .innerJoin('users', 'users.id', 'posts.uploader_id')
+    .select(['uploader_id', 'file_path', 'thumb_path', 'preview_path', 'title', 'users.username'])
+    .where('posts.id', '=', id)
+    .executeTakeFirst();
   if (!post) return notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
   const paths = [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));
+  const audit =
+    post.uploader_id === viewer.id
+      ? undefined
+      : { action: 'post.delete' as const, target: `post:${id}`, details: { title: post.title, uploader: post.username } };
   return withMediaJournal(tmpDirOf(deps.config), paths, async () => {
-    const files = await deletePostRows(deps.db, id);
+    const files = await deletePostRows(deps.db, id, audit && { by: viewer, at: deps.clock.now(), entry: audit });
     if (files === null) return notFound('Post', rawId); // a concurrent delete got there first
     await Promise.all(files.map((f) => deps.media.delete(f)));
     return { message: `Post ${rawId} deleted` };

@@ -1,7 +1,10 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { eachDatabase, listPage } from '../../../test/helpers.ts';
+import { capturingQueries, eachDatabase, listPage } from '../../../test/helpers.ts';
+import { addTagsToPosts } from './post-tags.ts';
+import { WordSets } from './title-word-sets.ts';
+import { RatingSets } from './column-sets.ts';
 import { createPostsService } from './post-listing.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import type { Viewer } from '../../core/deps.ts';
@@ -203,6 +206,47 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
         );
         assert.equal(page.totalPosts, want.length, q);
       }
+  });
+
+  test('tags added alone (an implication backfill) reach every process as the log says: no post is read again, no title or rating set is touched', async () => {
+    const db = ctx.database;
+    const sets = [memory('mixed'), memory('lists'), memory('ends')];
+    for (const m of sets) await check(m, ['c', 'd'], 'newest', 0, 10);
+    const others = [new WordSets(), new RatingSets()];
+    for (const o of others) await o.current(db);
+    // 'c' to every post with 'd' (some have it already), and a tag of its own, 'e', as a backfill gives them.
+    const tagId = async (name: string) => (await db.selectFrom('tags').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+    const c = await tagId('c');
+    const e = (await db.insertInto('tags').values({ name: 'e', post_count: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()).id;
+    const titles = expected(['d'], 'newest');
+    await db.transaction().execute((trx) =>
+      addTagsToPosts(
+        trx,
+        db,
+        titles.map((t) => ids.get(t)!),
+        new Map([
+          ['c', c],
+          ['e', e],
+        ]),
+        Date.parse('2026-03-01T00:00:00Z'),
+      ),
+    );
+    for (const t of titles) model.set(t, [...new Set([...model.get(t)!, 'c', 'e'])]);
+    // A statement given a list of post ids (listParam: JSON text on SQLite, an array on PostgreSQL) reads changed posts' keys again.
+    const readsPosts = (seen: { parameters: readonly unknown[] }[]) =>
+      seen.filter((q) => q.parameters.some((p) => Array.isArray(p) || (typeof p === 'string' && p.startsWith('[')))).length;
+    const { spy, seen } = capturingQueries(db);
+    for (const m of sets) await m.tagSets.current(spy);
+    for (const o of others) await o.current(spy);
+    assert.equal(readsPosts(seen), 0, 'no post read again');
+    for (const m of sets) for (const tags of [['c'], ['e'], ['c', 'd'], ['e', 'a'], ['d', 'e', 'c']]) await check(m, tags, 'newest', 0, 24);
+    // An edit that takes a tag away is read again (the check above can see such reads).
+    const title = titles[0];
+    await editPost(ctx.app.deps, mod, String(ids.get(title)), { tags: ['d'] });
+    model.set(title, ['d']);
+    for (const m of sets) await m.tagSets.current(spy);
+    assert.ok(readsPosts(seen) > 0, 'an edited post is read again');
+    for (const m of sets) for (const tags of [['c'], ['e'], ['d']]) await check(m, tags, 'newest', 0, 24);
   });
 
   test('a process further behind than the change log reads every tag again', async () => {

@@ -5,7 +5,7 @@ import { IdLists, varintLength } from './id-list.ts';
 import { DecodedLists } from './decoded-lists.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
-import { TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
+import { CHANGED, TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
 import { widen } from '../../core/typed-arrays.ts';
 import { markIds, orInto } from '../../search/post-set.ts';
 
@@ -71,6 +71,11 @@ export interface SetSource {
   bitsText(db: Database, key: number): Promise<string>;
   /** The links (post, key) of the posts that `which` holds for, given the column of post ids (see postsWhere). */
   links(db: Database, which: (postId: Expression<unknown>) => RawBuilder<SqlBool>): Promise<{ post_id: number; key: number }[]>;
+  /**
+   * The changes of the log (bits of CHANGED) after which a post's keys are read again; with
+   * CHANGED.tagAdded, the tags added alone are applied as the log says (keys are tag ids).
+   */
+  changes: number;
 }
 
 /** Posts above an id, or the listed ones, as a condition on a column of post ids. */
@@ -116,7 +121,18 @@ const TAG_SOURCE: SetSource = {
       .select(['post_id', 'tag_id as key'])
       .where(which(sql.ref('post_id')))
       .execute(),
+  changes: CHANGED.tags | CHANGED.gone | CHANGED.tagAdded,
 };
+
+/** The log's entries after `seq` that say a change of `mask` (bits of CHANGED), oldest first. */
+const changesSince = prepared((db, p: { seq: number; mask: number }) =>
+  db
+    .selectFrom('tag_changes')
+    .select(['seq', 'post_id', 'what', 'tag_id'])
+    .where('seq', '>', p.seq)
+    .where(sql<SqlBool>`(what & ${p.mask}) <> 0`)
+    .orderBy('seq'),
+);
 
 const stateRow = prepared(
   () => sql<{ version: number | null; seq: number | null; maxId: number | null }>`SELECT
@@ -311,12 +327,17 @@ export class PostSets {
    * meanwhile is read again by the next sync (reading a post's tags again is harmless).
    */
   private async catchUp(db: Database, now: State): Promise<boolean> {
-    const logged = await db.selectFrom('tag_changes').select(['seq', 'post_id']).where('seq', '>', this.state.seq).orderBy('seq').execute();
-    const newest = logged.length ? logged[logged.length - 1].seq : now.seq;
+    const logged = await changesSince(db, { seq: this.state.seq, mask: this.source.changes });
+    const newest = Math.max(now.seq, logged.length ? logged[logged.length - 1].seq : 0);
     if (this.state.seq < newest - TAG_CHANGES_KEPT) return false;
-    const changed = [...new Set(logged.map((r) => r.post_id))];
+    const changed = [...new Set(logged.filter((r) => r.what !== CHANGED.tagAdded).map((r) => r.post_id))];
+    // Links the log names as added alone (an implication's backfill) are taken as they are: their posts are neither read again nor marked stale.
+    const reread = new Set(changed);
+    const tagsAdded = logged
+      .filter((r) => r.what === CHANGED.tagAdded && r.tag_id !== null && !reread.has(r.post_id))
+      .map((r) => ({ post_id: r.post_id, key: r.tag_id! }));
     // Everything read first, then applied at once: a request meanwhile sees the sets before or after, never half way.
-    const added = await this.source.links(db, postsWhere(db, { above: this.state.maxId }));
+    const added = (await this.source.links(db, postsWhere(db, { above: this.state.maxId }))).concat(tagsAdded);
     const links = changed.length ? added.concat(await this.source.links(db, postsWhere(db, { ids: changed }))) : added;
     this.grow(links.reduce((m, l) => Math.max(m, l.post_id), now.maxId));
     for (const id of changed) this.clear(id);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { titleWordRows } from '../../db/queries/title-search.ts';
+import { CHANGED } from '../../db/schema/tag-changes.ts';
 import { keyReaders, PostSets, type SetSource, type TagSetOptions } from './tag-sets.ts';
 
 /**
@@ -27,6 +28,7 @@ const WORD_SOURCE: SetSource = {
       await sql<{ post_id: number; key: number }>`SELECT p.id AS post_id, v.id AS key
     FROM posts p, ${titleWordRows(db, 'p.title')} JOIN title_vocab v ON v.word = w.value WHERE ${which(sql.ref('p.id'))}`.execute(db)
     ).rows,
+  changes: CHANGED.title | CHANGED.gone,
 };
 
 /** The posts of each title word, newest first, kept per process like the tag sets (PostSets). */

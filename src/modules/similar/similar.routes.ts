@@ -61,7 +61,8 @@ export function similarRoutes(app: TypedApp, deps: Deps, similar: SimilarService
         querystring: Query,
         response: { 200: Similar, ...errors(400, 401, 413, 415, 429) },
       },
-      config: { limit: 'search', swaggerTransform: multipartBody({ file: fileField('The image to compare (not stored)') }, ['file']) },
+      // A search that stores nothing: a banned user may read.
+      config: { limit: 'search', whileBanned: true, swaggerTransform: multipartBody({ file: fileField('The image to compare (not stored)') }, ['file']) },
     },
     async (req) => {
       // The service removes the form's temporary file, so nothing else may come between the two.

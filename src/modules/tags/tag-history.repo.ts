@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../core/deps.ts';
 import type { DB, TagHistoryTable } from '../../db/types.ts';
 import type { TagCategory } from './tag-categories.ts';
+import { type AuditAction, recordAudit } from '../moderation/audit.repo.ts';
 
 /** The fields a history entry keeps before and after a change: only those the change touched. */
 export interface TagFields {
@@ -25,8 +26,22 @@ export interface TagChange {
 
 const json = (fields: TagFields | null | undefined) => (fields ? JSON.stringify(fields) : null);
 
-/** Records a change inside the transaction that makes it, so there is never one without the other. */
+/** The audit log's action and target of a change; every change here is a moderator's (or the command line's). */
+async function auditOf(trx: Transaction<DB>, change: TagChange): Promise<{ action: AuditAction; target: string }> {
+  const fields = { ...change.before, ...change.after };
+  if (change.kind === 'alias') return { action: `tag_alias.${change.action}` as AuditAction, target: `tag_alias:${fields.from}` };
+  if (change.kind === 'implication')
+    return { action: `tag_implication.${change.action}` as AuditAction, target: `tag_implication:${fields.from}->${fields.to}` };
+  const tag = await trx.selectFrom('tags').select('name').where('id', '=', change.tagId).executeTakeFirst();
+  return { action: 'tag.update', target: `tag:${tag?.name ?? change.tagId}` };
+}
+
+/**
+ * Records a change, in the tag's history and in the audit log, inside the transaction that makes
+ * it, so there is never one without the other.
+ */
 export async function recordTagChange(trx: Transaction<DB>, by: Actor, at: number, change: TagChange): Promise<void> {
+  await recordAudit(trx, by, at, { ...(await auditOf(trx, change)), details: { before: change.before ?? null, after: change.after ?? null } });
   await trx
     .insertInto('tag_history')
     .values({

@@ -11,6 +11,7 @@ export type Post<P extends keyof paths> = paths[P] extends { post: infer Op } ? 
 export type GetQuery<P extends keyof paths> = paths[P] extends { get: infer Op } ? Query<Op> : never;
 
 export type User = Get<'/api/auth/me'>['user'];
+export type Registration = Get<'/api/auth/registration'>;
 export type PostList = Get<'/api/posts'>;
 export type PostItem = PostList['posts'][number];
 export type PostQuery = GetQuery<'/api/posts'>;

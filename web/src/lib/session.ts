@@ -24,8 +24,9 @@ export async function signIn(username: string, password: string): Promise<void> 
   safeMode.set(readSafeMode());
 }
 
-export async function signUp(username: string, password: string, email?: string): Promise<void> {
-  const { user } = await api<{ user: User }>('/api/auth/register', { method: 'POST', json: { username, password, email: email || undefined } });
+export async function signUp(username: string, password: string, email?: string, invite?: string): Promise<void> {
+  const json = { username, password, email: email || undefined, invite: invite || undefined };
+  const { user } = await api<{ user: User }>('/api/auth/register', { method: 'POST', json });
   invalidate();
   session.set({ user, ready: true });
   safeMode.set(readSafeMode());

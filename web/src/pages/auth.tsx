@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { ErrorNote } from '../components/notice.tsx';
 import { navigate, useLoc } from '../lib/router.ts';
 import { signIn, signUp, useSession } from '../lib/session.ts';
-import { useTitle } from '../lib/use-api.ts';
+import { useApi, useTitle } from '../lib/use-api.ts';
+import type { Registration } from '../api/types.ts';
 
 /** Only a path on this site, so `?next=` cannot send anyone elsewhere. */
 function safeNext(next: string | null): string {
@@ -17,6 +18,9 @@ export default function AuthPage({ mode }: { mode: 'login' | 'register' }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [email, setEmail] = useState('');
+  // An admin may send the code as a link: /register?invite=inv_...
+  const [invite, setInvite] = useState(loc.query.get('invite') ?? '');
+  const registration = useApi<Registration>(login ? null : '/api/auth/registration').data?.mode;
   const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
   const next = safeNext(loc.query.get('next'));
@@ -39,7 +43,7 @@ export default function AuthPage({ mode }: { mode: 'login' | 'register' }) {
     setError(null);
     try {
       if (login) await signIn(username.trim(), password);
-      else await signUp(username.trim(), password, email.trim());
+      else await signUp(username.trim(), password, email.trim(), registration === 'invite' ? invite.trim() : undefined);
       navigate(next, { replace: true });
     } catch (err) {
       setError(err as Error);
@@ -47,6 +51,18 @@ export default function AuthPage({ mode }: { mode: 'login' | 'register' }) {
       setBusy(false);
     }
   };
+
+  if (!login && registration === 'closed') {
+    return (
+      <div class="page narrow">
+        <h1>Registration is closed</h1>
+        <p>This board takes no new sign-ups: ask an admin for an account.</p>
+        <p>
+          Have an account? <a href={other}>Sign in</a>
+        </p>
+      </div>
+    );
+  }
 
   return (
     <div class="page auth">
@@ -69,6 +85,13 @@ export default function AuthPage({ mode }: { mode: 'login' | 'register' }) {
           />
           {!login && <small class="muted">3-32 letters, digits, _ . or -</small>}
         </div>
+        {!login && registration === 'invite' && (
+          <div class="field">
+            <label for="a-invite">Invite code</label>
+            <input id="a-invite" name="invite" autoComplete="off" required value={invite} onInput={(e) => setInvite((e.target as HTMLInputElement).value)} />
+            <small class="muted">Sign-up here is by invitation: paste the code an admin gave you.</small>
+          </div>
+        )}
         {!login && (
           <div class="field">
             <label for="a-email">

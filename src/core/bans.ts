@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+
+/** A ban as the 403 of a banned user's write shows it. */
+export interface BanInForce {
+  reason: string;
+  until: number | null;
+}
+
+/**
+ * The ban on a user that applies at `now`, if any. Read from the database on each write, not
+ * cached, so a ban or a lift made through one instance holds on every other at once; a ban whose
+ * `until` has passed no longer applies, with nothing to clean up.
+ */
+export async function banInForce(db: Kysely<DB>, userId: number, now: number): Promise<BanInForce | undefined> {
+  return db
+    .selectFrom('user_bans')
+    .select(['reason', 'until'])
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
+    .executeTakeFirst();
+}
+
+export const banEnd = (until: number | null): string => (until === null ? 'permanent' : `until ${new Date(until).toISOString()}`);
+
+export const banMessage = (ban: BanInForce): string => `Your account is banned (${banEnd(ban.until)}): ${ban.reason}`;
+
+/** The `ban` field of that 403. */
+export const banJson = (ban: BanInForce) => ({ reason: ban.reason, until: ban.until === null ? null : new Date(ban.until).toISOString() });
