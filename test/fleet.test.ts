@@ -56,6 +56,18 @@ describe('a fleet of two instances of two processes', { skip: !ready }, () => {
     assert.notEqual(fleet.databases[0], fleet.databases[1], 'every app has a connection of its own');
   });
 
+  test('a setting a test changes on ctx.config is changed on every app', async () => {
+    fleet.config.registration = 'closed';
+    try {
+      for (const [i, app] of fleet.apps.entries()) {
+        const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: `late${i}`, password: 'correct horse battery' } });
+        assert.equal(res.statusCode, 403, `app ${i}: ${res.body}`);
+      }
+    } finally {
+      fleet.config.registration = 'open';
+    }
+  });
+
   test('a session and an upload made on one instance are seen by the others; media are in the bucket', async () => {
     const alice = await register(fleet.app, 'alice');
     const m = multipart({ title: 'shared' }, [{ filename: 'a.png', data: await fx.png(7) }]);

@@ -63,6 +63,11 @@ export interface Fleet {
   /** One DATA_DIR per instance (apps of one instance share it). */
   dataDirs: string[];
   configs: Config[];
+  /**
+   * The first app's settings, as a test changes them while the apps run (`ctx.config.registration
+   * = 'invite'`): a setting set here is set on every app, as an operator would on every instance.
+   */
+  config: Config;
   close(): Promise<void>;
 }
 
@@ -112,6 +117,12 @@ export async function startFleet(
     databases: opened.map((o) => o.database),
     dataDirs,
     configs,
+    config: new Proxy(configs[0], {
+      set(_target, key, value) {
+        for (const c of configs) Reflect.set(c, key, value);
+        return true;
+      },
+    }),
     close: () => closeAll(opened, dataDirs),
   };
 }

@@ -123,7 +123,7 @@ export function eachDatabase(
           ctx.fleet = fleet;
           ctx.app = fleet.app;
           // What the test reads and writes behind the apps' backs is what the first instance sees.
-          [ctx.config, ctx.dataDir, ctx.dataDirs] = [fleet.configs[0], fleet.dataDirs[0], fleet.dataDirs];
+          [ctx.config, ctx.dataDir, ctx.dataDirs] = [fleet.config, fleet.dataDirs[0], fleet.dataDirs];
         } else {
           ctx.app = await buildApp(ctx.config, { ...appOptions, database: fresh.database, clock: ctx.clock });
         }
