@@ -19,6 +19,27 @@ function find(dir) {
 let files = [...find(path.join(root, 'src')), ...find(path.join(root, 'test'))].sort();
 // Matched against the path inside the repository: a checkout under /work/docs must not make `docs` match every file.
 if (only.length) files = files.filter((f) => only.some((o) => path.relative(root, f).includes(o)));
+// Fleet mode (TEST_FLEET=2 or 2x2, docs/architecture.md "Tests in fleet mode"): only suites that
+// send requests through ctx.app have a fleet to reach. Files without eachDatabase, and files whose
+// tests call services on ctx.app.deps alone, would run exactly as in the normal PostgreSQL pass.
+const fleet = process.env.TEST_FLEET;
+if (fleet) {
+  if (!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL) {
+    console.error('TEST_FLEET needs TEST_DATABASE_URL and REDIS_URL: the instances share one PostgreSQL schema and Redis');
+    process.exit(1);
+  }
+  const all = files.length;
+  const suites = files.filter((f) => /\beachDatabase\(/.test(fs.readFileSync(f, 'utf8')));
+  const serviceOnly = suites.filter((f) => !/ctx\.app(?!\.deps)/.test(fs.readFileSync(f, 'utf8')));
+  files = suites.filter((f) => !serviceOnly.includes(f));
+  console.log(
+    `# Fleet mode ${fleet}: ${files.length} of ${all} files, PostgreSQL pass only (SQLite passes skipped), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
+  );
+  if (serviceOnly.length)
+    console.log(
+      `# Fleet mode: left out, their tests call services only (no request through ctx.app): ${serviceOnly.map((f) => path.relative(root, f)).join(', ')}`,
+    );
+}
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);

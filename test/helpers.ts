@@ -13,6 +13,7 @@ import type { PostListQuery } from '../src/modules/posts/posts.schemas.ts';
 import type { PostList } from '../src/modules/posts/posts.schemas.ts';
 import type { Static } from 'typebox';
 import { CompiledQuery, sql } from 'kysely';
+import { declareFleetFile, fleetLabel, fleetShape, SQLITE_SKIPPED, startFleet, type Fleet } from './fleet.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -39,7 +40,7 @@ export class TestClock implements Clock {
 export async function freshDatabase(
   kind: DbKind,
   { lastMigration }: { lastMigration?: string } = {},
-): Promise<{ database: Database; dataDir: string; cleanup(): Promise<void> }> {
+): Promise<{ database: Database; dataDir: string; schema?: string; cleanup(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-test-'));
   if (kind === 'sqlite') {
     const database = await openDatabase({ url: '', dataDir, lastMigration });
@@ -58,6 +59,7 @@ export async function freshDatabase(
   return {
     database,
     dataDir,
+    schema,
     cleanup: async () => {
       await database.close();
       await dropPostgresSchema(url, schema);
@@ -72,7 +74,12 @@ export interface Ctx {
   app: App;
   clock: TestClock;
   config: Config;
+  /** The DATA_DIR of the app (in fleet mode: of the first instance). */
   dataDir: string;
+  /** Every instance's DATA_DIR: [dataDir], or one per instance in fleet mode. */
+  dataDirs: string[];
+  /** The fleet behind ctx.app in fleet mode (TEST_FLEET), else null. */
+  fleet: Fleet | null;
 }
 
 /**
@@ -87,30 +94,87 @@ export function eachDatabase(
 ): void {
   // The pass that cannot run is counted as skipped in the summary, not silently left out.
   if (!process.env.TEST_DATABASE_URL) test(`${title} [postgres]`, { skip: 'TEST_DATABASE_URL is not set' }, () => {});
-  for (const kind of databaseKinds()) {
-    describe(`${title} [${kind}]`, () => {
-      const ctx = { kind } as Ctx;
+  const shape = fleetShape();
+  if (shape) {
+    test(`${title} [sqlite]`, { skip: SQLITE_SKIPPED }, () => {});
+    declareFleetFile();
+  }
+  for (const kind of shape ? (['postgres'] as const) : databaseKinds()) {
+    describe(`${title} [${kind}${shape ? ` fleet ${fleetLabel(shape)}` : ''}]`, () => {
+      const ctx = { kind, fleet: null } as Ctx;
       let cleanup: () => Promise<void>;
       before(async () => {
         const fresh = await freshDatabase(kind);
         cleanup = fresh.cleanup;
         ctx.database = fresh.database;
         ctx.dataDir = fresh.dataDir;
+        ctx.dataDirs = [fresh.dataDir];
         ctx.clock = new TestClock();
         // Functional suites send far more than 50 requests a minute from one address; the rate-limit
         // suites turn limits back on (rateLimits: true) and test them on their own.
         ctx.config = testConfig({ dataDir: fresh.dataDir, rateLimits: false, ...configOverrides });
-        ctx.app = await buildApp(ctx.config, { ...appOptions, database: fresh.database, clock: ctx.clock });
+        if (shape) {
+          const fleet = await startFleet(shape, {
+            url: process.env.TEST_DATABASE_URL!,
+            schema: fresh.schema!,
+            config: ctx.config,
+            appOptions: { ...appOptions, clock: ctx.clock },
+          });
+          ctx.fleet = fleet;
+          ctx.app = fleet.app;
+          // What the test reads and writes behind the apps' backs is what the first instance sees.
+          [ctx.config, ctx.dataDir, ctx.dataDirs] = [fleet.config, fleet.dataDirs[0], fleet.dataDirs];
+        } else {
+          ctx.app = await buildApp(ctx.config, { ...appOptions, database: fresh.database, clock: ctx.clock });
+        }
         await ctx.app.ready();
       });
       after(async () => {
-        await ctx.app?.close();
+        if (ctx.fleet) await ctx.fleet.close();
+        else await ctx.app?.close();
         await cleanup?.();
       });
       body(ctx);
     });
   }
 }
+
+/**
+ * Whether a media file the API links (`/media/originals/...`) is stored, asked of the app's media
+ * store: DATA_DIR/media normally, the bucket in fleet mode.
+ */
+export const mediaStored = (ctx: Ctx, url: string): Promise<boolean> => ctx.app.deps.media.exists(url.replace(/^\/media\//, ''));
+
+/** Every stored media file (relative path), sorted: DATA_DIR/media normally, the bucket in fleet mode. */
+export async function storedMedia(ctx: Ctx): Promise<string[]> {
+  const out: string[] = [];
+  for await (const f of ctx.app.deps.media.list()) out.push(f.rel);
+  return out.sort();
+}
+
+/** Every file under DATA_DIR/tmp, of every instance in fleet mode (an upload may have gone to any), sorted. */
+export function tmpFiles(ctx: Ctx): string[] {
+  return ctx.dataDirs
+    .flatMap((dir) => {
+      const root = path.join(dir, 'tmp');
+      if (!fs.existsSync(root)) return [];
+      return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
+    })
+    .sort();
+}
+
+/** A stored media file's bytes (a path as the posts table keeps it), read through the app's media store. */
+export async function readMedia(ctx: Ctx, rel: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await ctx.app.deps.media.read(rel)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Options for a test that cannot run behind a fleet (it works on one app's DATA_DIR on disk):
+ * skipped in fleet mode with the reason printed, never left out silently. Keep the list short.
+ */
+export const notInFleet = (why: string): { skip?: string } => (fleetShape() ? { skip: `fleet mode: ${why}` } : {});
 
 /** GET a JSON endpoint through the real app. */
 export async function getJson(app: App, url: string, headers: Record<string, string> = {}) {
@@ -149,8 +213,21 @@ export function capturingQueries(db: Database) {
 /** DATA_DIR and DATABASE_URL naming this test's database, as an operator's shell would. */
 export async function commandEnv(ctx: Ctx): Promise<Record<string, string>> {
   if (ctx.kind === 'sqlite') return { DATA_DIR: ctx.dataDir, DATABASE_URL: '' };
+  // Fleet mode: the media are in the suite's bucket.
+  const s3 = ctx.config?.s3;
+  const media: Record<string, string> =
+    ctx.config?.mediaStore === 's3'
+      ? {
+          MEDIA_STORE: 's3',
+          S3_ENDPOINT: s3.endpoint,
+          S3_BUCKET: s3.bucket,
+          S3_REGION: s3.region,
+          S3_ACCESS_KEY_ID: s3.accessKeyId,
+          S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        }
+      : {};
   const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(ctx.database)).rows[0].s;
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { DATA_DIR: ctx.dataDir, DATABASE_URL: url.toString() };
+  return { DATA_DIR: ctx.dataDir, DATABASE_URL: url.toString(), ...media };
 }

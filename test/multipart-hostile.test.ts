@@ -1,10 +1,8 @@
 // Broken multipart bodies on every route that reads one: a 400 that says what is wrong, never a
 // 5xx, and no temp file left behind.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { before, test } from 'node:test';
-import { eachDatabase } from './helpers.ts';
+import { eachDatabase, tmpFiles } from './helpers.ts';
 import { register } from './auth-helpers.ts';
 import { png } from './media-fixtures.ts';
 
@@ -99,9 +97,7 @@ eachDatabase('broken multipart bodies', (ctx) => {
         const body = res.json();
         assert.equal(body.status, 400);
         assert.match(body.error, c.says, `${c.what}: ${body.error}`);
-        const tmp = path.join(ctx.dataDir, 'tmp');
-        const left = fs.existsSync(tmp) ? fs.readdirSync(tmp) : [];
-        assert.deepEqual(left, [], `${c.what}: temp files left`);
+        assert.deepEqual(tmpFiles(ctx), [], `${c.what}: temp files left`);
       }
     });
   }

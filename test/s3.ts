@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { Config, S3Settings } from '../src/config.ts';
 import { S3MediaStore } from '../src/storage/s3.ts';
@@ -22,16 +22,44 @@ export interface TestBucket {
   close(): Promise<void>;
 }
 
-/** Starts s3rver with an empty bucket `name`. */
-export async function startBucket(name = 'media'): Promise<TestBucket> {
+export interface TestS3rver {
+  /** Where it listens, with its keys; `bucket` is empty: each user names its own. */
+  settings: S3Settings;
+  createBucket(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts s3rver, without buckets (fleet mode makes one a suite). */
+export async function startS3rver(): Promise<TestS3rver> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-s3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
   const { port } = await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
-  const settings: S3Settings = { endpoint, bucket: name, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const settings: S3Settings = { endpoint: `http://127.0.0.1:${port}`, bucket: '', region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const client = new S3Client({
+    endpoint: settings.endpoint,
+    region: settings.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  return {
+    settings,
+    createBucket: async (name) => void (await client.send(new CreateBucketCommand({ Bucket: name }))),
+    close: async () => {
+      client.destroy();
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts s3rver with an empty bucket `name`. */
+export async function startBucket(name = 'media'): Promise<TestBucket> {
+  const server = await startS3rver();
+  const settings: S3Settings = { ...server.settings, bucket: name };
+  const endpoint = settings.endpoint;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-s3-tmp-'));
   const store = new S3MediaStore(settings, tmp);
-  await store.client.send(new CreateBucketCommand({ Bucket: name }));
+  await server.createBucket(name);
   const keys = async () => {
     const out: string[] = [];
     for await (const f of store.list()) out.push(f.rel);
@@ -56,7 +84,6 @@ export async function startBucket(name = 'media'): Promise<TestBucket> {
     close: async () => {
       await store.close();
       await server.close();
-      fs.rmSync(directory, { recursive: true, force: true });
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };

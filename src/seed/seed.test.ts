@@ -9,6 +9,9 @@ import type { DB } from '../db/types.ts';
 import { perceptualHash } from '../media/phash.ts';
 import { normalizeTagName } from '../modules/tags/tag-name-rules.ts';
 import { databaseKinds, eachDatabase, freshDatabase, getJson, type DbKind } from '../../test/helpers.ts';
+import { LocalMediaStore } from '../storage/local.ts';
+import type { S3MediaStore } from '../storage/s3.ts';
+import { migrateMedia } from '../modules/uploads/media-migrate.ts';
 import { SeedRefused, seedDatabase, type SeedOptions, type SeedSummary } from './generate.ts';
 
 const POSTS = 300;
@@ -103,6 +106,11 @@ eachDatabase('seed: a few hundred posts', (ctx) => {
   let summary: SeedSummary;
   before(async () => {
     summary = await seedDatabase(ctx.database, options(ctx.dataDir, ctx.clock.now()));
+    // Fleet mode: the board's media are in a bucket, where the seeded files go as `media migrate` copies them.
+    if (ctx.config.mediaStore === 's3') {
+      const local = new LocalMediaStore(path.join(ctx.dataDir, 'media'), path.join(ctx.dataDir, 'tmp'));
+      assert.equal((await migrateMedia(local, ctx.app.deps.media as S3MediaStore)).failed.length, 0);
+    }
   });
 
   test('the summary matches the tables, with the amounts asked for', async () => {

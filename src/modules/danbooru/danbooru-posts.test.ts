@@ -1,8 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import { eachDatabase, readMedia, type Ctx } from '../../../test/helpers.ts';
 import { register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { createPost } from '../../../test/factories.ts';
 import { patchTag, uploadTagged } from '../../../test/tag-helpers.ts';
@@ -82,7 +80,7 @@ eachDatabase('danbooru API: posts', (ctx) => {
     const file = await ctx.app.inject({ url: new URL(p.file_url).pathname });
     assert.equal(file.statusCode, 200);
     const stored = await ctx.database.selectFrom('posts').select('file_path').where('id', '=', made[0]).executeTakeFirstOrThrow();
-    assert.deepEqual(file.rawPayload, await readFile(join(ctx.dataDir, 'media', stored.file_path)));
+    assert.deepEqual(file.rawPayload, await readMedia(ctx, stored.file_path));
   });
 
   test('a video has a sample (our preview) as its large file, and its duration', async () => {

@@ -1,9 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
+import { eachDatabase, getJson, mediaStored, type Ctx } from '../../../test/helpers.ts';
 import { createPost } from '../../../test/factories.ts';
 import { assertBadField, assertError, register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
@@ -190,9 +188,8 @@ eachDatabase(
       const other = await post(['keep_tag']);
       const d = (await getJson(ctx.app, `/api/posts/${id}`)).body;
       const urls = [d.imageUrl, d.thumbnail].filter(Boolean) as string[];
-      const files = urls.map((u) => path.join(ctx.dataDir, u));
-      for (const [i, u] of urls.entries()) {
-        assert.ok(fs.existsSync(files[i]), `${files[i]} exists`);
+      for (const u of urls) {
+        assert.ok(await mediaStored(ctx, u), `${u} is stored`);
         assert.equal((await ctx.app.inject({ url: u })).statusCode, 200);
       }
 
@@ -219,8 +216,8 @@ eachDatabase(
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
 
-      for (const [i, u] of urls.entries()) {
-        assert.equal(fs.existsSync(files[i]), false, `${files[i]} is gone`);
+      for (const u of urls) {
+        assert.equal(await mediaStored(ctx, u), false, `${u} is gone`);
         assertError(await ctx.app.inject({ url: u }), 404);
       }
       assertError(await ctx.app.inject({ url: `/api/posts/${id}` }), 404);

@@ -1,10 +1,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { sql } from 'kysely';
-import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
+import { eachDatabase, getJson, storedMedia, tmpFiles, type Ctx } from '../../../test/helpers.ts';
 import { assertBadField, assertError, register, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
@@ -39,12 +37,6 @@ function blobs(seed: number): Promise<Buffer> {
 }
 
 type Found = { id: string; title: string; distance: number; imageUrl: string };
-
-function filesUnder(ctx: Ctx, dir: string): string[] {
-  const root = path.join(ctx.dataDir, dir);
-  if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile()).sort();
-}
 
 async function postRows(ctx: Ctx): Promise<number> {
   const r = await ctx.database.selectFrom('posts').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
@@ -114,7 +106,7 @@ eachDatabase(
         const copy = await make(original);
         assert.notDeepEqual(copy, original);
         const postsBefore = await postRows(ctx);
-        const mediaBefore = filesUnder(ctx, 'media');
+        const mediaBefore = await storedMedia(ctx);
 
         const res = await search(copy, filename);
         assert.equal(res.statusCode, 200, res.body);
@@ -139,8 +131,8 @@ eachDatabase(
 
         assert.equal(await postRows(ctx), postsBefore, 'no post created');
         assert.equal((await getJson(ctx.app, '/api/posts')).body.totalPosts, postsBefore);
-        assert.deepEqual(filesUnder(ctx, 'tmp'), [], 'no file left in tmp');
-        assert.deepEqual(filesUnder(ctx, 'media'), mediaBefore, 'nothing stored');
+        assert.deepEqual(tmpFiles(ctx), [], 'no file left in tmp');
+        assert.deepEqual(await storedMedia(ctx), mediaBefore, 'nothing stored');
       });
     }
 
@@ -209,7 +201,7 @@ eachDatabase(
       const broken = await search(await fx.truncatedJpeg(), 'broken.jpg');
       assert.ok(broken.statusCode >= 400 && broken.statusCode < 500, `${broken.statusCode} ${broken.body}`);
       assertError(await search(original, 'x.png', '?limit=0'), 400);
-      assert.deepEqual(filesUnder(ctx, 'tmp'), []);
+      assert.deepEqual(tmpFiles(ctx), []);
     });
   },
   { rateLimits: false },

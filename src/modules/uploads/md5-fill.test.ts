@@ -1,14 +1,12 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { buildApp } from '../../app.ts';
 import { mediaCommand } from '../../cli/media.ts';
 import { counter } from '../../db/counters.ts';
 import { openDatabase } from '../../db/database.ts';
-import { commandEnv, eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import { commandEnv, eachDatabase, readMedia, type Ctx } from '../../../test/helpers.ts';
 import { register, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
@@ -30,10 +28,9 @@ const md5s = async (ctx: Ctx, ids: number[]) =>
 /** The posts as a board made before md5 was stored left them. */
 const forget = (ctx: Ctx, ids: number[]) => ctx.database.updateTable('posts').set({ md5: null }).where('id', 'in', ids).execute();
 
-const originalOf = async (ctx: Ctx, id: number) => {
-  const { file_path } = await ctx.database.selectFrom('posts').select('file_path').where('id', '=', id).executeTakeFirstOrThrow();
-  return path.join(ctx.dataDir, 'media', file_path);
-};
+/** The original's path in the media store (DATA_DIR/media, or the bucket in fleet mode). */
+const originalOf = async (ctx: Ctx, id: number) =>
+  (await ctx.database.selectFrom('posts').select('file_path').where('id', '=', id).executeTakeFirstOrThrow()).file_path;
 
 eachDatabase('md5 of posts', (ctx) => {
   let alice: Account;
@@ -46,7 +43,7 @@ eachDatabase('md5 of posts', (ctx) => {
     const jpeg = await fx.jpegWithExifAndGps(72); // stored with its EXIF stripped: other bytes on disk
     const ids = [await upload(ctx, alice, 'a.png', png), await upload(ctx, alice, 'b.jpg', jpeg)];
     assert.deepEqual(await md5s(ctx, ids), [md5(png), md5(jpeg)]);
-    assert.notEqual(md5(fs.readFileSync(await originalOf(ctx, ids[1]))), md5(jpeg), 'the stored JPEG is not the bytes as sent');
+    assert.notEqual(md5(await readMedia(ctx, await originalOf(ctx, ids[1]))), md5(jpeg), 'the stored JPEG is not the bytes as sent');
     assert.equal(
       await ctx.database
         .selectFrom('posts')
@@ -63,7 +60,7 @@ eachDatabase('md5 of posts', (ctx) => {
     const ids = [];
     for (const [i, data] of files.entries()) ids.push(await upload(ctx, alice, `old${i}.png`, data));
     await forget(ctx, ids);
-    fs.rmSync(await originalOf(ctx, ids[2]));
+    await ctx.app.deps.media.delete(await originalOf(ctx, ids[2]));
     const version = await counter(ctx.database, 'version');
 
     const logs = new PassThrough();
@@ -113,7 +110,7 @@ eachDatabase('md5 of posts', (ctx) => {
         if (!deleted && args.result.rows.some((r) => (r as { id?: number }).id === gone)) {
           deleted = true;
           await deletePostRows(other, gone);
-          fs.rmSync(original);
+          await ctx.app.deps.media.delete(original);
         }
         return args.result;
       },
@@ -145,7 +142,7 @@ eachDatabase('md5 of posts', (ctx) => {
     const ids = [];
     for (const [i, data] of files.entries()) ids.push(await upload(ctx, alice, `cli${i}.png`, data));
     await forget(ctx, ids);
-    fs.rmSync(await originalOf(ctx, ids[1]));
+    await ctx.app.deps.media.delete(await originalOf(ctx, ids[1]));
     const env = await commandEnv(ctx);
     const run = async () => {
       let out = '';

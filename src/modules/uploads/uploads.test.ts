@@ -1,10 +1,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
-import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import { eachDatabase, storedMedia, tmpFiles, type Ctx } from '../../../test/helpers.ts';
 import { testConfig } from '../../config.ts';
 import { register, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
@@ -23,17 +21,9 @@ async function fetchMedia(ctx: Ctx, url: string) {
   return res.rawPayload;
 }
 
-/** Every file under the media folder and the upload temp folder. */
-function filesOnDisk(ctx: Ctx): string[] {
-  const out: string[] = [];
-  for (const dir of ['media', 'tmp']) {
-    const root = path.join(ctx.dataDir, dir);
-    if (!fs.existsSync(root)) continue;
-    for (const f of fs.readdirSync(root, { recursive: true }) as string[]) {
-      if (fs.statSync(path.join(root, f)).isFile()) out.push(`${dir}/${f}`);
-    }
-  }
-  return out.sort();
+/** Every stored media file and every file in the upload temp folder(s). */
+async function filesLeft(ctx: Ctx): Promise<string[]> {
+  return [...(await storedMedia(ctx)).map((f) => `media/${f}`), ...tmpFiles(ctx).map((f) => `tmp/${f}`)];
 }
 
 async function postCount(ctx: Ctx): Promise<number> {
@@ -121,16 +111,15 @@ eachDatabase('uploads', (ctx) => {
       assert.equal(d.codecs, kind === 'mp4' ? 'h264,aac' : 'vp8,opus');
       const poster = await sharp(await fetchMedia(ctx, d.thumbnail)).metadata();
       assert.equal(poster.format, 'webp');
-      const file = path.join(ctx.dataDir, d.imageUrl);
-      const tags = JSON.stringify(
-        JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', file]).toString()).format.tags ?? {},
-      );
+      const probe = (file: string) => execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', file]).toString();
+      const format = await ctx.app.deps.media.withLocalFile(d.imageUrl.replace(/^\/media\//, ''), async (file) => probe(file));
+      const tags = JSON.stringify(JSON.parse(format).format.tags ?? {});
       assert.doesNotMatch(tags, /48\.8584|secret place/);
     });
   }
 
   test('refused files get the right status and leave no file and no row behind', async () => {
-    const before = filesOnDisk(ctx);
+    const before = await filesLeft(ctx);
     const count = await postCount(ctx);
     const cases: [string, Buffer, number, RegExp][] = [
       ['broken.jpg', await fx.truncatedJpeg(), 415, /damaged|truncated/],
@@ -145,7 +134,7 @@ eachDatabase('uploads', (ctx) => {
       assert.equal(res.json().status, status);
       assert.match(res.json().error, message);
     }
-    assert.deepEqual(filesOnDisk(ctx), before);
+    assert.deepEqual(await filesLeft(ctx), before);
     assert.equal(await postCount(ctx), count);
   });
 
@@ -153,11 +142,11 @@ eachDatabase('uploads', (ctx) => {
     const data = await fx.png(21);
     const first = await upload(ctx, alice, 'one.png', data);
     assert.equal(first.statusCode, 201);
-    const files = filesOnDisk(ctx);
+    const files = await filesLeft(ctx);
     const again = await upload(ctx, alice, 'two.png', data, { title: 'copy' });
     assert.equal(again.statusCode, 409);
     assert.equal(again.json().postId, first.json().post.id);
-    assert.deepEqual(filesOnDisk(ctx), files);
+    assert.deepEqual(await filesLeft(ctx), files);
   });
 
   test('bad fields are 400 naming the field, and nothing is stored', async () => {
@@ -211,7 +200,7 @@ eachDatabase(
       const long = await upload(ctx, bob, 'clip.mp4', fx.video('mp4'));
       assert.equal(long.statusCode, 413, long.body);
       assert.match(long.json().error, /seconds/);
-      assert.deepEqual(filesOnDisk(ctx), []);
+      assert.deepEqual(await filesLeft(ctx), []);
       assert.equal(await postCount(ctx), 0);
     });
   },
