@@ -33,7 +33,7 @@ if (fleet) {
   const serviceOnly = suites.filter((f) => !/ctx\.app(?!\.deps)/.test(fs.readFileSync(f, 'utf8')));
   files = suites.filter((f) => !serviceOnly.includes(f));
   console.log(
-    `# Fleet mode ${fleet}: ${files.length} of ${all} files, PostgreSQL pass only (SQLite passes skipped), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
+    `# Fleet mode ${fleet}: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: a SQLite file cannot be shared by instances with separate DATA_DIRs, and \`npm test\` runs them), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
   );
   if (serviceOnly.length)
     console.log(

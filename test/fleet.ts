@@ -34,9 +34,6 @@ export function fleetShape(value = process.env.TEST_FLEET): FleetShape | null {
 
 export const fleetLabel = (shape: FleetShape) => (shape.workers > 1 ? `${shape.instances}x${shape.workers}` : String(shape.instances));
 
-/** Why the SQLite pass does not run in fleet mode (printed as the skip reason). */
-export const SQLITE_SKIPPED = 'fleet mode: a SQLite file cannot be shared by instances with separate DATA_DIRs (the normal run covers SQLite)';
-
 // One s3rver per test file: started by the first fleet suite that needs it, stopped by a hook
 // registered while tests are declared (a hook added from inside a running suite would stop it
 // after that suite alone).

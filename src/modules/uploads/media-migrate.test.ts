@@ -10,7 +10,7 @@ import { mediaCommand } from '../../cli/media.ts';
 import { contentPath } from '../../core/media-paths.ts';
 import { LocalMediaStore } from '../../storage/local.ts';
 import { S3MediaStore } from '../../storage/s3.ts';
-import { commandEnv, eachDatabase, notInFleet } from '../../../test/helpers.ts';
+import { commandEnv, eachDatabase, testUnlessFleet } from '../../../test/helpers.ts';
 import { register } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
@@ -114,7 +114,7 @@ eachDatabase('media migrate --to s3 of a board', (ctx) => {
     }
   });
 
-  test('copies every file with progress, says so, and a board on the bucket then serves every post', notInFleet(MIGRATES_LOCAL), async () => {
+  testUnlessFleet('copies every file with progress, says so, and a board on the bucket then serves every post', MIGRATES_LOCAL, async () => {
     let out = '';
     let err = '';
     const env = { ...(await commandEnv(ctx)), ...bucket.env, MEDIA_STORE: 'local' };
@@ -147,7 +147,7 @@ eachDatabase('media migrate --to s3 of a board', (ctx) => {
     assert.match(second, /files: 9, copied: 0, already there: 9\n/);
   });
 
-  test('without a bucket it says which setting to set', notInFleet(MIGRATES_LOCAL), async () => {
+  testUnlessFleet('without a bucket it says which setting to set', MIGRATES_LOCAL, async () => {
     let err = '';
     const code = await mediaCommand(['migrate', '--to', 's3'], {
       env: await commandEnv(ctx),

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { eachDatabase, notInFleet } from '../../../test/helpers.ts';
+import { eachDatabase, testUnlessFleet } from '../../../test/helpers.ts';
 import { register, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
@@ -67,9 +67,9 @@ eachDatabase('media files', (ctx) => {
     }
   });
 
-  test(
+  testUnlessFleet(
     'media check finds rows without files, files without rows and missing thumbnails; --fix repairs them',
-    notInFleet('checks files of DATA_DIR/media (s3-media.test.ts checks a bucket)'),
+    'checks files of DATA_DIR/media (s3-media.test.ts checks a bucket)',
     async () => {
       const media = path.join(ctx.dataDir, 'media');
       fs.rmSync(path.join(media, posts[1].imageUrl.replace('/media/', ''))); // a row without its file
@@ -118,9 +118,9 @@ eachDatabase('media files', (ctx) => {
     },
   );
 
-  test(
+  testUnlessFleet(
     'media check --fix while an upload is streaming leaves it alone, and the upload succeeds',
-    notInFleet('watches the temp folder of the one app the upload streams to'),
+    'watches the temp folder of the one app the upload streams to',
     async () => {
       const m = multipart({ tags: 'live' }, [{ filename: 'live.png', data: await fx.png(65, 800, 600) }]);
       const body = new PassThrough();
