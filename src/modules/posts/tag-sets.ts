@@ -330,9 +330,9 @@ export class PostSets {
     const logged = await changesSince(db, { seq: this.state.seq, mask: this.source.changes });
     const newest = Math.max(now.seq, logged.length ? logged[logged.length - 1].seq : 0);
     if (this.state.seq < newest - TAG_CHANGES_KEPT) return false;
-    const changed = [...new Set(logged.filter((r) => r.what !== CHANGED.tagAdded).map((r) => r.post_id))];
+    const reread = new Set(logged.filter((r) => r.what !== CHANGED.tagAdded).map((r) => r.post_id));
+    const changed = [...reread];
     // Links the log names as added alone (an implication's backfill) are taken as they are: their posts are neither read again nor marked stale.
-    const reread = new Set(changed);
     const tagsAdded = logged
       .filter((r) => r.what === CHANGED.tagAdded && r.tag_id !== null && !reread.has(r.post_id))
       .map((r) => ({ post_id: r.post_id, key: r.tag_id! }));

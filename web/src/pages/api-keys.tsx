@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, invalidate } from '../api/client.ts';
 import type { ApiKey, CreatedKey, KeyList } from '../api/types.ts';
+import { CopyField } from '../components/copy-field.tsx';
 import { ErrorNote, Loading } from '../components/notice.tsx';
 import { ago, fullDate } from '../lib/format.ts';
 import { useApi } from '../lib/use-api.ts';
@@ -10,39 +11,13 @@ import { useApi } from '../lib/use-api.ts';
 const KEYS = '/api/user/api-keys';
 
 function Secret({ created, onDone }: { created: CreatedKey; onDone(): void }) {
-  const [copied, setCopied] = useState<string | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.key);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      (document.getElementById('new-key') as HTMLInputElement | null)?.select();
-      setCopied('Press Ctrl+C (or ⌘C) to copy the selected key.');
-    }
-  };
   return (
     <div class="secret" role="region" aria-labelledby="secret-h">
       <h3 id="secret-h">Your new key “{created.name}”</h3>
       <p>
         <strong>Copy it now: it is shown only once.</strong> Send it in the <code>X-API-Key</code> header.
       </p>
-      <div class="row">
-        <label for="new-key" class="sr-only">
-          New API key
-        </label>
-        <input id="new-key" class="mono" readOnly value={created.key} onFocus={(e) => (e.target as HTMLInputElement).select()} data-testid="new-key" />
-        <button type="button" class="btn btn-primary" onClick={copy}>
-          Copy
-        </button>
-        <button type="button" class="btn btn-ghost" onClick={onDone}>
-          Done
-        </button>
-      </div>
-      {copied && (
-        <p class="muted" role="status">
-          {copied}
-        </p>
-      )}
+      <CopyField id="new-key" label="New API key" value={created.key} copyText="Copy" what="key" testId="new-key" onDone={onDone} />
     </div>
   );
 }

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, invalidate, toQuery } from '../api/client.ts';
 import type { Invite, InviteCreated, InviteList } from '../api/types.ts';
+import { CopyField } from '../components/copy-field.tsx';
 import { ErrorNote, Loading } from '../components/notice.tsx';
 import { Pager } from '../components/pager.tsx';
 import { ago, fullDate } from '../lib/format.ts';
@@ -18,39 +19,13 @@ const EXPIRY: [string, number | undefined][] = [
 
 function NewCode({ created, onDone }: { created: InviteCreated; onDone(): void }) {
   const link = `${location.origin}/register?invite=${encodeURIComponent(created.code)}`;
-  const [copied, setCopied] = useState<string | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      (document.getElementById('invite-link') as HTMLInputElement | null)?.select();
-      setCopied('Press Ctrl+C (or ⌘C) to copy the selected link.');
-    }
-  };
   return (
     <div class="secret" role="region" aria-labelledby="code-h">
       <h3 id="code-h">New invite code</h3>
       <p>
         <strong>Copy it now: it is shown only once.</strong> Send the person this sign-up link (or the code <code>{created.code}</code>).
       </p>
-      <div class="row">
-        <label for="invite-link" class="sr-only">
-          Sign-up link
-        </label>
-        <input id="invite-link" class="mono grow" readOnly value={link} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-        <button type="button" class="btn btn-primary" onClick={copy}>
-          Copy link
-        </button>
-        <button type="button" class="btn btn-ghost" onClick={onDone}>
-          Done
-        </button>
-      </div>
-      {copied && (
-        <p class="muted" role="status">
-          {copied}
-        </p>
-      )}
+      <CopyField id="invite-link" label="Sign-up link" value={link} copyText="Copy link" what="link" grow onDone={onDone} />
     </div>
   );
 }
