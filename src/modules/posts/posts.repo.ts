@@ -210,20 +210,31 @@ export async function insertPostTagged(trx: Transaction<DB>, post: NewPost, tags
   return id;
 }
 
+const reactionsOf = prepared(
+  (_db, p: { userId: number; postId: number }) =>
+    sql<{ liked: number; favorited: number }>`SELECT
+    CASE WHEN EXISTS (SELECT 1 FROM likes WHERE user_id = ${p.userId} AND post_id = ${p.postId}) THEN 1 ELSE 0 END AS liked,
+    CASE WHEN EXISTS (SELECT 1 FROM favorites WHERE user_id = ${p.userId} AND post_id = ${p.postId}) THEN 1 ELSE 0 END AS favorited`,
+);
+
 /** Whether the viewer liked and favorited the post (false for anonymous). */
 export async function viewerReactions(db: Kysely<DB>, postId: number, userId: number | null) {
   if (userId === null) return { liked: false, favorited: false };
-  const [like, fav] = await Promise.all([
-    db.selectFrom('likes').select('post_id').where('user_id', '=', userId).where('post_id', '=', postId).executeTakeFirst(),
-    db.selectFrom('favorites').select('post_id').where('user_id', '=', userId).where('post_id', '=', postId).executeTakeFirst(),
-  ]);
-  return { liked: like !== undefined, favorited: fav !== undefined };
+  const [mine] = await reactionsOf(db, { userId, postId });
+  return { liked: mine.liked === 1, favorited: mine.favorited === 1 };
 }
 
+const tagDetailRows = preparedOnDatabase((db, p: { names: unknown }) =>
+  db
+    .selectFrom('tags')
+    .select(['name', 'category', 'post_count'])
+    .where(db.oneOf(sql.ref('name'), p.names)),
+);
+
 /** The named tags' categories and post counts, in the order of `names` (a post's tags: all exist). */
-export async function tagDetails(db: Kysely<DB>, names: string[]) {
+export async function tagDetails(db: Database, names: string[]) {
   if (names.length === 0) return [];
-  const rows = await db.selectFrom('tags').select(['name', 'category', 'post_count']).where('name', 'in', names).execute();
+  const rows = await tagDetailRows(db, { names: db.listParam(names) });
   const byName = new Map(rows.map((r) => [r.name, r]));
   return names.map((name) => {
     const r = byName.get(name);
