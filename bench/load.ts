@@ -32,6 +32,8 @@ export interface LoadResult {
   bytesPerSecond: number;
   /** CPU milliseconds the server's processes spent per request (filled in by the caller). */
   serverCpuMsPerRequest?: number;
+  /** CPU milliseconds PostgreSQL's backends for the server's database spent per request (PostgreSQL runs only). */
+  databaseCpuMsPerRequest?: number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -98,10 +100,9 @@ export function combineLoads(parts: LoadResult[]): LoadResult {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
   const requests = sum((r) => r.requests);
   const durationSeconds = sum((r) => r.durationSeconds);
-  const cpu =
-    parts.every((r) => r.serverCpuMsPerRequest !== undefined) && requests > 0
-      ? { serverCpuMsPerRequest: sum((r) => r.serverCpuMsPerRequest! * r.requests) / requests }
-      : {};
+  const weighted = (key: 'serverCpuMsPerRequest' | 'databaseCpuMsPerRequest') =>
+    parts.every((r) => r[key] !== undefined) && requests > 0 ? { [key]: sum((r) => r[key]! * r.requests) / requests } : {};
+  const cpu = { ...weighted('serverCpuMsPerRequest'), ...weighted('databaseCpuMsPerRequest') };
   return {
     connections: parts[0].connections,
     durationSeconds,

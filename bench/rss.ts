@@ -57,8 +57,13 @@ export function rssOf(pid: number): number {
 /** CPU seconds (user + system) a process tree has used so far; null without /proc. */
 export function treeCpuSeconds(root: number): number | null {
   if (!fs.existsSync(`/proc/${root}/stat`)) return null;
+  return cpuSecondsOf(processTree(root));
+}
+
+/** CPU seconds (user + system) the processes have used so far (those gone count nothing). */
+export function cpuSecondsOf(pids: number[]): number {
   let ticks = 0;
-  for (const pid of processTree(root)) {
+  for (const pid of pids) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -104,17 +109,16 @@ export function sampleRss(root: number, everyMs = 200): RssSampler {
 /** CPU seconds (user + system) used so far by every process named `comm` (e.g. 'postgres': the database server's backends); null without /proc. */
 export function namedCpuSeconds(comm: string): number | null {
   if (!fs.existsSync('/proc/self/stat')) return null;
-  let ticks = 0;
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone
-    }
-  }
-  return ticks / 100;
+  const named = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+        return stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm;
+      } catch {
+        return false;
+      }
+    });
+  return cpuSecondsOf(named.map(Number));
 }

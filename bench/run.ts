@@ -6,6 +6,7 @@ import { startCeiling, type Sizes } from './ceiling.ts';
 import { datasetBytes, prepareDataset } from './dataset.ts';
 import { combineLoads, runLoad, sliceCount, type LoadResult } from './load.ts';
 import { computeChecks, consoleSummary, markdown, updateDocs, writeReport, type Report, type ScenarioReport } from './report.ts';
+import { ServerBackends } from './pg-backends.ts';
 import { treeCpuSeconds } from './rss.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
 import { ROOT, ServerUnderTest, type Child } from './server.ts';
@@ -87,12 +88,21 @@ function sizeStats(sizes: number[]) {
   return { count: sorted.length, min: sorted[0] ?? 0, median: percentile(sorted, 50), max: sorted[sorted.length - 1] ?? 0 };
 }
 
-/** A load run, with the CPU time the target's processes spent per request (steady on a busy machine). */
-export async function measured(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult> {
+/**
+ * A load run, with the CPU time the target's processes spent per request (steady on a busy
+ * machine), and on PostgreSQL the CPU time of the server's backends per request too: the two
+ * sides of a request.
+ */
+export async function measured(pid: number, run: () => Promise<LoadResult>, backends?: ServerBackends): Promise<LoadResult> {
+  const databaseCpu = async () => (backends ? await backends.cpuSeconds() : null);
+  const dbBefore = await databaseCpu();
   const before = treeCpuSeconds(pid);
   const result = await run();
   const after = treeCpuSeconds(pid);
-  if (before !== null && after !== null && result.requests > 0) result.serverCpuMsPerRequest = ((after - before) * 1000) / result.requests;
+  const dbAfter = await databaseCpu();
+  const perRequest = (a: number | null, b: number | null) => (a !== null && b !== null && result.requests > 0 ? ((b - a) * 1000) / result.requests : undefined);
+  result.serverCpuMsPerRequest = perRequest(before, after);
+  if (backends) result.databaseCpuMsPerRequest = perRequest(dbBefore, dbAfter);
   return result;
 }
 
@@ -135,7 +145,9 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     if (s.paths.length < 1000) o.log(`note: ${s.name} has ${s.paths.length} distinct paths (the dataset allows no more)`);
   }
 
-  const server = new ServerUnderTest({ dataDir: dataset.dataDir, databaseUrl: dataset.databaseUrl, workers: o.workers }, o.log);
+  const backends = dataset.databaseUrl ? new ServerBackends(o.databaseUrl) : undefined;
+  const databaseUrl = backends ? backends.serverUrl(dataset.databaseUrl) : dataset.databaseUrl;
+  const server = new ServerUnderTest({ dataDir: dataset.dataDir, databaseUrl, workers: o.workers }, o.log);
   let ceiling: Child | null = null;
   const reports: ScenarioReport[] = [];
   let upload: UploadResult | null = null;
@@ -178,14 +190,17 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
         const tops: LoadResult[] = [];
         for (let k = 0; k < slices; k++) {
           mine.push(
-            await measured(server.pid, () =>
-              runLoad({
-                origin: server.origin,
-                connections,
-                durationSeconds: o.durationSeconds / slices,
-                maxRequests: maxRequests / slices,
-                nextPath: () => s.paths[rng.int(s.paths.length)],
-              }),
+            await measured(
+              server.pid,
+              () =>
+                runLoad({
+                  origin: server.origin,
+                  connections,
+                  durationSeconds: o.durationSeconds / slices,
+                  maxRequests: maxRequests / slices,
+                  nextPath: () => s.paths[rng.int(s.paths.length)],
+                }),
+              backends,
             ),
           );
           tops.push(
@@ -218,6 +233,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
   } finally {
     await ceiling?.stop();
     await server.stop();
+    await backends?.close();
   }
   const memory = server.rss();
 
@@ -253,7 +269,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     upload,
   };
   const checks = computeChecks(base);
-  const report: Report = { ...base, checks, passed: base.kind === 'sqlite' ? checks.every((c) => c.pass) : null };
+  const report: Report = { ...base, checks, passed: checks.every((c) => c.pass) };
   const files = writeReport(report, o.outDir);
   if (o.docs) {
     const where = path.relative(ROOT, o.docsPath) || o.docsPath;

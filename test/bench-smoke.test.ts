@@ -144,6 +144,67 @@ test('the report checks dataset generation time at a million posts only', async 
   assert.equal(generation(300, 301), undefined);
 });
 
+test("on PostgreSQL the report checks every read scenario (p99 < 50 ms, 15% of the ceiling) and gives the backends' CPU a request", async () => {
+  const { computeChecks, markdown } = await import('../bench/report.ts');
+  const load = (rps: number, p99: number, cpu: number, db?: number) => ({
+    connections: 16,
+    durationSeconds: 5,
+    requests: rps * 5,
+    requestsPerSecond: rps,
+    latencyMs: { p50: 2, p90: 5, p99, max: p99 },
+    errors: 0,
+    non2xx: 0,
+    socketErrors: 0,
+    timeouts: 0,
+    bytesPerSecond: 1,
+    serverCpuMsPerRequest: cpu,
+    ...(db === undefined ? {} : { databaseCpuMsPerRequest: db }),
+  });
+  const scenario = (name: string, ceilingTarget: number | null, rps: number, p99: number) => ({
+    name,
+    description: name,
+    distinctPaths: 1000,
+    sampleBytes: { count: 50, min: 1, median: 1, max: 1 },
+    sampleMs: { median: 1, max: 1 },
+    sampleErrors: 0,
+    ceilingTarget,
+    runs: [{ connections: 16, ours: load(rps, p99, 0.5, 0.25), ceiling: load(10_000, 2, 0.05), ratio: rps / 10_000 }],
+  });
+  const base = {
+    kind: 'postgres' as const,
+    startedAt: '2026-11-26T16:00:00.000Z',
+    finishedAt: '2026-11-26T16:10:00.000Z',
+    options: { posts: 1_000_000, connections: [16], durationSeconds: 5, workers: 2, scenarios: [] },
+    machine: { cpus: 2, cpuModel: 'test', node: 'v20', loadAverageStart: [1, 1, 1], loadAverageEnd: [1, 1, 1] },
+    dataset: {
+      name: 'd',
+      reused: true,
+      generationSeconds: 800,
+      generationCpuSeconds: null,
+      bytes: 1,
+      ageDays: 0,
+      summary: { posts: 1_000_000, tags: 1, postTags: 1, users: 1, likes: 1, comments: 1, pools: 1 },
+    },
+    server: { peakRssBytes: 500 * 1024 * 1024, processes: 2, samples: 1, restartedAfter: [] },
+    // user-profile has no ceiling target on SQLite; on PostgreSQL every read scenario has one.
+    scenarios: [scenario('newest', 0.4, 2_000, 20), scenario('user-profile', null, 1_000, 60)],
+    upload: null,
+  } as unknown as Parameters<typeof computeChecks>[0];
+  const checks = computeChecks(base);
+  const named = new Map(checks.map((c) => [c.name, c]));
+  assert.equal(named.get('newest ceiling')?.target, '>= 15%');
+  assert.equal(named.get('newest ceiling')?.pass, true);
+  assert.equal(named.get('newest p99')?.pass, true);
+  assert.equal(named.get('user-profile ceiling')?.pass, false, '10% of the ceiling is under 15%');
+  assert.equal(named.get('user-profile p99')?.pass, false, 'p99 60 ms');
+  assert.equal(named.get('peak RSS'), undefined, "the memory target is SQLite's");
+  assert.equal(named.get('dataset generation'), undefined, "the generation target is SQLite's");
+  const table = markdown({ ...base, checks, passed: checks.every((c) => c.pass) });
+  assert.match(table, /CPU ms\/req ours \/ PostgreSQL \/ ceiling/);
+  assert.match(table, /\| newest \| 16 \|.*\| 0\.50 \/ 0\.25 \/ 0\.05 \| p99 < 50 ms: PASS; ceiling >= 15%: PASS; errors 0: PASS \|/);
+  assert.match(table, /Targets: 4 of 6 checks pass — FAIL \(user-profile p99, user-profile ceiling\)/);
+});
+
 test('a run measured in turns with the ceiling adds up its slices: requests and time summed, the worst p99 kept', async () => {
   const { combineLoads, sliceCount } = await import('../bench/load.ts');
   const slice = (requests: number, p50: number, p99: number, cpu: number) => ({
