@@ -40,6 +40,27 @@ describe('prepared queries: built once per database, run with new values', () =>
     for (const d of dbs) await d.cleanup();
   });
 
+  const noPostgres = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set';
+  test('on PostgreSQL a prepared query is sent by name (parsed once per connection); a query built anew is not', { skip: noPostgres }, async () => {
+    const pg = dbs.find((d) => d.kind === 'postgres')!;
+    const kept = await pg.database.transaction().execute(async (trx) => {
+      const newestOf = prepared((db, p: { uploader: number }) =>
+        db.selectFrom('posts').select('title').where('uploader_id', '=', p.uploader).orderBy('id', 'desc').limit(1),
+      );
+      assert.deepEqual(
+        (await newestOf(trx, { uploader: 2 })).map((r) => r.title),
+        ['bob-2'],
+      );
+      await trx.selectFrom('posts').select('id').where('title', '=', 'bob-1').execute();
+      return (await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(trx)).rows.map((r) => r.statement);
+    });
+    assert.ok(
+      kept.some((text) => /"uploader_id" = \$1/.test(text)),
+      `the prepared query is among the connection's named statements: ${JSON.stringify(kept)}`,
+    );
+    assert.ok(!kept.some((text) => text.includes('"title" = $1')), 'a query built on the spot is not named');
+  });
+
   test('each call binds its own values; the query is built once per database', async () => {
     for (const { kind, database } of dbs) {
       const titles = async (uploader: number, limit: number, offset: number) => (await page(database, { uploader, limit, offset })).map((r) => r.title);

@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { DB } from './types.ts';
 import type { Database } from './engine.ts';
+import { nameStatement } from './named-statements.ts';
 
 /** Stands for a named value in a query built once (see prepared): compiled as a parameter, bound per call. */
 class Slot {
@@ -42,6 +43,7 @@ function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<D
       // A query builder compiles itself; raw SQL (`sql`...``) compiles against the database.
       query = build(db, slots as P).compile(db);
       compiled.set(db, query);
+      nameStatement(query.sql);
     }
     const parameters = query.parameters.map((v) => (v instanceof Slot ? values[v.name] : v));
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
