@@ -10,7 +10,7 @@ import { createAccount } from '../../src/modules/users/accounts.ts';
 import { cookieHeader, sessionToken } from '../auth-helpers.ts';
 import { createPost } from '../factories.ts';
 import { png } from '../media-fixtures.ts';
-import { browserSuite, dropFiles, newPage, screenshot, startBoard, type Board } from './harness.ts';
+import { browserSuite, dropFiles, screenshot, signInAs, startBoard, type Board } from './harness.ts';
 
 const PASSWORD = 'correct horse battery';
 const SOURCE = 'https://art.example/works/17';
@@ -23,16 +23,7 @@ browserSuite('browser: post source, parent and children, history and revert', { 
   const errors: string[][] = [];
   const historyRequests: string[] = [];
 
-  async function signedIn(username: string): Promise<Page> {
-    const { page, errors: e } = await newPage(board);
-    errors.push(e);
-    await page.goto('/login');
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('summary', { hasText: username }).waitFor();
-    return page;
-  }
+  const signedIn = (username: string) => signInAs(board, username, PASSWORD, errors);
 
   /** The post's tags as its side panel lists them, sorted. */
   const shownTags = async (page: Page) => (await page.getByTestId('post-tags').locator('a[href^="/?tag="]').allInnerTexts()).sort();
