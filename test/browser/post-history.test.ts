@@ -2,7 +2,8 @@
 // does not exist is refused at its field first), edits the tags twice, reads the diffs in the
 // History (fetched only when opened) and reverts to version 1; another member sees no revert
 // button, and a banned uploader's revert shows the API's 403. Then a parent set in the editor: its
-// own id is refused at the field, another post becomes the parent and lists the child.
+// own id is refused at the field, another post becomes the parent and lists the child (its
+// source, not http or https, shown as text).
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -163,6 +164,8 @@ browserSuite('browser: post source, parent and children, history and revert', { 
     const db = board.app.deps.db;
     const bobId = (await db.selectFrom('users').select('id').where('username', '=', 'bob').executeTakeFirstOrThrow()).id;
     const parent = String(await createPost(db, { uploaderId: bobId, title: 'Harbour, wide', tags: ['harbour'], createdAt: Date.now() - 60_000 }));
+    // A source the API would refuse now (imported, or older data) is shown as text, never as a link.
+    await db.updateTable('posts').set({ source: 'javascript:alert(1)' }).where('id', '=', Number(parent)).execute();
     await alice.goto(`/posts/${postId}`);
     await alice.getByRole('button', { name: 'Edit post' }).click();
     await alice.getByLabel('Parent post id').fill(postId);
@@ -189,6 +192,9 @@ browserSuite('browser: post source, parent and children, history and revert', { 
     assert.deepEqual(await children.getByRole('link').allInnerTexts(), [`#${postId}`]);
     assert.equal(await children.getByRole('link').getAttribute('href'), `/posts/${postId}`);
     assert.equal(await alice.getByTestId('post-parent').count(), 0);
-    assert.equal(await alice.getByTestId('post-source').count(), 0, 'no source, no row');
+    const source = alice.getByTestId('post-source');
+    assert.equal(await source.innerText(), 'javascript:alert(1)');
+    assert.equal(await source.evaluate((el) => el.tagName), 'SPAN');
+    assert.equal(await alice.locator('.post-side a[href^="javascript:"]').count(), 0);
   });
 });
