@@ -106,6 +106,18 @@ export async function newPage(
   return { context, page, errors };
 }
 
+/** A fresh browser profile signed in as `username` through the sign-in page; its script errors go to `errors`. */
+export async function signInAs(board: Board, username: string, password: string, errors: string[][]): Promise<Page> {
+  const { page, errors: e } = await newPage(board);
+  errors.push(e);
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('summary', { hasText: username }).waitFor();
+  return page;
+}
+
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // A sticky header would be painted mid-page in a full-page picture of a scrolled page.

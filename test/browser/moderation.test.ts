@@ -7,7 +7,7 @@ import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createAccount } from '../../src/modules/users/accounts.ts';
 import { addComment, createPost } from '../factories.ts';
-import { browserSuite, newPage, screenshot, startBoard, type Board } from './harness.ts';
+import { browserSuite, newPage, screenshot, signInAs, startBoard, type Board } from './harness.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -19,16 +19,7 @@ browserSuite('browser: moderation area, reports, bans, audit log, invites', { ti
   let commentId: number;
   const errors: string[][] = [];
 
-  async function signedIn(username: string): Promise<Page> {
-    const { page, errors: e } = await newPage(board);
-    errors.push(e);
-    await page.goto('/login');
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('summary', { hasText: username }).waitFor();
-    return page;
-  }
+  const signedIn = (username: string) => signInAs(board, username, PASSWORD, errors);
 
   before(async () => {
     board = await startBoard({ config: { registration: 'invite' } });

@@ -19,6 +19,12 @@ export class ApiError extends Error {
   }
 }
 
+/** What a 400 says about one field (its `details` entry), or undefined when it is about something else. */
+export function fieldDetail(error: unknown, field: string): FieldError | undefined {
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined;
+  return error.body.details?.find((d) => d.field === field);
+}
+
 /** The `ban` of a banned user's refused write: why, and when it ends (null: permanent). */
 export interface BanInfo {
   reason: string;

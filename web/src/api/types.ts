@@ -51,6 +51,8 @@ export type FavoriteState = paths['/api/posts/{id}/favorite'] extends { put: inf
 export type PoolDetail = Get<'/api/pools/{id}'>;
 export type PoolCreated = Post<'/api/pools'>;
 export type SimilarList = Get<'/api/posts/{id}/similar'>;
+export type PostHistory = Get<'/api/posts/{id}/history'>;
+export type PostVersion = PostHistory['versions'][number];
 
 export type ReportList = Get<'/api/moderation/reports'>;
 export type Report = ReportList['reports'][number];

@@ -7,6 +7,8 @@ export interface UploadFields {
   tags: string;
   contentRating: string;
   description?: string;
+  source?: string;
+  parentId?: string;
 }
 
 export function uploadFile(file: File, fields: UploadFields, onProgress: (fraction: number) => void): { done: Promise<Uploaded>; abort(): void } {
@@ -18,6 +20,8 @@ export function uploadFile(file: File, fields: UploadFields, onProgress: (fracti
     if (fields.tags.trim()) form.append('tags', fields.tags);
     form.append('contentRating', fields.contentRating);
     if (fields.description) form.append('description', fields.description);
+    if (fields.source) form.append('source', fields.source);
+    if (fields.parentId) form.append('parentId', fields.parentId);
     form.append('file', file, file.name);
     xhr.open('POST', '/api/upload');
     xhr.setRequestHeader('Accept', 'application/json');

@@ -1,6 +1,6 @@
 // A search the server could not read (a 400 naming `q`), handed from the browse page, which
 // asked, to the search box in the header, which shows the message under itself and marks where.
-import { ApiError } from '../api/client.ts';
+import { fieldDetail } from '../api/client.ts';
 import { signal } from './store.ts';
 
 export interface QueryFault {
@@ -15,8 +15,7 @@ export const queryFault = signal<QueryFault | null>(null);
 
 /** The fault in `q` an error reports, or null when it is about something else. */
 export function faultOf(error: Error | undefined, q: string): QueryFault | null {
-  if (!(error instanceof ApiError) || error.status !== 400) return null;
-  const detail = error.body.details?.find((d) => d.field === 'q');
+  const detail = fieldDetail(error, 'q');
   if (!detail) return null;
   const position = typeof detail.position === 'number' ? Math.max(0, Math.min(q.length, detail.position)) : null;
   return { q, message: detail.message, position };

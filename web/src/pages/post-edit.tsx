@@ -1,12 +1,19 @@
 import { useState } from 'preact/hooks';
 import { api, invalidate } from '../api/client.ts';
-import { RATINGS, type PostDetail, type Rating } from '../api/types.ts';
+import { RATINGS, type PostDetail, type Rating, type User } from '../api/types.ts';
+import { FamilyFields, onlyFamilyFields, parentValue } from '../components/family-fields.tsx';
 import { ErrorNote } from '../components/notice.tsx';
 import { TagInput } from '../components/tag-input.tsx';
 import { navigate } from '../lib/router.ts';
 import { useSession } from '../lib/session.ts';
 
-/** For the uploader (or a moderator): edit title, description, tags and rating; delete. */
+/** Whether the viewer may change the post: its uploader, a moderator or an admin (the API's rule). */
+export const mayEdit = (user: User | null, post: PostDetail): boolean => !!user && (user.username === post.author.username || user.role !== 'user');
+
+/**
+ * For the uploader (or a moderator): edit title, description, tags, rating, source and parent; delete.
+ * Source and parent are sent only when changed, so an edit of the title never trips over them.
+ */
 export function PostEdit({ post, onSaved }: { post: PostDetail; onSaved(): void }) {
   const { user } = useSession();
   const [open, setOpen] = useState(false);
@@ -14,9 +21,11 @@ export function PostEdit({ post, onSaved }: { post: PostDetail; onSaved(): void 
   const [content, setContent] = useState(post.content);
   const [tags, setTags] = useState(post.tags.join(', '));
   const [rating, setRating] = useState<Rating>(post.contentRating);
+  const [source, setSource] = useState(post.source ?? '');
+  const [parent, setParent] = useState(post.parentId ?? '');
   const [error, setError] = useState<Error | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  if (!user || (user.username !== post.author.username && user.role === 'user')) return null;
+  if (!mayEdit(user, post)) return null;
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -26,7 +35,10 @@ export function PostEdit({ post, onSaved }: { post: PostDetail; onSaved(): void 
         .split(',')
         .map((t) => t.trim())
         .filter(Boolean);
-      await api(`/api/posts/${encodeURIComponent(post.id)}`, { method: 'PATCH', json: { title, content, tags: list, contentRating: rating } });
+      const json: Record<string, unknown> = { title, content, tags: list, contentRating: rating };
+      if (source.trim() !== (post.source ?? '')) json.source = source.trim() || null;
+      if (parentValue(parent) !== (post.parentId ?? '')) json.parentId = parentValue(parent) || null;
+      await api(`/api/posts/${encodeURIComponent(post.id)}`, { method: 'PATCH', json });
       invalidate('/api/posts');
       setOpen(false);
       onSaved();
@@ -91,6 +103,7 @@ export function PostEdit({ post, onSaved }: { post: PostDetail; onSaved(): void 
           ))}
         </div>
       </fieldset>
+      <FamilyFields prefix="e" source={source} parent={parent} onSource={setSource} onParent={setParent} error={error} />
       <div class="row">
         <button type="submit" class="btn btn-primary">
           Save
@@ -99,7 +112,7 @@ export function PostEdit({ post, onSaved }: { post: PostDetail; onSaved(): void 
           Cancel
         </button>
       </div>
-      <ErrorNote error={error} />
+      {!onlyFamilyFields(error) && <ErrorNote error={error} />}
     </form>
   );
 }

@@ -4,8 +4,9 @@ import { RatingBadge } from '../components/post-grid.tsx';
 import { ago, bytes, count, duration, fullDate } from '../lib/format.ts';
 import { TagLink } from '../components/tag-link.tsx';
 import { byCategory, CATEGORY_LABEL } from '../lib/tag-categories.ts';
+import { PostFamily, SourceLink } from './post-family.tsx';
 
-/** Uploader, date, file details and the tags by category, each linking to its search and its page, with counts. */
+/** Uploader, date, file details, source, the tags by category (each linking to its search and its page, with counts), parent and children. */
 export function PostSide({ post }: { post: PostDetail }) {
   const profile = `/users/${encodeURIComponent(post.author.username)}`;
   return (
@@ -68,8 +69,17 @@ export function PostSide({ post }: { post: PostDetail }) {
             {post.mime}
             {post.duration ? ` · ${duration(post.duration)}` : ''}
           </dd>
+          {post.source && (
+            <>
+              <dt>Source</dt>
+              <dd>
+                <SourceLink source={post.source} />
+              </dd>
+            </>
+          )}
         </dl>
       </section>
+      <PostFamily post={post} />
     </aside>
   );
 }

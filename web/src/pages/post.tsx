@@ -9,6 +9,7 @@ import { useSettled } from '../lib/use-settled.ts';
 import { Comments } from './comments.tsx';
 import { PostActions } from './post-actions.tsx';
 import { PostEdit } from './post-edit.tsx';
+import { PostHistorySection } from './post-history.tsx';
 import { PostMedia } from './post-media.tsx';
 import { useArrowKeys, usePost } from './post-nav.ts';
 import { PostSide } from './post-side.tsx';
@@ -99,7 +100,9 @@ export default function PostPage({ id }: { id: string }) {
         </div>
         <PostActions post={post} />
         {post.content && <p class="description">{post.content}</p>}
-        <PostEdit post={post} onSaved={reload} />
+        {/* Keyed on the change: after a save or a revert the form starts from the post as it is now. */}
+        <PostEdit key={`${post.id}@${post.updatedAt}`} post={post} onSaved={reload} />
+        <PostHistorySection key={post.id} post={post} onReverted={reload} />
       </div>
       <PostSide post={post} />
       <div class="post-comments">

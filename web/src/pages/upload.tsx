@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, invalidate } from '../api/client.ts';
 import { uploadFile } from '../api/upload.ts';
 import { RATINGS, type Rating } from '../api/types.ts';
+import { FamilyFields, namesFamilyField, parentValue } from '../components/family-fields.tsx';
 import { TagInput } from '../components/tag-input.tsx';
 import { useSession } from '../lib/session.ts';
 import { useTitle } from '../lib/use-api.ts';
@@ -16,6 +17,10 @@ export default function UploadPage() {
   const [items, setItems] = useState<Item[]>([]);
   const [tags, setTags] = useState('');
   const [rating, setRating] = useState<Rating>('safe');
+  const [source, setSource] = useState('');
+  const [parent, setParent] = useState('');
+  // The last 400 naming source or parentId: shown at that field until it is edited.
+  const [familyError, setFamilyError] = useState<ApiError | null>(null);
   const [over, setOver] = useState(false);
   const [running, setRunning] = useState(false);
   const itemsRef = useRef(items);
@@ -50,12 +55,21 @@ export default function UploadPage() {
   const send = async (item: Item) => {
     update(item.key, { state: 'uploading', progress: 0, error: undefined });
     try {
-      const r = await uploadFile(item.file, { title: item.title, tags, contentRating: rating }, (p) => update(item.key, { progress: p })).done;
+      const fields = { title: item.title, tags, contentRating: rating, source: source.trim(), parentId: parentValue(parent) };
+      const r = await uploadFile(item.file, fields, (p) => update(item.key, { progress: p })).done;
       update(item.key, { state: 'done', progress: 1, result: r.post });
       invalidate('/api/posts');
     } catch (err) {
-      update(item.key, { state: 'failed', error: err instanceof ApiError ? err : new ApiError(0, String(err)) });
+      const error = err instanceof ApiError ? err : new ApiError(0, String(err));
+      if (namesFamilyField(error)) setFamilyError(error);
+      update(item.key, { state: 'failed', error });
     }
+  };
+  // Editing the field a 400 named makes the files it refused ready to send again.
+  const family = (set: (v: string) => void) => (v: string) => {
+    set(v);
+    setFamilyError(null);
+    setItems((list) => list.map((i): Item => (i.state === 'failed' && namesFamilyField(i.error) ? { ...i, state: 'ready', error: undefined } : i)));
   };
   const uploadAll = async () => {
     setRunning(true);
@@ -131,6 +145,7 @@ export default function UploadPage() {
             ))}
           </div>
         </fieldset>
+        <FamilyFields prefix="u" source={source} parent={parent} onSource={family(setSource)} onParent={family(setParent)} error={familyError} />
         {items.length > 0 && (
           <ul class="upload-list" aria-label="Files to upload">
             {items.map((item) => (
