@@ -1,5 +1,8 @@
 import type { Actor, Deps } from '../../core/deps.ts';
-import { badRequest, notFound } from '../../core/errors.ts';
+import type { Transaction } from 'kysely';
+import { AppError, badRequest, notFound } from '../../core/errors.ts';
+import type { DB } from '../../db/types.ts';
+import type { Engine } from '../../db/engine.ts';
 import type { Role, Tier } from '../../core/tiers.ts';
 import { enforceKeyCap } from '../api-keys/api-keys.service.ts';
 import { recordAudit } from '../moderation/audit.repo.ts';
@@ -11,6 +14,17 @@ export interface AccountChange {
 }
 
 /**
+ * A board keeps at least one admin: nobody could make another (the API's admin routes and
+ * invites need one; only the command line could). On PostgreSQL the admins' rows are locked, so
+ * two admins demoting each other at once cannot both pass; SQLite runs one writer at a time.
+ */
+async function refuseLastAdmin(trx: Transaction<DB>, engine: Engine): Promise<void> {
+  const admins = trx.selectFrom('users').select('id').where('role', '=', 'admin');
+  const rows = await (engine === 'postgres' ? admins.forUpdate() : admins).execute();
+  if (rows.length <= 1) throw new AppError(409, "This is the board's last admin: make another admin first");
+}
+
+/**
  * Sets a user's tier and/or role (admin API and CLI). A lower tier revokes the newest keys over
  * its cap. Each value that changes is an audit entry, in the same transaction.
  */
@@ -18,11 +32,13 @@ export async function changeAccount(deps: Deps, by: Actor, username: string, cha
   if (change.tier === undefined && change.role === undefined) {
     badRequest('Give a tier or a role to change', [{ field: 'tier', message: 'tier or role is required' }]);
   }
+  const engine = deps.db.engine;
   // One transaction: a key created meanwhile cannot slip past the new cap.
   const { updated, revokedKeys } = await deps.db.transaction().execute(async (trx) => {
     const tx = { ...deps, db: trx };
     const user = await trx.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
     if (!user) return notFound('User', username);
+    if (user.role === 'admin' && change.role !== undefined && change.role !== 'admin') await refuseLastAdmin(trx, engine);
     const updated = await trx
       .updateTable('users')
       .set({ ...(change.tier ? { tier: change.tier } : {}), ...(change.role ? { role: change.role } : {}) })

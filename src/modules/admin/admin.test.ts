@@ -83,6 +83,18 @@ eachDatabase('admin: PUT /api/admin/users/<username>', (ctx: Ctx) => {
     assertError(await put(ctx.app, 'carol', mod.headers, { tier: 'free' }), 403);
   });
 
+  test("the board's last admin cannot lose the role (409); with a second admin either may step down", async () => {
+    const last = await put(ctx.app, 'root', admin.headers, { role: 'moderator' });
+    assertError(last, 409);
+    assert.match(last.json().error, /last admin/);
+    assert.equal((await me(ctx.app, admin.headers)).json().user.role, 'admin', 'still an admin');
+    assert.equal((await put(ctx.app, 'carol', admin.headers, { role: 'admin' })).statusCode, 200);
+    assert.equal((await put(ctx.app, 'root', admin.headers, { role: 'user', tier: 'pro' })).statusCode, 200, 'two admins: one may step down');
+    assertError(await put(ctx.app, 'carol', carol.headers, { role: 'user' }), 409);
+    assert.equal((await put(ctx.app, 'root', carol.headers, { role: 'admin' })).statusCode, 200);
+    assert.equal((await put(ctx.app, 'carol', admin.headers, { role: 'user' })).statusCode, 200);
+  });
+
   test('an unknown user is 404; bad values, unknown fields or an empty body are 400', async () => {
     assertError(await put(ctx.app, 'nobody', admin.headers, { tier: 'pro' }), 404);
     assertBadField(await put(ctx.app, 'carol', admin.headers, { tier: 'gold' }), 'tier');
