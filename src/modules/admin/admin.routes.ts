@@ -19,10 +19,11 @@ export function adminRoutes(app: TypedApp, deps: Deps): void {
     {
       schema: {
         summary: "Set a user's tier and/or role (admins only)",
+        description: 'The board keeps at least one admin: taking the role from the last one is a 409.',
         tags: ['admin'],
         params: UsernameParams,
         body: ChangeBody,
-        response: { 200: Changed, ...errors(400, 401, 403, 404, 429) },
+        response: { 200: Changed, ...errors(400, 401, 403, 404, 409, 429) },
       },
       config: { auth: 'admin' },
     },

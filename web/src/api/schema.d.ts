@@ -1801,7 +1801,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a user's tier and/or role (admins only) */
+        /**
+         * Set a user's tier and/or role (admins only)
+         * @description The board keeps at least one admin: taking the role from the last one is a 409.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1949,6 +1952,38 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
