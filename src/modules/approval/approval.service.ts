@@ -51,7 +51,7 @@ export async function heldPostDetail(deps: Deps, id: number, viewer: Viewer | nu
     fileSize: p.file_size,
     width: p.width,
     height: p.height,
-    duration: p.duration,
+    duration: p.duration ?? null,
     codecs: p.codecs ?? null,
     stats: { likes: 0, comments: 0, favorites: 0 },
     contentRating: row.content_rating as Rating,
