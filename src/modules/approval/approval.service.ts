@@ -105,7 +105,9 @@ export async function reject(deps: Deps, viewer: Viewer, rawId: string, reason: 
   if (!row || !seesHeld(viewer, row.uploader_id)) return notPending(deps, id, rawId);
   const own = row.uploader_id === viewer.id;
   const now = deps.clock.now();
-  const audit = own ? undefined : { by: viewer, at: now, entry: { action: 'post.reject' as const, target: `post:${id}`, details: { title: row.title, uploader: row.username, reason } } };
+  const audit = own
+    ? undefined
+    : { by: viewer, at: now, entry: { action: 'post.reject' as const, target: `post:${id}`, details: { title: row.title, uploader: row.username, reason } } };
   const paths = [row.post.file_path, row.post.thumb_path, row.post.preview_path].filter((p): p is string => Boolean(p));
   await withMediaJournal(tmpDirOf(deps.config), paths, async () => {
     if (!(await repo.deletePending(deps.db, id, audit))) notFound('Post', rawId);

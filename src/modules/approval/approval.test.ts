@@ -90,15 +90,18 @@ eachDatabase(
       const queue = await pendingQueue(ctx.app, who.mod.headers);
       assert.equal(queue.statusCode, 200, queue.body);
       const item = queue.json().posts.find((p: { id: string }) => p.id === id);
-      assert.deepEqual({ ...item, createdAt: undefined }, {
-        id,
-        title: 'upload held_alone',
-        thumbnail: body.post.thumbnailUrl,
-        uploader: { username: 'olive' },
-        createdAt: undefined,
-        tags: ['held_alone'],
-        contentRating: 'safe',
-      });
+      assert.deepEqual(
+        { ...item, createdAt: undefined },
+        {
+          id,
+          title: 'upload held_alone',
+          thumbnail: body.post.thumbnailUrl,
+          uploader: { username: 'olive' },
+          createdAt: undefined,
+          tags: ['held_alone'],
+          contentRating: 'safe',
+        },
+      );
       const mine = await ctx.app.inject({ method: 'GET', url: '/api/users/me/pending', headers: who.owner.headers });
       assert.ok(mine.json().posts.some((p: { id: string }) => p.id === id));
       const others = await ctx.app.inject({ method: 'GET', url: '/api/users/me/pending', headers: who.member.headers });
@@ -156,13 +159,19 @@ eachDatabase(
         assert.equal((await getJson(app, `/api/posts/${id}`)).status, 200, 'anonymous sees it');
       }
       const [entry] = await auditEntries(ctx.app, who.mod.headers, `?action=post.approve&target=post:${id}`);
-      assert.deepEqual([entry.actor, entry.target, entry.details], [{ username: 'mod' }, `post:${id}`, { title: 'upload held_pub, artist:held_artist', uploader: 'olive' }]);
+      assert.deepEqual(
+        [entry.actor, entry.target, entry.details],
+        [{ username: 'mod' }, `post:${id}`, { title: 'upload held_pub, artist:held_artist', uploader: 'olive' }],
+      );
       const again = await approve(ctx.app, who.admin.headers, id);
       assertError(again, 409);
       assert.match(again.json().error, /published/);
       assertError(await reject(ctx.app, who.admin.headers, id), 409);
       assertError(await approve(ctx.app, who.admin.headers, '99999999'), 404);
-      assert.equal((await pendingQueue(ctx.app, who.mod.headers)).json().posts.some((p: { id: string }) => p.id === id), false);
+      assert.equal(
+        (await pendingQueue(ctx.app, who.mod.headers)).json().posts.some((p: { id: string }) => p.id === id),
+        false,
+      );
     });
 
     test('rejecting deletes it with its media (404 after, audited with the reason); its uploader withdraws their own with DELETE, nobody else can', async () => {

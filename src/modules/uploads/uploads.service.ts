@@ -51,11 +51,11 @@ export async function upload(deps: Deps, media: MediaStore, viewer: Viewer, form
       try {
         const row = {
           uploader_id: viewer.id,
-            title: meta.title,
-            description: meta.description,
-            content_rating: meta.rating,
-            source: meta.source,
-            parent_id: meta.parentId,
+          title: meta.title,
+          description: meta.description,
+          content_rating: meta.rating,
+          source: meta.source,
+          parent_id: meta.parentId,
           ...stored.columns,
           like_count: 0,
           comment_count: 0,

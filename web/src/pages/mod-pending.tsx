@@ -20,7 +20,10 @@ function Decide({ p, onDone }: { p: PendingItem; onDone(): void }) {
     setBusy(true);
     setError(null);
     try {
-      await api(`/api/posts/${encodeURIComponent(p.id)}/${what}`, { method: 'POST', json: what === 'reject' ? { reason: reason.trim() || undefined } : undefined });
+      await api(`/api/posts/${encodeURIComponent(p.id)}/${what}`, {
+        method: 'POST',
+        json: what === 'reject' ? { reason: reason.trim() || undefined } : undefined,
+      });
       onDone();
     } catch (err) {
       setError(err as Error);
@@ -36,7 +39,13 @@ function Decide({ p, onDone }: { p: PendingItem; onDone(): void }) {
         <label for={`reason-${p.id}`} class="sr-only">
           Reason to reject post {p.id}
         </label>
-        <input id={`reason-${p.id}`} maxLength={1000} placeholder="Reason (optional)" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+        <input
+          id={`reason-${p.id}`}
+          maxLength={1000}
+          placeholder="Reason (optional)"
+          value={reason}
+          onInput={(e) => setReason((e.target as HTMLInputElement).value)}
+        />
       </div>
       <button type="button" class="btn btn-ghost btn-small" disabled={busy} onClick={() => decide('reject')}>
         Reject

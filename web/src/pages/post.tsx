@@ -49,8 +49,8 @@ function PendingNotice() {
   return (
     <div class="notice pending-notice" role="note" data-testid="pending-notice">
       <p>
-        <strong>Pending approval.</strong> Only its uploader and the moderators see this post until a moderator approves it; likes, favourites,
-        comments and edits wait until then.
+        <strong>Pending approval.</strong> Only its uploader and the moderators see this post until a moderator approves it; likes, favourites, comments and
+        edits wait until then.
         {staff && (
           <>
             {' '}
