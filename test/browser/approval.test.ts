@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { createAccount } from '../../src/modules/users/accounts.ts';
 import { createPost } from '../factories.ts';
 import { png } from '../media-fixtures.ts';
-import { browserSuite, dropFiles, newPage, screenshot, startBoard, type Board } from './harness.ts';
+import { browserSuite, dropFiles, newPage, screenshot, signIn, startBoard, type Board } from './harness.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -22,12 +22,7 @@ browserSuite('browser: upload approval, the Pending tab', { timeout: 240_000 }, 
   async function page(username?: string): Promise<Page> {
     const { page: p, errors: e } = await newPage(board);
     errors.push(e);
-    if (!username) return p;
-    await p.goto('/login');
-    await p.getByLabel('Username').fill(username);
-    await p.getByLabel('Password').fill(PASSWORD);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-    await p.locator('summary', { hasText: username }).waitFor();
+    if (username) await signIn(p, username, PASSWORD);
     return p;
   }
 

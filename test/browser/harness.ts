@@ -106,6 +106,15 @@ export async function newPage(
   return { context, page, errors };
 }
 
+/** Signs in through the login form and waits until the header names the user. */
+export async function signIn(page: Page, username: string, password = 'correct horse battery'): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('summary', { hasText: username }).waitFor();
+}
+
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // A sticky header would be painted mid-page in a full-page picture of a scrolled page.

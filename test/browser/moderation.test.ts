@@ -7,7 +7,7 @@ import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createAccount } from '../../src/modules/users/accounts.ts';
 import { addComment, createPost } from '../factories.ts';
-import { browserSuite, newPage, screenshot, startBoard, type Board } from './harness.ts';
+import { browserSuite, newPage, screenshot, signIn, startBoard, type Board } from './harness.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -22,11 +22,7 @@ browserSuite('browser: moderation area, reports, bans, audit log, invites', { ti
   async function signedIn(username: string): Promise<Page> {
     const { page, errors: e } = await newPage(board);
     errors.push(e);
-    await page.goto('/login');
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('summary', { hasText: username }).waitFor();
+    await signIn(page, username, PASSWORD);
     return page;
   }
 

@@ -8,7 +8,7 @@ import { iso, type Rating } from '../../core/schemas.ts';
 import { isUniqueViolation } from '../../db/engine.ts';
 import { withMediaJournal } from '../../storage/media-journal.ts';
 import { pagination, userRef } from '../tags/lists.ts';
-import { getPost } from '../posts/posts.service.ts';
+import { getPost, mediaDetail } from '../posts/posts.service.ts';
 import { tagDetails } from '../posts/posts.repo.ts';
 import * as repo from './approval.repo.ts';
 import type { PendingQuery } from './approval.schemas.ts';
@@ -43,16 +43,7 @@ export async function heldPostDetail(deps: Deps, id: number, viewer: Viewer | nu
     id: String(row.id),
     title: row.title,
     content: p.description ?? '',
-    imageUrl: mediaUrl(deps.config, p.file_path),
-    thumbnail: mediaUrl(deps.config, p.thumb_path),
-    previewUrl: p.preview_path ? mediaUrl(deps.config, p.preview_path) : null,
-    mediaType: p.media_type as 'image' | 'video',
-    mime: p.mime,
-    fileSize: p.file_size,
-    width: p.width,
-    height: p.height,
-    duration: p.duration ?? null,
-    codecs: p.codecs ?? null,
+    ...mediaDetail(deps.config, p),
     stats: { likes: 0, comments: 0, favorites: 0 },
     contentRating: row.content_rating as Rating,
     author: { id: String(row.uploader_id), username: row.username, avatar: avatarUrl(deps.config, row.avatar_path) },

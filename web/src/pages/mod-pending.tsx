@@ -1,10 +1,10 @@
 // The approval queue (UPLOAD_APPROVAL): uploads waiting for a moderator, oldest first. Approve
 // publishes one (everyone sees it then); Reject deletes it with its files, with an optional reason
 // for the audit log.
-import { useState } from 'preact/hooks';
 import { api, invalidate, toQuery } from '../api/client.ts';
 import type { PendingItem, PendingList } from '../api/types.ts';
 import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
+import { NoteDecision } from '../components/note-decision.tsx';
 import { Pager } from '../components/pager.tsx';
 import { ago, fullDate } from '../lib/format.ts';
 import { useLoc } from '../lib/router.ts';
@@ -13,45 +13,19 @@ import { useApi, useFresh } from '../lib/use-api.ts';
 const LIMIT = 50;
 
 function Decide({ p, onDone }: { p: PendingItem; onDone(): void }) {
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
-  const decide = async (what: 'approve' | 'reject') => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api(`/api/posts/${encodeURIComponent(p.id)}/${what}`, {
-        method: 'POST',
-        json: what === 'reject' ? { reason: reason.trim() || undefined } : undefined,
-      });
-      onDone();
-    } catch (err) {
-      setError(err as Error);
-      setBusy(false);
-    }
-  };
+  const post = `/api/posts/${encodeURIComponent(p.id)}`;
   return (
-    <div class="row settle" role="group" aria-label={`Decide on post ${p.id}`}>
-      <button type="button" class="btn btn-primary btn-small" disabled={busy} onClick={() => decide('approve')}>
-        Approve
-      </button>
-      <div class="field settle-note">
-        <label for={`reason-${p.id}`} class="sr-only">
-          Reason to reject post {p.id}
-        </label>
-        <input
-          id={`reason-${p.id}`}
-          maxLength={1000}
-          placeholder="Reason (optional)"
-          value={reason}
-          onInput={(e) => setReason((e.target as HTMLInputElement).value)}
-        />
-      </div>
-      <button type="button" class="btn btn-ghost btn-small" disabled={busy} onClick={() => decide('reject')}>
-        Reject
-      </button>
-      <ErrorNote error={error} />
-    </div>
+    <NoteDecision
+      id={`reason-${p.id}`}
+      group={`Decide on post ${p.id}`}
+      noteLabel={`Reason to reject post ${p.id}`}
+      placeholder="Reason to reject (optional)"
+      choices={[
+        { label: 'Approve', primary: true, run: () => api(`${post}/approve`, { method: 'POST' }) },
+        { label: 'Reject', run: (reason) => api(`${post}/reject`, { method: 'POST', json: { reason: reason || undefined } }) },
+      ]}
+      onDone={onDone}
+    />
   );
 }
 
