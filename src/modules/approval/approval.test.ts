@@ -223,6 +223,9 @@ eachDatabase(
         for (const app of [ctx.app, second]) {
           await listed(app, 'limit=100');
           await listed(app, 'q=held_order&limit=100');
+          await listed(app, q('held_order order:likes'));
+          await listed(app, `${q('order:likes')}&limit=3`);
+          await listed(app, 'sortBy=most_liked&limit=3');
         }
       };
       const held = await uploaded(ctx.app, who.owner, 'held_order');
@@ -250,6 +253,9 @@ eachDatabase(
         assert.deepEqual((await listed(app, `q=held_order&before=${b.id}`)).ids, [held.id]);
         assert.deepEqual((await listed(app, `before=${b.id}&limit=1`)).ids, [held.id]);
         assert.deepEqual((await listed(app, q('held_order -rating:unsafe'))).ids, [c.id, b.id, held.id]);
+        assert.deepEqual((await listed(app, q('held_order order:likes'))).ids, [c.id, b.id, held.id], 'no likes: by id among equals');
+        assert.deepEqual((await listed(app, 'sortBy=most_liked&limit=3')).ids, [c.id, b.id, held.id]);
+        assert.deepEqual((await listed(app, `${q('order:likes')}&limit=3`)).ids, [c.id, b.id, held.id]);
         assert.deepEqual((await listed(app, q('held_order user:olive'))).ids, [held.id]);
         assert.deepEqual((await listed(app, q('held_order rating:safe'))).ids, [c.id, b.id, held.id]);
         assert.deepEqual((await listed(app, `search=${encodeURIComponent('upload held_order')}&sortBy=oldest`)).ids, [held.id, b.id, c.id]);
