@@ -39,6 +39,7 @@ import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
+import { approvalRoutes } from './modules/approval/approval.routes.ts';
 import { usersMeRoutes } from './modules/users/users.me.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
@@ -181,6 +182,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   adminRoutes(app, deps);
   invitesRoutes(app, deps);
   moderationRoutes(app, deps);
+  approvalRoutes(app, deps);
   usersMeRoutes(app, deps, media);
   uploadsRoutes(app, deps);
   commentsRoutes(app, deps);

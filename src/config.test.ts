@@ -16,6 +16,8 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
   assert.equal(c.shutdownDelayMs, 5000);
   assert.equal(c.registration, 'open', 'anyone may sign up, as before the setting existed');
   assert.equal(c.publicUrl, '');
+  assert.equal(c.uploadApproval, 'off', 'uploads are published at once, as before the setting existed');
+  assert.equal(c.uploadApprovalMinPosts, 10);
 });
 
 test('every setting is read', () => {
@@ -54,6 +56,8 @@ test('every setting is read', () => {
     S3_SECRET_ACCESS_KEY: 'secret',
     REGISTRATION: 'invite',
     PUBLIC_URL: 'https://board.example.org/',
+    UPLOAD_APPROVAL: 'new-users',
+    UPLOAD_APPROVAL_MIN_POSTS: '3',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -86,6 +90,8 @@ test('every setting is read', () => {
       ffprobePath: '/opt/ff/ffprobe',
     },
     search: { limits: { maxLength: 2000, maxTerms: 40, maxDepth: 10 }, budgetMs: 500 },
+    uploadApproval: 'new-users',
+    uploadApprovalMinPosts: 3,
   });
 });
 
@@ -115,6 +121,8 @@ test('a bad value names the setting', () => {
     [{ MEDIA_PUBLIC_URL: 'https://cdn.example.org/?v=1' }, 'MEDIA_PUBLIC_URL'],
     [{ REGISTRATION: 'invite-only' }, 'REGISTRATION'],
     [{ PUBLIC_URL: 'board.example.org' }, 'PUBLIC_URL'],
+    [{ UPLOAD_APPROVAL: 'some' }, 'UPLOAD_APPROVAL'],
+    [{ UPLOAD_APPROVAL_MIN_POSTS: '0' }, 'UPLOAD_APPROVAL_MIN_POSTS'],
     [{ PUBLIC_URL: 'https://board.example.org/#x' }, 'PUBLIC_URL'],
   ];
   for (const [env, name] of cases) {

@@ -49,7 +49,14 @@ export interface Config {
   publicUrl: string;
   uploads: UploadLimits;
   search: SearchSettings;
+  /** Whose uploads wait for a moderator's approval (modules/approval/): nobody's, new users', or everyone's but moderators'. */
+  uploadApproval: UploadApproval;
+  /** With uploadApproval `new-users`: a user with fewer published posts than this has uploads held. */
+  uploadApprovalMinPosts: number;
 }
+
+export const UPLOAD_APPROVAL_MODES = ['off', 'new-users', 'all'] as const;
+export type UploadApproval = (typeof UPLOAD_APPROVAL_MODES)[number];
 
 export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
@@ -210,6 +217,8 @@ export function loadConfig(env: Env = process.env): Config {
       },
       budgetMs: int(env, 'SEARCH_TIME_BUDGET_MS', 2000, 10, 600_000),
     },
+    uploadApproval: oneOf(env, 'UPLOAD_APPROVAL', UPLOAD_APPROVAL_MODES, 'off'),
+    uploadApprovalMinPosts: int(env, 'UPLOAD_APPROVAL_MIN_POSTS', 10, 1, 1_000_000),
   };
 }
 

@@ -53,6 +53,24 @@ export class Database extends Kysely<DB> {
   }
 
   /**
+   * Takes the next post id from the posts' own sequence without inserting a post (a pending upload's
+   * id, modules/approval/): no post inserted later gets it, and the post published under it later
+   * is inserted with it. PostgreSQL: nextval of the identity's sequence. SQLite: posts' AUTOINCREMENT
+   * numbers past both sqlite_sequence and the highest id, so the sequence row is moved on in the
+   * caller's transaction (which holds the database).
+   */
+  async reservePostId(trx: Kysely<DB>): Promise<number> {
+    if (this.engine === 'postgres') {
+      const { rows } = await sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('posts', 'id')) AS id`.execute(trx);
+      return Number(rows[0].id);
+    }
+    await sql`INSERT INTO sqlite_sequence (name, seq) SELECT 'posts', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'posts')`.execute(trx);
+    const { rows } = await sql<{ seq: number }>`UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM posts)) + 1
+      WHERE name = 'posts' RETURNING seq`.execute(trx);
+    return Number(rows[0].seq);
+  }
+
+  /**
    * Whether looking a post's other tags up by link (an EXISTS a tag) is cheap enough to answer a
    * filter of several tags from links alone: on SQLite; on PostgreSQL it costs tens of times more.
    */

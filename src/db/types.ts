@@ -274,6 +274,22 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+/** Uploads waiting for a moderator's approval (migrations/015-pending-posts.ts, modules/approval/). */
+export interface PendingPostsTable {
+  /** Taken from the posts' id sequence: the post's id once published. */
+  id: number;
+  uploader_id: number;
+  sha256: string;
+  title: string;
+  content_rating: string;
+  thumb_path: string;
+  /** JSON: { tags: string[], categories: [name, category][] }, the tags the upload asked for. */
+  tags: string;
+  /** JSON: the posts columns of the upload, without id and tag_string. */
+  post: string;
+  created_at: number;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -304,6 +320,7 @@ export interface DB {
   reports: ReportsTable;
   user_bans: UserBansTable;
   audit_log: AuditLogTable;
+  pending_posts: PendingPostsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -106,15 +106,20 @@ export async function newPage(
   return { context, page, errors };
 }
 
-/** A fresh browser profile signed in as `username` through the sign-in page; its script errors go to `errors`. */
-export async function signInAs(board: Board, username: string, password: string, errors: string[][]): Promise<Page> {
-  const { page, errors: e } = await newPage(board);
-  errors.push(e);
+/** Signs in through the login form and waits until the header names the user. */
+export async function signIn(page: Page, username: string, password = 'correct horse battery'): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.locator('summary', { hasText: username }).waitFor();
+}
+
+/** A fresh browser profile signed in as `username` through the sign-in page; its script errors go to `errors`. */
+export async function signInAs(board: Board, username: string, password: string, errors: string[][]): Promise<Page> {
+  const { page, errors: e } = await newPage(board);
+  errors.push(e);
+  await signIn(page, username, password);
   return page;
 }
 

@@ -24,5 +24,14 @@ export const CHANGED = {
   gone: 8,
   /** The post gained the tag `tag_id` and nothing else changed (an implication's backfill). */
   tagAdded: 16,
+  /** The post was published from the approval queue, under an id below the newest (modules/approval/). */
+  published: 32,
 } as const;
 export const ALL_CHANGED = CHANGED.tags | CHANGED.title | CHANGED.rating | CHANGED.gone;
+/**
+ * The entry of a post published from the approval queue: every kind of set reads the post as it
+ * would after an edit of it (each one's mask meets ALL_CHANGED), since a post below the highest id
+ * is not found by reading the ids above it. `gone` is among the bits: a reader of deletes keeps
+ * only posts that no longer exist.
+ */
+export const PUBLISHED_CHANGE = ALL_CHANGED | CHANGED.published;

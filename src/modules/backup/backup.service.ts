@@ -19,7 +19,7 @@ import {
 
 const BATCH = 1000;
 
-/** Every media file a database refers to (posts' originals, thumbnails and previews; avatars), sorted. */
+/** Every media file a database refers to (posts' and held uploads' originals, thumbnails and previews; avatars), sorted. */
 export async function referencedMedia(db: Database): Promise<string[]> {
   const rels = new Set<string>();
   for (let after = 0; ; ) {
@@ -36,6 +36,11 @@ export async function referencedMedia(db: Database): Promise<string[]> {
   }
   const avatars = await db.selectFrom('users').select('avatar_path').where('avatar_path', 'is not', null).execute();
   for (const a of avatars) rels.add(a.avatar_path!);
+  // Uploads waiting for approval: few (a moderation queue), read at once.
+  for (const r of await db.selectFrom('pending_posts').select('post').execute()) {
+    const p = JSON.parse(r.post) as { file_path: string; thumb_path: string; preview_path: string | null };
+    for (const rel of [p.file_path, p.thumb_path, p.preview_path]) if (rel) rels.add(rel);
+  }
   return [...rels].sort();
 }
 

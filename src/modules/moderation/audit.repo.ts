@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = [
   'user.unban',
   'post.edit',
   'post.delete',
+  'post.approve',
+  'post.reject',
   'posts.bulk_tags',
   'comment.delete',
   'pool.edit',

@@ -1,7 +1,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { capturingQueries, eachDatabase, listPage, postsService } from '../../../test/helpers.ts';
-import { createPost, createUser } from '../../../test/factories.ts';
+import { createPost, createUser, postRow } from '../../../test/factories.ts';
+import { insertPending, publishPending } from '../approval/approval.repo.ts';
 import { NewestOrder } from './newest-order.ts';
 import { deletePostRows } from './posts.delete.ts';
 
@@ -122,6 +123,32 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     await check('after uploads');
     assert.equal((await listPage(service, { dateFrom: at(7) })).totalPosts, start.totalPosts + 4);
     assert.ok(new Set(await Promise.all(ranges.map(async (r) => (await listPage(service, r)).totalPosts))).size >= 4, 'the ranges differ');
+  });
+
+  test('a post published from the approval queue, below the newest id, with a delete at the same moment (same count, same highest id): put in its place by date, every post not read again', async () => {
+    const order = new NewestOrder();
+    const mod = { id: u, username: 'deep', role: 'moderator' as const };
+    const heldRow = { ...postRow({ uploaderId: u, title: 'held', createdAt: ctx.clock.now() - 13.5 * HOUR }) };
+    const held = await insertPending(ctx.database, heldRow, { tags: [], categories: new Map() });
+    await createPost(ctx.database, { uploaderId: u, title: 'above the held one', createdAt: ctx.clock.now() + 3 * HOUR });
+    await order.refresh(ctx.database);
+    const ids = (await listPage(postsService(ctx.app.deps), { limit: 30 })).posts.map((p) => Number(p.id));
+    const top = Math.max(...ids);
+    assert.ok(held < top, 'the held post is below the highest id');
+    assert.notEqual(ids[5], top, 'the delete leaves the highest id as it is');
+    await deletePostRows(ctx.database, ids[5]);
+    const entry = { action: 'post.approve' as const, target: `post:${held}`, details: {} };
+    assert.equal(await publishPending(ctx.database, held, ctx.clock.now(), { by: mod, at: ctx.clock.now(), entry }), true);
+    const { spy, seen } = capturingQueries(ctx.database);
+    await order.refresh(spy);
+    assert.deepEqual(
+      seen.filter((q) => /\blimit\b/i.test(q.sql)).map((q) => q.sql),
+      [],
+    );
+    await same(order, 'after a publication below the newest id and a delete');
+    const walked: number[] = [];
+    order.eachByDate('desc', (id) => walked.push(id) > 0);
+    assert.ok(walked.includes(held));
   });
 });
 

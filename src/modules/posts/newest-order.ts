@@ -9,11 +9,17 @@ import { setRange } from '../../search/post-set.ts';
 /** A range of creation times; a bound is excluded when its `Open` flag is set. */
 type TimeRange = { lo: number; hi: number; loOpen?: boolean; hiOpen?: boolean };
 
-/** What tells the order it is out of date: the posts counter and the highest id. */
+/**
+ * What tells the order it is out of date: the posts counter, the highest id, and the 'published'
+ * counter (posts published from the approval queue, with ids below the highest: migration 015).
+ */
 interface OrderState {
   total: number;
   maxId: number;
+  published: number;
 }
+
+type Dated = { id: number; created_at: number };
 
 /** The state, and the change log's position (deletes after it are read from the log). */
 const postsState = prepared(
@@ -22,7 +28,9 @@ const postsState = prepared(
       total: number;
       maxId: number | null;
       seq: number | null;
-    }>`SELECT (SELECT value FROM counters WHERE name = 'posts') AS total, (SELECT max(id) FROM posts) AS "maxId", (SELECT max(seq) FROM tag_changes) AS seq`,
+      published: number | null;
+    }>`SELECT (SELECT value FROM counters WHERE name = 'posts') AS total, (SELECT max(id) FROM posts) AS "maxId", (SELECT max(seq) FROM tag_changes) AS seq,
+      (SELECT value FROM counters WHERE name = 'published') AS published`,
 );
 
 /**
@@ -39,6 +47,7 @@ export class NewestOrder {
   private times = new DateColumn();
   private total = -1;
   private maxId = 0;
+  private published = 0;
   /** The change log's position at the last refresh. */
   private seq = 0;
   /** The data version read before the last refresh that refreshAt was given. */
@@ -54,13 +63,14 @@ export class NewestOrder {
    * posts get their date when uploaded, so they do unless dates were set otherwise (an import).
    * New posts are read by id (those above the highest seen) and put first when they are the
    * newest; deleted ones are found in the change log (tag_changes logs every delete) and taken
-   * out in memory. Anything else (a post dated among older ones, a log that no longer reaches
+   * out in memory; posts published from the approval queue (below the highest id) are named by the
+   * log too, and put in their place by date. Anything else (a post dated among older ones, a log that no longer reaches
    * back, writes racing the reads) reads every post again.
    */
   async refresh(db: Kysely<DB>): Promise<boolean> {
     const [row] = await postsState(db, {});
-    const now = { total: Number(row.total), maxId: Number(row.maxId ?? 0), seq: Number(row.seq ?? 0) };
-    if (now.total === this.total && now.maxId === this.maxId) return this.idsFollowDates;
+    const now = { total: Number(row.total), maxId: Number(row.maxId ?? 0), seq: Number(row.seq ?? 0), published: Number(row.published ?? 0) };
+    if (now.total === this.total && now.maxId === this.maxId && now.published === this.published) return this.idsFollowDates;
     const from = { total: this.total, maxId: this.maxId };
     const changes = this.total >= 0 ? await this.changesSince(db, now) : null;
     // Another request caught up meanwhile: start again from where it left the order.
@@ -68,6 +78,7 @@ export class NewestOrder {
     if (!changes || !this.apply(changes)) await this.readAll(db, now.total);
     this.total = now.total;
     this.maxId = now.maxId;
+    this.published = now.published;
     this.seq = now.seq;
     return this.idsFollowDates;
   }
@@ -78,15 +89,34 @@ export class NewestOrder {
       now.maxId > this.maxId
         ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
         : [];
-    const gone = this.total + newer.length - now.total;
+    const published = now.published !== this.published ? await this.publishedSince(db, now.seq) : [];
+    if (published === null) return null;
+    const gone = this.total + newer.length + published.length - now.total;
     const deleted = gone > 0 ? await this.deletedSince(db, now.seq) : [];
-    return deleted !== null && deleted.length === gone ? { newer, deleted } : null;
+    return deleted !== null && deleted.length === gone ? { newer, published, deleted } : null;
   }
 
-  /** Takes the deleted posts out and puts the new ones first; false when a new one is not the newest (then all are read). */
-  private apply(changes: { newer: { id: number; created_at: number }[]; deleted: number[] }): boolean {
-    const { newer, deleted } = changes;
+  /** Posts published from the approval queue up to log position `upTo`, below the highest id seen (those above are new posts); null when the log no longer reaches back. */
+  private async publishedSince(db: Kysely<DB>, upTo: number): Promise<Dated[] | null> {
+    const rows = await db
+      .selectFrom('tag_changes')
+      .innerJoin('posts', 'posts.id', 'tag_changes.post_id')
+      .select(['posts.id', 'posts.created_at'])
+      .distinct()
+      .where('tag_changes.seq', '>', this.seq)
+      .where('tag_changes.seq', '<=', upTo)
+      .where(sql<SqlBool>`(tag_changes.what & ${CHANGED.published}) <> 0`)
+      .where('posts.id', '<=', this.maxId)
+      .execute();
+    const [oldest] = await db.selectFrom('tag_changes').select(sql<number>`min(seq)`.as('seq')).execute();
+    return oldest?.seq != null && Number(oldest.seq) > this.seq + 1 ? null : rows;
+  }
+
+  /** Takes the deleted posts out, puts the published ones in place and the new ones first; false when a new one is not the newest (then all are read). */
+  private apply(changes: { newer: Dated[]; published: Dated[]; deleted: number[] }): boolean {
+    const { newer, published, deleted } = changes;
     if (deleted.length) this.remove(new Set(deleted));
+    if (published.length) this.insert(published);
     if (newer.length === 0) return true;
     if (newer[newer.length - 1].created_at < this.times.last) return false;
     this.ids = this.ids.prepend(Int32Array.from(newer, (r) => r.id));
@@ -122,6 +152,33 @@ export class NewestOrder {
     }
     this.ids = IdSequence.of(all.slice(0, n));
     this.times = DateColumn.fromDescending(times, n);
+  }
+
+  /**
+   * Puts posts in their places by date, newest first (a copy of each array, as remove makes); a
+   * post already there (read whole meanwhile) is moved, not doubled.
+   */
+  private insert(posts: Dated[]): void {
+    const adding = new Set(posts.map((p) => p.id));
+    const add = [...posts].sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+    const all = this.ids.toArray();
+    const times = this.times.descending();
+    const ids = new Int32Array(all.length + add.length);
+    const dates = new Float64Array(ids.length);
+    let n = 0;
+    let j = 0;
+    const put = (id: number, date: number) => {
+      ids[n] = id;
+      dates[n++] = date;
+    };
+    for (let i = 0; i < all.length; i++) {
+      if (adding.has(all[i])) continue;
+      while (j < add.length && (add[j].created_at > times[i] || (add[j].created_at === times[i] && add[j].id > all[i]))) put(add[j].id, add[j++].created_at);
+      put(all[i], times[i]);
+    }
+    for (; j < add.length; j++) put(add[j].id, add[j].created_at);
+    this.ids = IdSequence.of(ids.slice(0, n));
+    this.times = DateColumn.fromDescending(dates, n);
   }
 
   /** Reads every post, in keyset batches into typed arrays: a million row objects at once would cost ~100 MB. */
@@ -177,14 +234,14 @@ export class NewestOrder {
    */
   allPosts(words: number): Int32Array {
     const all = this.all;
-    if (all && all.total === this.total && all.maxId === this.maxId && all.bits.length === words) return all.bits;
+    if (all && all.total === this.total && all.maxId === this.maxId && all.published === this.published && all.bits.length === words) return all.bits;
     const bits = new Int32Array(words);
     this.ids.markIn(bits);
-    this.all = { total: this.total, maxId: this.maxId, bits };
+    this.all = { total: this.total, maxId: this.maxId, published: this.published, bits };
     return bits;
   }
 
-  private all: { total: number; maxId: number; bits: Int32Array } | null = null;
+  private all: { total: number; maxId: number; published: number; bits: Int32Array } | null = null;
 
   /**
    * The lowest and highest id of the posts created in a range of times (a bound excluded when its

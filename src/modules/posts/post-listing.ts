@@ -12,6 +12,9 @@ import { TermWords } from './title-terms.ts';
 import { WordSets } from './title-word-sets.ts';
 import { VersionedMap } from './versioned-map.ts';
 import { KeptTotals } from '../../search/totals.ts';
+import { AppError } from '../../core/errors.ts';
+import { toId } from '../../core/ids.ts';
+import { heldPostDetail } from '../approval/approval.service.ts';
 
 /**
  * The post list and detail of one process, with the in-memory indexes the search reads (the
@@ -64,8 +67,16 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   return {
     list,
     page,
-    /** GET /api/posts/<id>, with its neighbours when asked. */
-    get: (id: string, viewer: Viewer | null, q: PostDetailQuery) => getPostAndNeighbours(deps, id, viewer, q, list),
+    /** GET /api/posts/<id>, with its neighbours when asked; a post waiting for approval to its uploader and the moderators (no neighbours: it is in no list). */
+    get: async (id: string, viewer: Viewer | null, q: PostDetailQuery) => {
+      try {
+        return await getPostAndNeighbours(deps, id, viewer, q, list);
+      } catch (err) {
+        const held = err instanceof AppError && err.status === 404 && toId(id) !== null ? await heldPostDetail(deps, toId(id)!, viewer) : null;
+        if (held) return held;
+        throw err;
+      }
+    },
     /** Builds the newest order and the sets a first deep page would wait for, and the counts a search by likes would. */
     warm: async () => {
       await list({ offset: 10000, limit: 1 });

@@ -169,7 +169,8 @@ export class PostNumbers implements KeptNumbers {
           .where('c.seq', '<=', seq)
           .execute();
         this.grow(moved.reduce((m, r) => Math.max(m, r.id), 0));
-        for (const r of moved) this.keep(r.id, Number(r.like_count), Number(r.favorite_count), Number(r.comment_count));
+        // A logged post takes its place among the leaders even with its counts as they were: a post published from the approval queue (below the highest id) is logged so.
+        for (const r of moved) this.keep(r.id, Number(r.like_count), Number(r.favorite_count), Number(r.comment_count), true);
       }
       await this.readAbove(db, newestId);
     }
@@ -211,15 +212,15 @@ export class PostNumbers implements KeptNumbers {
   }
 
   /** A post's counts as read now; its place among each count's leaders follows them. */
-  private keep(id: number, likes: number, favs: number, comments: number): void {
-    this.keepOne('likes', id, likes);
-    this.keepOne('favs', id, favs);
-    this.keepOne('comments', id, comments);
+  private keep(id: number, likes: number, favs: number, comments: number, logged = false): void {
+    this.keepOne('likes', id, likes, logged);
+    this.keepOne('favs', id, favs, logged);
+    this.keepOne('comments', id, comments, logged);
   }
 
-  private keepOne(field: CountField, id: number, value: number): void {
+  private keepOne(field: CountField, id: number, value: number, logged: boolean): void {
     const was = this.columns[field].set(id, value);
     // A post not seen before enters the leaders even at 0: with every count 0 they hold the newest.
-    if (was !== value || id > this.maxId) this.leaders.get(field)?.moved(id, was);
+    if (was !== value || logged || id > this.maxId) this.leaders.get(field)?.moved(id, was);
   }
 }

@@ -1,3 +1,4 @@
+import { deleteHeld } from '../approval/approval.service.ts';
 import { tmpDirOf } from '../../config.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { withMediaJournal } from '../../storage/media-journal.ts';
@@ -97,7 +98,8 @@ export async function deletePost(deps: Deps, viewer: Viewer, rawId: string) {
     .select(['uploader_id', 'file_path', 'thumb_path', 'preview_path', 'title', 'users.username'])
     .where('posts.id', '=', id)
     .executeTakeFirst();
-  if (!post) return notFound('Post', rawId);
+  // Not published: an upload waiting for approval is withdrawn by its uploader (rejected by a moderator), else 404.
+  if (!post) return deleteHeld(deps, viewer, id, rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
   const paths = [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));
   const audit =

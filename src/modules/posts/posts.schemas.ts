@@ -136,6 +136,11 @@ export const PostDetail = Type.Object({
   source: Type.Union([Type.String(), Type.Null()], { description: 'Where the work comes from (an http or https URL), or null' }),
   parentId: Type.Union([Id, Type.Null()], { description: 'The parent post, or null. Deleting a parent leaves its children without one' }),
   children: Type.Array(Id, { description: 'The posts whose parent this post is, oldest first (`q=parent:<id>` lists them as a page)' }),
+  pending: Type.Optional(
+    Type.Literal(true, {
+      description: "Present (true) while the post waits for a moderator's approval: only its uploader and the moderators get it then (anyone else: 404)",
+    }),
+  ),
 });
 
 const { offset: _offset, limit: _limit, before: _before, ...LIST_FILTERS } = PostListQuery.properties;

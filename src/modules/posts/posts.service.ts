@@ -8,6 +8,7 @@ import { parseId, toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
 import { childrenOf } from './post-family.ts';
 import type { Wildcard } from '../../search/expr.ts';
+import type { NewPost } from '../../db/types.ts';
 
 const MAX_TERMS = 10;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -71,6 +72,25 @@ export function postListJson(
   );
 }
 
+/** The media fields of a post's detail from its stored columns (a post, or an upload waiting for approval). */
+export function mediaDetail(
+  config: Deps['config'],
+  p: Pick<NewPost, 'file_path' | 'thumb_path' | 'preview_path' | 'media_type' | 'mime' | 'file_size' | 'width' | 'height' | 'duration' | 'codecs'>,
+) {
+  return {
+    imageUrl: mediaUrl(config, p.file_path),
+    thumbnail: mediaUrl(config, p.thumb_path),
+    previewUrl: p.preview_path ? mediaUrl(config, p.preview_path) : null,
+    mediaType: p.media_type as 'image' | 'video',
+    mime: p.mime,
+    fileSize: p.file_size,
+    width: p.width,
+    height: p.height,
+    duration: p.duration ?? null,
+    codecs: p.codecs ?? null,
+  };
+}
+
 export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {
   const id = parseId(rawId, 'Post');
   const p = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
@@ -84,16 +104,7 @@ export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null =
     id: String(p.id),
     title: p.title,
     content: p.description,
-    imageUrl: mediaUrl(deps.config, p.file_path),
-    thumbnail: mediaUrl(deps.config, p.thumb_path),
-    previewUrl: p.preview_path ? mediaUrl(deps.config, p.preview_path) : null,
-    mediaType: p.media_type as 'image' | 'video',
-    mime: p.mime,
-    fileSize: p.file_size,
-    width: p.width,
-    height: p.height,
-    duration: p.duration,
-    codecs: p.codecs ?? null,
+    ...mediaDetail(deps.config, p),
     stats: { likes: p.like_count, comments: p.comment_count, favorites: p.favorite_count },
     contentRating: p.content_rating as Rating,
     author: { id: String(p.uploader_id), username: p.username, avatar: avatarUrl(deps.config, p.avatar_path) },

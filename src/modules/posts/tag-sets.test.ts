@@ -6,7 +6,8 @@ import { addTagsToPosts } from './post-tags.ts';
 import { WordSets } from './title-word-sets.ts';
 import { RatingSets } from './column-sets.ts';
 import { createPostsService } from './post-listing.ts';
-import { createPost, createUser } from '../../../test/factories.ts';
+import { createPost, createUser, postRow } from '../../../test/factories.ts';
+import { insertPending, publishPending } from '../approval/approval.repo.ts';
 import type { Viewer } from '../../core/deps.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import { TagSets, type TagSetOptions } from './tag-sets.ts';
@@ -247,6 +248,31 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     for (const m of sets) await m.tagSets.current(spy);
     assert.ok(readsPosts(seen) > 0, 'an edited post is read again');
     for (const m of sets) for (const tags of [['c'], ['e'], ['d']]) await check(m, tags, 'newest', 0, 24);
+  });
+
+  // Before the next test: it leaves PostgreSQL's log numbering behind the rows it wrote.
+  test('a post published from the approval queue, with an id below the newest, reaches every kind of set kept, in its place by date', async () => {
+    const db = ctx.database;
+    const sets = [memory('mixed'), memory('lists'), memory('ends'), memory('lists', 2)];
+    const day = (d: number) => Date.parse(`2026-02-0${d}T00:00:00Z`);
+    const held = await insertPending(db, postRow({ uploaderId: mod.id, title: 'p_held', createdAt: day(2) }), { tags: ['a', 'b', 'c'], categories: new Map() });
+    const after = await createPost(db, { uploaderId: mod.id, title: 'p_after', tags: ['a', 'b'], createdAt: day(3) });
+    assert.ok(held < after);
+    model.set('p_after', ['a', 'b']);
+    ids.set('p_after', after);
+    for (const m of sets) for (const tags of [['a', 'b'], ['c']]) await check(m, tags, 'newest', 0, 10);
+    const entry = { action: 'post.approve' as const, target: `post:${held}`, details: {} };
+    assert.equal(await publishPending(db, held, day(4), { by: mod, at: day(4), entry }), true);
+    // The model in date order: the published post comes before the one uploaded after it.
+    model.delete('p_after');
+    model.set('p_held', ['a', 'b', 'c']);
+    model.set('p_after', ['a', 'b']);
+    ids.set('p_held', held);
+    for (const m of [...sets, memory('lists')])
+      for (const tags of [['a'], ['c'], ['a', 'b'], ['a', 'c'], ['b', 'a', 'c']]) {
+        await check(m, tags, 'newest', 0, 10);
+        await check(m, tags, 'oldest', Math.max(0, expected(tags, 'oldest').length - 5), 5);
+      }
   });
 
   test('a process further behind than the change log reads every tag again', async () => {

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import { CHANGED } from '../../db/schema/tag-changes.ts';
 import type { DB } from '../../db/types.ts';
 import { widen } from '../../core/typed-arrays.ts';
 
@@ -24,8 +25,15 @@ export class PhashIndex {
   private maxId = 0;
   /** Ids indexed among the last TAIL, so re-reading the tail adds each post once. */
   private readonly recent = new Set<number>();
+  /** The 'published' counter and the change log's position when posts published from the approval queue were last read. */
+  private published = 0;
+  private seq = 0;
 
   async refresh(db: Kysely<DB>): Promise<void> {
+    const state = (
+      await sql<{ published: number | null; seq: number | null }>`SELECT (SELECT value FROM counters WHERE name = 'published') AS published,
+      (SELECT max(seq) FROM tag_changes) AS seq`.execute(db)
+    ).rows[0];
     // Ids are handed out before commit, so on PostgreSQL a lower id can appear after a higher one:
     // each refresh reads again the last TAIL ids and adds the ones it had not seen.
     let from = Math.max(0, this.maxId - TAIL);
@@ -49,6 +57,31 @@ export class PhashIndex {
       this.maxId = Math.max(this.maxId, from);
     }
     for (const id of this.recent) if (id <= this.maxId - TAIL) this.recent.delete(id);
+    if (Number(state?.published ?? 0) !== this.published) await this.readPublished(db, Number(state?.seq ?? 0));
+    this.published = Number(state?.published ?? 0);
+  }
+
+  /**
+   * Adds the posts published from the approval queue (migration 015) that the log names up to
+   * `upTo`: their ids are below the highest, where the tail read does not look.
+   */
+  private async readPublished(db: Kysely<DB>, upTo: number): Promise<void> {
+    const rows = await db
+      .selectFrom('tag_changes')
+      .innerJoin('posts', 'posts.id', 'tag_changes.post_id')
+      .select(['posts.id', 'posts.phash'])
+      .where('tag_changes.seq', '>', this.seq)
+      .where('tag_changes.seq', '<=', upTo)
+      .where(sql<SqlBool>`(tag_changes.what & ${CHANGED.published}) <> 0`)
+      .execute();
+    this.seq = upTo;
+    if (rows.length === 0) return;
+    const present = new Set(this.ids.subarray(0, this.size));
+    for (const r of rows) {
+      if (!r.phash || present.has(r.id)) continue;
+      present.add(r.id);
+      this.push(r.id, r.phash);
+    }
   }
 
   private push(id: number, hex: string): void {

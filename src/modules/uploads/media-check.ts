@@ -101,14 +101,17 @@ async function removeAll(deps: Deps, paths: string[] | null): Promise<void> {
 }
 
 /**
- * The stored files of `rels` that nothing claims: a post's file is claimed by a post with its
- * sha256 (the name holds it), an avatar by a user who has it.
+ * The stored files of `rels` that nothing claims: a post's file is claimed by a post (or an upload
+ * waiting for approval) with its sha256 (the name holds it), an avatar by a user who has it.
  */
 export async function unclaimed(deps: Pick<Deps, 'db'>, rels: string[]): Promise<Set<string>> {
   const shaOf = (rel: string) => SHA_FILE.exec(rel)?.[2] ?? null;
   const shas = rels.map(shaOf).filter((s): s is string => s !== null);
   const avatars = rels.filter((r) => r.startsWith('avatars/'));
-  const known = new Set(shas.length ? (await deps.db.selectFrom('posts').select('sha256').where('sha256', 'in', shas).execute()).map((r) => r.sha256) : []);
+  // An upload waiting for approval (pending_posts) claims its files as a post does.
+  const claimed = async (table: 'posts' | 'pending_posts') =>
+    (await deps.db.selectFrom(table).select('sha256').where('sha256', 'in', shas).execute()).map((r) => r.sha256);
+  const known = new Set(shas.length ? [...(await claimed('posts')), ...(await claimed('pending_posts'))] : []);
   const usedAvatars = new Set(
     avatars.length ? (await deps.db.selectFrom('users').select('avatar_path').where('avatar_path', 'in', avatars).execute()).map((r) => r.avatar_path) : [],
   );

@@ -19,6 +19,12 @@ const Uploaded = Type.Object({
     imageUrl: RelativePath,
     thumbnailUrl: RelativePath,
     mediaType: StringEnum(MEDIA_TYPES),
+    pending: Type.Optional(
+      Type.Literal(true, {
+        description:
+          "Present (true) when the upload waits for a moderator's approval (setting UPLOAD_APPROVAL): until then only you and the moderators see it, at GET /api/posts/<id>; it keeps this id once published. Absent otherwise.",
+      }),
+    ),
   }),
 });
 
@@ -33,7 +39,7 @@ const UPLOAD_TEXT = `multipart/form-data with:
 - \`description\`: optional text, becomes the post's \`content\`.
 - \`source\`: optional http or https URL (at most 1,024 characters) where the work comes from.
 - \`parentId\`: optional id of an existing post, this post's parent (a 400 naming \`parentId\` when there is no such post).
-The same bytes uploaded again: 409 with the existing \`postId\`. EXIF/XMP/IPTC metadata (GPS
+The same bytes uploaded again: 409 with the existing \`postId\` (of a post waiting for approval: named only to its uploader and the moderators). EXIF/XMP/IPTC metadata (GPS
 included) is stripped from what is served; video metadata too.`;
 
 const UPLOAD_FORM = multipartBody(

@@ -16,6 +16,8 @@ const ACTIONS: Record<AuditAction, string> = {
   'user.unban': 'Ban lifted',
   'post.edit': 'Post edited',
   'post.delete': 'Post deleted',
+  'post.approve': 'Upload approved',
+  'post.reject': 'Upload rejected',
   'posts.bulk_tags': 'Bulk tag edit',
   'comment.delete': 'Comment deleted',
   'pool.edit': 'Pool edited',

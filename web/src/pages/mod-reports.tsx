@@ -1,9 +1,9 @@
 // The report queue: reports in one state, newest first; an open one is resolved (acted on) or
 // dismissed (nothing wrong) with an optional note, and then leaves the open list.
-import { useState } from 'preact/hooks';
 import { api, invalidate, toQuery } from '../api/client.ts';
 import type { Report, ReportList, ReportState } from '../api/types.ts';
 import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
+import { NoteDecision } from '../components/note-decision.tsx';
 import { Pager } from '../components/pager.tsx';
 import { ago, fullDate } from '../lib/format.ts';
 import { navigate, useLoc, withQuery } from '../lib/router.ts';
@@ -18,36 +18,20 @@ function Target({ r }: { r: Report }) {
 }
 
 function Settle({ r, onDone }: { r: Report; onDone(): void }) {
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
-  const settle = async (state: 'resolved' | 'dismissed') => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api(`/api/moderation/reports/${encodeURIComponent(r.id)}`, { method: 'PATCH', json: { state, note: note.trim() || undefined } });
-      onDone();
-    } catch (err) {
-      setError(err as Error);
-      setBusy(false);
-    }
-  };
+  const settle = (state: 'resolved' | 'dismissed') => (note: string) =>
+    api(`/api/moderation/reports/${encodeURIComponent(r.id)}`, { method: 'PATCH', json: { state, note: note || undefined } });
   return (
-    <div class="row settle" role="group" aria-label={`Settle report ${r.id}`}>
-      <div class="field settle-note">
-        <label for={`note-${r.id}`} class="sr-only">
-          Note for report {r.id}
-        </label>
-        <input id={`note-${r.id}`} maxLength={1000} placeholder="Note (optional)" value={note} onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
-      </div>
-      <button type="button" class="btn btn-primary btn-small" disabled={busy} onClick={() => settle('resolved')}>
-        Resolve
-      </button>
-      <button type="button" class="btn btn-ghost btn-small" disabled={busy} onClick={() => settle('dismissed')}>
-        Dismiss
-      </button>
-      <ErrorNote error={error} />
-    </div>
+    <NoteDecision
+      id={`note-${r.id}`}
+      group={`Settle report ${r.id}`}
+      noteLabel={`Note for report ${r.id}`}
+      placeholder="Note (optional)"
+      choices={[
+        { label: 'Resolve', primary: true, run: settle('resolved') },
+        { label: 'Dismiss', run: settle('dismissed') },
+      ]}
+      onDone={onDone}
+    />
   );
 }
 

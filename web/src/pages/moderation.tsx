@@ -5,11 +5,13 @@ import { useSession } from '../lib/session.ts';
 import { useTitle } from '../lib/use-api.ts';
 import { AuditLog } from './mod-audit.tsx';
 import { Invites } from './mod-invites.tsx';
+import { Pending } from './mod-pending.tsx';
 import { Reports } from './mod-reports.tsx';
 import { Users } from './mod-users.tsx';
 
 const TABS = [
   ['reports', 'Reports'],
+  ['pending', 'Pending'],
   ['users', 'Users'],
   ['audit', 'Audit log'],
   ['invites', 'Invites'],
@@ -46,6 +48,7 @@ export default function ModerationPage() {
         <a href="/tag-relations">Tag relations</a>
       </nav>
       {tab === 'reports' && <Reports />}
+      {tab === 'pending' && <Pending />}
       {tab === 'users' && <Users admin={admin} />}
       {tab === 'audit' && <AuditLog />}
       {tab === 'invites' && <Invites />}

@@ -3,7 +3,7 @@ import { ApiError } from '../api/client.ts';
 import type { PostDetail, SimilarList } from '../api/types.ts';
 import { ErrorNote, Loading } from '../components/notice.tsx';
 import { PostGrid } from '../components/post-grid.tsx';
-import { setSafeMode, useSafeMode } from '../lib/session.ts';
+import { setSafeMode, useSafeMode, useSession } from '../lib/session.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
 import { useSettled } from '../lib/use-settled.ts';
 import { Comments } from './comments.tsx';
@@ -39,6 +39,26 @@ function SafeGate({ post, onShow }: { post: PostDetail; onShow(): void }) {
           Turn safe mode off
         </button>
       </div>
+    </div>
+  );
+}
+
+/** A post waiting for approval: only its uploader and the moderators get it, so it says who else cannot see it yet. */
+function PendingNotice() {
+  const { user } = useSession();
+  const staff = user && user.role !== 'user';
+  return (
+    <div class="notice pending-notice" role="note" data-testid="pending-notice">
+      <p>
+        <strong>Pending approval.</strong> Only its uploader and the moderators see this post until a moderator approves it; likes, favourites, comments and
+        edits wait until then.
+        {staff && (
+          <>
+            {' '}
+            <a href="/moderation?tab=pending">Review it in the pending queue</a>.
+          </>
+        )}
+      </p>
     </div>
   );
 }
@@ -98,17 +118,24 @@ export default function PostPage({ id }: { id: string }) {
             )}
           </nav>
         </div>
-        <PostActions post={post} />
+        {post.pending && <PendingNotice />}
+        {!post.pending && <PostActions post={post} />}
         {post.content && <p class="description">{post.content}</p>}
-        {/* Keyed on the change: after a save or a revert the form starts from the post as it is now. */}
-        <PostEdit key={`${post.id}@${post.updatedAt}`} post={post} onSaved={reload} />
-        <PostHistorySection key={post.id} post={post} onReverted={reload} />
+        {!post.pending && (
+          <>
+            {/* Keyed on the change: after a save or a revert the form starts from the post as it is now. */}
+            <PostEdit key={`${post.id}@${post.updatedAt}`} post={post} onSaved={reload} />
+            <PostHistorySection key={post.id} post={post} onReverted={reload} />
+          </>
+        )}
       </div>
       <PostSide post={post} />
-      <div class="post-comments">
-        <Comments postId={post.id} count={post.stats.comments} settled={settled} />
-      </div>
-      {settled && <Similar id={post.id} safe={safe} />}
+      {!post.pending && (
+        <div class="post-comments">
+          <Comments postId={post.id} count={post.stats.comments} settled={settled} />
+        </div>
+      )}
+      {settled && !post.pending && <Similar id={post.id} safe={safe} />}
     </article>
   );
 }

@@ -66,9 +66,14 @@ export function UploadRow({ item, onTitle, onRemove, onRetry }: { item: Item; on
         <div class="upload-status" role="status" aria-live="polite">
           {item.state === 'ready' && <span class="muted">Ready to upload</span>}
           {item.state === 'uploading' && <span>Uploading… {Math.round(item.progress * 100)}%</span>}
-          {item.state === 'done' && item.result && (
+          {item.state === 'done' && item.result && !item.result.pending && (
             <span class="ok">
               Uploaded. <a href={`/posts/${item.result.id}`}>View “{item.result.title}”</a>
+            </span>
+          )}
+          {item.state === 'done' && item.result?.pending && (
+            <span class="ok" data-testid="upload-pending">
+              Uploaded; it waits for a moderator's approval before others can see it. <a href={`/posts/${item.result.id}`}>View “{item.result.title}”</a>
             </span>
           )}
           {item.state === 'failed' && item.error && (
