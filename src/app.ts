@@ -40,6 +40,7 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { usersMeRoutes } from './modules/users/users.me.routes.ts';
+import { preferencesRoutes } from './modules/preferences/preferences.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { reactionsRoutes } from './modules/reactions/reactions.routes.ts';
@@ -182,6 +183,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   invitesRoutes(app, deps);
   moderationRoutes(app, deps);
   usersMeRoutes(app, deps, media);
+  preferencesRoutes(app, deps);
   uploadsRoutes(app, deps);
   commentsRoutes(app, deps);
   reactionsRoutes(app, deps);

@@ -16,6 +16,12 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
   assert.equal(c.shutdownDelayMs, 5000);
   assert.equal(c.registration, 'open', 'anyone may sign up, as before the setting existed');
   assert.equal(c.publicUrl, '');
+  assert.deepEqual(c.visitorRatings, ['safe'], 'visitors see safe posts only');
+});
+
+test('VISITOR_RATINGS: a comma list, any case and spacing, each once, in rating order', () => {
+  assert.deepEqual(loadConfig({ VISITOR_RATINGS: 'Unsafe, safe,safe' }).visitorRatings, ['safe', 'unsafe']);
+  assert.deepEqual(loadConfig({ VISITOR_RATINGS: 'safe,sketchy,unsafe' }).visitorRatings, ['safe', 'sketchy', 'unsafe']);
 });
 
 test('every setting is read', () => {
@@ -54,6 +60,7 @@ test('every setting is read', () => {
     S3_SECRET_ACCESS_KEY: 'secret',
     REGISTRATION: 'invite',
     PUBLIC_URL: 'https://board.example.org/',
+    VISITOR_RATINGS: 'safe,sketchy',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -86,6 +93,7 @@ test('every setting is read', () => {
       ffprobePath: '/opt/ff/ffprobe',
     },
     search: { limits: { maxLength: 2000, maxTerms: 40, maxDepth: 10 }, budgetMs: 500 },
+    visitorRatings: ['safe', 'sketchy'],
   });
 });
 
@@ -116,6 +124,8 @@ test('a bad value names the setting', () => {
     [{ REGISTRATION: 'invite-only' }, 'REGISTRATION'],
     [{ PUBLIC_URL: 'board.example.org' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'https://board.example.org/#x' }, 'PUBLIC_URL'],
+    [{ VISITOR_RATINGS: 'safe,explicit' }, 'VISITOR_RATINGS'],
+    [{ VISITOR_RATINGS: ',' }, 'VISITOR_RATINGS'],
   ];
   for (const [env, name] of cases) {
     assert.throws(

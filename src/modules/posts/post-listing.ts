@@ -12,6 +12,8 @@ import { TermWords } from './title-terms.ts';
 import { WordSets } from './title-word-sets.ts';
 import { VersionedMap } from './versioned-map.ts';
 import { KeptTotals } from '../../search/totals.ts';
+import type { ListFilters } from '../../search/filters.ts';
+import { listFilters } from '../preferences/preferences.service.ts';
 
 /**
  * The post list and detail of one process, with the in-memory indexes the search reads (the
@@ -38,8 +40,9 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
    * one data version, made into what `render` makes of it. The version this process saw last stands
    * in for a read of it: the statement that reads the page's rows reads it too, and if it moved, the
    * search runs again at the new one. Without rows to read, the version is read at the end.
+   * `filters`: a viewer's own (GET /api/posts); other readers of the list have none.
    */
-  const page = async <T>(q: PostListQuery, render: PageRenderer<T>): Promise<T> => {
+  const page = async <T>(q: PostListQuery, render: PageRenderer<T>, filters?: ListFilters): Promise<T> => {
     const at = (version: number) => {
       const tagsNamed: TagLookup = (names) => tags.lookup(deps.db, names, async () => version);
       return listBySearch(
@@ -49,6 +52,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
         render,
         { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, version },
         { wildcards, words, version },
+        filters,
       );
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));
@@ -59,10 +63,12 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
     return result.value;
   };
   const json = listJson(deps);
-  /** GET /api/posts's JSON text. */
+  /** The list's JSON text, with no viewer's filters. */
   const list = (q: PostListQuery): Promise<string> => page(q, json);
   return {
     list,
+    /** GET /api/posts's JSON text, for this viewer (null: a visitor): with their filters, which are read afresh each time. */
+    listFor: async (viewer: Viewer | null, q: PostListQuery): Promise<string> => page(q, json, await listFilters(deps, viewer)),
     page,
     /** GET /api/posts/<id>, with its neighbours when asked. */
     get: (id: string, viewer: Viewer | null, q: PostDetailQuery) => getPostAndNeighbours(deps, id, viewer, q, list),
