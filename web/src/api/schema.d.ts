@@ -178,7 +178,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -211,7 +211,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -289,7 +289,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -322,7 +322,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -426,7 +426,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -458,7 +458,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -490,7 +490,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -523,7 +523,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -599,7 +599,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -686,7 +686,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -719,7 +719,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -812,7 +812,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -844,7 +844,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -877,7 +877,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -950,7 +950,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -983,7 +983,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1067,7 +1067,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1100,7 +1100,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1182,7 +1182,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1214,7 +1214,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1246,7 +1246,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1279,7 +1279,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1369,7 +1369,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1402,7 +1402,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1479,7 +1479,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1511,7 +1511,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1543,7 +1543,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1576,7 +1576,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1640,7 +1640,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1672,7 +1672,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1704,7 +1704,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1736,7 +1736,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1769,7 +1769,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1866,7 +1866,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1898,7 +1898,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1930,7 +1930,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1962,7 +1962,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1995,7 +1995,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2103,7 +2103,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2135,7 +2135,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2167,7 +2167,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2200,7 +2200,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2302,7 +2302,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2334,7 +2334,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2366,7 +2366,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2399,7 +2399,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2475,7 +2475,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2507,7 +2507,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2539,7 +2539,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2571,7 +2571,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2604,7 +2604,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2719,7 +2719,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2751,7 +2751,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2783,7 +2783,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2815,7 +2815,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2847,7 +2847,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2880,7 +2880,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2993,7 +2993,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3025,7 +3025,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3057,7 +3057,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3090,7 +3090,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3215,7 +3215,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3247,7 +3247,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3279,7 +3279,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3311,7 +3311,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3343,7 +3343,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3376,7 +3376,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3458,7 +3458,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3490,7 +3490,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3522,7 +3522,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3555,7 +3555,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3643,7 +3643,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3675,7 +3675,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3707,7 +3707,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3739,7 +3739,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3772,7 +3772,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3836,7 +3836,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3868,7 +3868,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3900,7 +3900,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3933,7 +3933,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4042,7 +4042,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4074,7 +4074,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4106,7 +4106,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4139,7 +4139,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4253,7 +4253,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4285,7 +4285,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4317,7 +4317,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4349,7 +4349,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4381,7 +4381,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4414,7 +4414,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4433,6 +4433,287 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/users/me/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your personal filters of GET /api/posts: the blacklist and the ratings shown
+         * @description Defaults for a member who saved none: `{ blacklist: [], ratings: ["safe", "sketchy", "unsafe"] }`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Posts matching any of these queries are left out of your GET /api/posts lists and searches, whatever the request asks; at most 100. Default: none */
+                            blacklist: string[];
+                            /** @description The ratings your lists show when a request names no rating itself (a contentRating= or a rating: in q wins). Each once, at least one. Default: all three */
+                            ratings: ("safe" | "sketchy" | "unsafe")[];
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace your personal filters; answers them
+         * @description Both fields are required: the body replaces the whole object. Each blacklist entry is checked as `q` would be: a syntax error, a bad metatag value or `order:` is a 400 whose details give field `blacklist[i]`, the message and the character `position` in that entry. Applies at once, on every instance (read from the database on each list request).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Posts matching any of these queries are left out of your GET /api/posts lists and searches, whatever the request asks; at most 100. Default: none */
+                        blacklist: string[];
+                        /** @description The ratings your lists show when a request names no rating itself (a contentRating= or a rating: in q wins). Each once, at least one. Default: all three */
+                        ratings: ("safe" | "sketchy" | "unsafe")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Posts matching any of these queries are left out of your GET /api/posts lists and searches, whatever the request asks; at most 100. Default: none */
+                            blacklist: string[];
+                            /** @description The ratings your lists show when a request names no rating itself (a contentRating= or a rating: in q wins). Each once, at least one. Default: all three */
+                            ratings: ("safe" | "sketchy" | "unsafe")[];
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/upload": {
@@ -4536,7 +4817,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4568,7 +4849,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4600,7 +4881,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4632,7 +4913,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4664,7 +4945,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4696,7 +4977,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4729,7 +5010,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4833,7 +5114,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4865,7 +5146,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4897,7 +5178,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4929,7 +5210,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4962,7 +5243,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5062,7 +5343,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5094,7 +5375,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5126,7 +5407,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5159,7 +5440,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5237,7 +5518,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5269,7 +5550,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5301,7 +5582,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5334,7 +5615,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5409,7 +5690,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5441,7 +5722,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5473,7 +5754,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5506,7 +5787,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5569,7 +5850,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5601,7 +5882,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5633,7 +5914,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5666,7 +5947,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5741,7 +6022,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5773,7 +6054,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5805,7 +6086,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5838,7 +6119,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5901,7 +6182,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5933,7 +6214,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5965,7 +6246,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5998,7 +6279,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6119,7 +6400,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6151,7 +6432,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6183,7 +6464,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6216,7 +6497,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6316,7 +6597,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6348,7 +6629,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6381,7 +6662,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6470,7 +6751,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6502,7 +6783,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6534,7 +6815,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6566,7 +6847,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6599,7 +6880,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6722,7 +7003,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6754,7 +7035,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6787,7 +7068,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6849,7 +7130,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6881,7 +7162,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6913,7 +7194,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6946,7 +7227,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7036,7 +7317,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7068,7 +7349,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7100,7 +7381,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7132,7 +7413,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7165,7 +7446,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7291,7 +7572,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7323,7 +7604,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7355,7 +7636,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7387,7 +7668,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7420,7 +7701,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7538,7 +7819,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7570,7 +7851,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7602,7 +7883,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7634,7 +7915,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7667,7 +7948,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7794,7 +8075,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7826,7 +8107,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7858,7 +8139,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7891,7 +8172,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8001,7 +8282,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8033,7 +8314,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8065,7 +8346,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8098,7 +8379,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8221,7 +8502,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8253,7 +8534,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8285,7 +8566,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8317,7 +8598,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8350,7 +8631,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8382,7 +8663,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List posts, filtered, searched and sorted */
+        /**
+         * List posts, filtered, searched and sorted
+         * @description The viewer's personal filters apply: a member's (session or API key) blacklist and ratings shown (GET|PUT /api/users/me/preferences), a visitor's ratings from the VISITOR_RATINGS setting (default safe only). The list is `request AND rating:(shown) AND NOT (entry1 OR entry2 ...)`; totalPosts counts it, and hiddenPosts says how many the filters left out. A request that names a rating itself (contentRating=, or `rating:` anywhere in `q`) is answered in that rating whatever the ratings shown are; the blacklist still applies. The filters apply to this list only: not to GET /api/posts/<id> (a blacklist filters lists, not links) nor its neighbours, favorites, similar posts, or the Danbooru-compatible /posts.json (Danbooru clients apply blacklists themselves)
+         */
         get: {
             parameters: {
                 query?: {
@@ -8475,6 +8759,8 @@ export interface paths {
                                 /** @description true when more tags matched than the 100 used */
                                 capped: boolean;
                             }[];
+                            /** @description How many posts the request matches that the viewer's filters leave out (a member's blacklist and ratings shown, GET|PUT /api/users/me/preferences; a visitor's, the VISITOR_RATINGS setting): the total without the filters minus totalPosts. Exact when both totals are; when totalIsEstimate is true, or the count without the filters is past 10,000, it may be an estimate too. 0 when the filters hide nothing, or there are none */
+                            hiddenPosts: number;
                         };
                     };
                 };
@@ -8493,7 +8779,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8525,7 +8811,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8558,7 +8844,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8590,7 +8876,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8889,7 +9175,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8921,7 +9207,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8953,7 +9239,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8986,7 +9272,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9051,7 +9337,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9083,7 +9369,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9115,7 +9401,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9148,7 +9434,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9292,7 +9578,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9324,7 +9610,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9356,7 +9642,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9388,7 +9674,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9421,7 +9707,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9527,7 +9813,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9559,7 +9845,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9591,7 +9877,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9624,7 +9910,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9716,7 +10002,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9748,7 +10034,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9781,7 +10067,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9931,7 +10217,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9963,7 +10249,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9995,7 +10281,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10027,7 +10313,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10060,7 +10346,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10162,7 +10448,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10194,7 +10480,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10227,7 +10513,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10319,7 +10605,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10351,7 +10637,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10383,7 +10669,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10416,7 +10702,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10514,7 +10800,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10546,7 +10832,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10578,7 +10864,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10610,7 +10896,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10643,7 +10929,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10769,7 +11055,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10801,7 +11087,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10833,7 +11119,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10866,7 +11152,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10961,7 +11247,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10993,7 +11279,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11026,7 +11312,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11112,7 +11398,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11144,7 +11430,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11176,7 +11462,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11208,7 +11494,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11241,7 +11527,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11317,7 +11603,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11349,7 +11635,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11381,7 +11667,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11414,7 +11700,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11510,7 +11796,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11542,7 +11828,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11575,7 +11861,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11703,7 +11989,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11735,7 +12021,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11767,7 +12053,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11799,7 +12085,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11832,7 +12118,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11909,7 +12195,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11941,7 +12227,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11973,7 +12259,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12006,7 +12292,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12097,7 +12383,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12129,7 +12415,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12162,7 +12448,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12247,7 +12533,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12280,7 +12566,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12374,7 +12660,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12407,7 +12693,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12499,7 +12785,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12531,7 +12817,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12563,7 +12849,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12596,7 +12882,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
