@@ -70,8 +70,11 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
     /** GET /api/posts's JSON text, for this viewer (null: a visitor): with their filters, which are read afresh each time. */
     listFor: async (viewer: Viewer | null, q: PostListQuery): Promise<string> => page(q, json, await listFilters(deps, viewer)),
     page,
-    /** GET /api/posts/<id>, with its neighbours when asked. */
-    get: (id: string, viewer: Viewer | null, q: PostDetailQuery) => getPostAndNeighbours(deps, id, viewer, q, list),
+    /** GET /api/posts/<id>, with its neighbours when asked: in the list as this viewer sees it (their filters, read only when neighbours are asked for). */
+    get: async (id: string, viewer: Viewer | null, q: PostDetailQuery) => {
+      const filters = q.neighbours ? await listFilters(deps, viewer) : undefined;
+      return getPostAndNeighbours(deps, id, viewer, q, (list) => page(list, json, filters));
+    },
     /** Builds the newest order and the sets a first deep page would wait for, and the counts a search by likes would. */
     warm: async () => {
       await list({ offset: 10000, limit: 1 });

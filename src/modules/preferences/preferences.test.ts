@@ -260,6 +260,22 @@ eachDatabase('personal filters: GET|PUT /api/users/me/preferences and GET /api/p
     }
   });
 
+  test("a post's neighbours are those of the list as the viewer sees it: the blacklist's posts are stepped over", async () => {
+    await putOk(ctx.app, member.headers, { blacklist: ['cat'], ratings: ALL });
+    const kept = (await list(ctx.app, member.headers, { limit: 100 })).posts.map((p) => p.id);
+    const res = await ctx.app.inject({ url: `/api/posts/${kept[2]}?neighbours=2&at=2`, headers: member.headers });
+    assert.equal(res.statusCode, 200, res.body);
+    const { before: newer, after: older } = res.json().neighbours;
+    assert.deepEqual(
+      newer.map((p: Item) => p.id),
+      [kept[1], kept[0]],
+    );
+    assert.deepEqual(
+      older.map((p: Item) => p.id),
+      [kept[3], kept[4]],
+    );
+  });
+
   test('links and other lists are not filtered: GET /api/posts/<id>, and the Danbooru-compatible /posts.json', async () => {
     await putOk(ctx.app, member.headers, { blacklist: ['cat'], ratings: ['safe'] });
     const cat = (await everything({ tag: 'cat', contentRating: 'unsafe' }))[0];
