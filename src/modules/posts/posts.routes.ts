@@ -20,7 +20,7 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
           "The viewer's personal filters apply: a member's (session or API key) blacklist and ratings shown (GET|PUT /api/users/me/preferences), a visitor's ratings from the VISITOR_RATINGS setting (default safe only). " +
           'The list is `request AND rating:(shown) AND NOT (entry1 OR entry2 ...)`; totalPosts counts it, and hiddenPosts says how many the filters left out. ' +
           'A request that names a rating itself (contentRating=, or `rating:` anywhere in `q`) is answered in that rating whatever the ratings shown are; the blacklist still applies. ' +
-          'The filters apply to this list only: not to GET /api/posts/<id> (a blacklist filters lists, not links) nor its neighbours, favorites, similar posts, or the Danbooru-compatible /posts.json (Danbooru clients apply blacklists themselves)',
+          'They apply to this list and to the neighbours GET /api/posts/<id>?neighbours= gives in it; not to the post itself (a blacklist filters lists, not links), favorites, similar posts, pools, or the Danbooru-compatible /posts.json (Danbooru clients apply blacklists themselves)',
         tags: ['posts'],
         querystring: PostListQuery,
         response: { 200: PostSearchList, ...errors(400, 401, 429, 503) },
