@@ -41,6 +41,7 @@ import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { approvalRoutes } from './modules/approval/approval.routes.ts';
 import { usersMeRoutes } from './modules/users/users.me.routes.ts';
+import { preferencesRoutes } from './modules/preferences/preferences.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { reactionsRoutes } from './modules/reactions/reactions.routes.ts';
@@ -184,6 +185,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   moderationRoutes(app, deps);
   approvalRoutes(app, deps);
   usersMeRoutes(app, deps, media);
+  preferencesRoutes(app, deps);
   uploadsRoutes(app, deps);
   commentsRoutes(app, deps);
   reactionsRoutes(app, deps);

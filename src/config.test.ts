@@ -18,6 +18,12 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
   assert.equal(c.publicUrl, '');
   assert.equal(c.uploadApproval, 'off', 'uploads are published at once, as before the setting existed');
   assert.equal(c.uploadApprovalMinPosts, 10);
+  assert.deepEqual(c.visitorRatings, ['safe'], 'visitors see safe posts only');
+});
+
+test('VISITOR_RATINGS: a comma list, any case and spacing, each once, in rating order', () => {
+  assert.deepEqual(loadConfig({ VISITOR_RATINGS: 'Unsafe, safe,safe' }).visitorRatings, ['safe', 'unsafe']);
+  assert.deepEqual(loadConfig({ VISITOR_RATINGS: 'safe,sketchy,unsafe' }).visitorRatings, ['safe', 'sketchy', 'unsafe']);
 });
 
 test('every setting is read', () => {
@@ -58,6 +64,7 @@ test('every setting is read', () => {
     PUBLIC_URL: 'https://board.example.org/',
     UPLOAD_APPROVAL: 'new-users',
     UPLOAD_APPROVAL_MIN_POSTS: '3',
+    VISITOR_RATINGS: 'safe,sketchy',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -92,6 +99,7 @@ test('every setting is read', () => {
     search: { limits: { maxLength: 2000, maxTerms: 40, maxDepth: 10 }, budgetMs: 500 },
     uploadApproval: 'new-users',
     uploadApprovalMinPosts: 3,
+    visitorRatings: ['safe', 'sketchy'],
   });
 });
 
@@ -124,6 +132,8 @@ test('a bad value names the setting', () => {
     [{ UPLOAD_APPROVAL: 'some' }, 'UPLOAD_APPROVAL'],
     [{ UPLOAD_APPROVAL_MIN_POSTS: '0' }, 'UPLOAD_APPROVAL_MIN_POSTS'],
     [{ PUBLIC_URL: 'https://board.example.org/#x' }, 'PUBLIC_URL'],
+    [{ VISITOR_RATINGS: 'safe,explicit' }, 'VISITOR_RATINGS'],
+    [{ VISITOR_RATINGS: ',' }, 'VISITOR_RATINGS'],
   ];
   for (const [env, name] of cases) {
     assert.throws(

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { SearchSettings } from './search/search.ts';
+import { RATINGS, type Rating } from './core/schemas.ts';
 
 /** Every setting the server reads, in one place. See the settings table in README.md. */
 export interface Config {
@@ -53,6 +54,8 @@ export interface Config {
   uploadApproval: UploadApproval;
   /** With uploadApproval `new-users`: a user with fewer published posts than this has uploads held. */
   uploadApprovalMinPosts: number;
+  /** The ratings GET /api/posts shows a visitor (no session, no key) unless the request names a rating itself; members choose their own. */
+  visitorRatings: Rating[];
 }
 
 export const UPLOAD_APPROVAL_MODES = ['off', 'new-users', 'all'] as const;
@@ -125,6 +128,16 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
     throw new ConfigError(name, `"${raw}" is not one of ${allowed.join(', ')}`);
   }
   return raw as T;
+}
+
+/** A comma list of ratings, each once, in the order safe, sketchy, unsafe; at least one. */
+function ratings(env: Env, name: string, fallback: Rating[]): Rating[] {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '') return fallback;
+  const given = raw.split(',').map((r) => r.trim().toLowerCase());
+  const unknown = given.find((r) => !(RATINGS as readonly string[]).includes(r));
+  if (unknown !== undefined) throw new ConfigError(name, `"${unknown}" is not one of ${RATINGS.join(', ')}`);
+  return RATINGS.filter((r) => given.includes(r));
 }
 
 function url(env: Env, name: string, protocols: string[]): string {
@@ -219,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     uploadApproval: oneOf(env, 'UPLOAD_APPROVAL', UPLOAD_APPROVAL_MODES, 'off'),
     uploadApprovalMinPosts: int(env, 'UPLOAD_APPROVAL_MIN_POSTS', 10, 1, 1_000_000),
+    visitorRatings: ratings(env, 'VISITOR_RATINGS', ['safe']),
   };
 }
 

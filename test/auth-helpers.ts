@@ -100,3 +100,19 @@ export function assertError(res: Injected, status: number): void {
   assert.equal(typeof body.error, 'string');
   assert.ok(body.error.length > 0);
 }
+
+const members = new WeakMap<App, Promise<{ cookie: string }>>();
+
+/**
+ * Session headers of a member with no filters of their own, made once per app: GET /api/posts
+ * lists every rating to them. For suites about something else than who sees what (a visitor sees
+ * the VISITOR_RATINGS only: modules/preferences/preferences.test.ts).
+ */
+export function memberHeaders(app: App): Promise<{ cookie: string }> {
+  let known = members.get(app);
+  if (!known) {
+    known = register(app, `lister_${Math.random().toString(36).slice(2, 10)}`).then((a) => a.headers);
+    members.set(app, known);
+  }
+  return known;
+}

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { eachDatabase, type Ctx } from './helpers.ts';
 import { addComment, addFavorite, createPool, createUser, postRow } from './factories.ts';
 import { insertPost } from '../src/modules/posts/posts.repo.ts';
-import { evaluate, type ModelPost, ORDER_NAMES, type OrderName, queryArb, queryText, setQueryArb, type World } from './search-model.ts';
+import { evaluate, matches, type ModelPost, ORDER_NAMES, type OrderName, type Q, queryArb, queryText, setQueryArb, type World } from './search-model.ts';
+import { register, type Account } from './auth-helpers.ts';
 import { DEFAULT_SEARCH } from '../src/search/search.ts';
 import { mulberry } from './prng.ts';
 
@@ -123,15 +124,20 @@ for (const [strategy, inOrder] of RUNS) {
     `the query language against a plain evaluation (strategy ${strategy}, ${inOrder ? 'dated in upload order' : 'imported'})`,
     (ctx) => {
       let world: World;
+      // Signed in, with no filters of their own: every post is listed (a visitor would see the safe ones only).
+      let viewer: Account;
+      let filtered: Account;
       before(async () => {
         world = await makeWorld(ctx, 20261125, inOrder);
+        viewer = await register(ctx.app, 'viewer');
+        filtered = await register(ctx.app, 'filtered');
       });
 
-      const page = async (params: Record<string, string | number>) => {
+      const page = async (params: Record<string, string | number>, who = viewer) => {
         const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-        const res = await ctx.app.inject({ method: 'GET', url: `/api/posts?${qs}` });
+        const res = await ctx.app.inject({ method: 'GET', url: `/api/posts?${qs}`, headers: who.headers });
         assert.equal(res.statusCode, 200, `${qs}: ${res.body}`);
-        return res.json() as { posts: { id: string }[]; totalPosts: number; totalIsEstimate: boolean };
+        return res.json() as { posts: { id: string }[]; totalPosts: number; totalIsEstimate: boolean; hiddenPosts: number };
       };
 
       test('every page and total equal the plain evaluation, for random queries and every order', async () => {
@@ -196,6 +202,46 @@ for (const [strategy, inOrder] of RUNS) {
           { numRuns: 100, seed: 7 },
         );
       });
+
+      test("a member's filters leave out exactly the posts a blacklist entry matches and the ratings not shown; hiddenPosts counts them", async () => {
+        const names = (q: Q): boolean => (q.k === 'term' ? q.term.t === 'rating' : q.k === 'not' ? names(q.q) : q.qs.some(names));
+        await fc.assert(
+          fc.asyncProperty(
+            fc.option(queryArb(world), { nil: null }),
+            fc.array(queryArb(world), { maxLength: 3 }),
+            fc.subarray(['safe', 'sketchy', 'unsafe'] as const, { minLength: 1 }),
+            fc.constantFrom<OrderName | null>(null, ...ORDER_NAMES),
+            fc.nat(60),
+            fc.integer({ min: 1, max: 40 }),
+            fc.nat(),
+            async (q, blacklist, ratings, order, offset, limit, style) => {
+              const entries = blacklist.map((b) => queryText(b, style));
+              fc.pre(entries.every((e) => e.length <= 1000));
+              const saved = await ctx.app.inject({
+                method: 'PUT',
+                url: '/api/users/me/preferences',
+                headers: filtered.headers,
+                payload: { blacklist: entries, ratings },
+              });
+              assert.equal(saved.statusCode, 200, saved.body);
+              const shown = (p: ModelPost) => (q !== null && names(q)) || ratings.includes(p.rating);
+              const want = evaluate(world, q, order ?? 'newest', 3, (p) => shown(p) && !blacklist.some((b) => matches(p, b, world)));
+              const unfiltered = evaluate(world, q, order ?? 'newest', 3).length;
+              const text = `${q === null ? '' : queryText(q, style)}${order ? ` order:${order}` : ''}`;
+              const got = await page({ q: text, offset, limit, seed: 3 }, filtered);
+              const at = `${text} with blacklist ${JSON.stringify(entries)} and ratings ${ratings}`;
+              assert.deepEqual(
+                got.posts.map((p) => Number(p.id)),
+                want.slice(offset, offset + limit).map((p) => p.id),
+                at,
+              );
+              assert.equal(got.totalPosts, want.length, at);
+              assert.equal(got.hiddenPosts, unfiltered - want.length, at);
+            },
+          ),
+          { numRuns: 60, seed: 25 },
+        );
+      });
     },
     { search: { ...DEFAULT_SEARCH, strategy } },
   );
@@ -206,8 +252,10 @@ for (const inOrder of [true, false]) {
     `sets alone (tags, user:, fav:, pool:, rating:, type:, title:, id:, date:, age:), from memory, against a plain evaluation (${inOrder ? 'dated in upload order' : 'imported'})`,
     (ctx) => {
       let world: World;
+      let viewer: Account;
       before(async () => {
         world = await makeWorld(ctx, 1125, inOrder);
+        viewer = await register(ctx.app, 'viewer');
       });
 
       test('every page and total equal the plain evaluation, in every order the sets serve', async () => {
@@ -224,6 +272,7 @@ for (const inOrder of [true, false]) {
               const res = await ctx.app.inject({
                 method: 'GET',
                 url: `/api/posts?${new URLSearchParams({ q: text, offset: String(offset), limit: String(limit) })}`,
+                headers: viewer.headers,
               });
               assert.equal(res.statusCode, 200, res.body);
               const got = res.json() as { posts: { id: string }[]; totalPosts: number };
@@ -237,6 +286,7 @@ for (const inOrder of [true, false]) {
               const again = await ctx.app.inject({
                 method: 'GET',
                 url: `/api/posts?${new URLSearchParams({ q: text, offset: String(offset), limit: String(limit) })}`,
+                headers: viewer.headers,
               });
               assert.deepEqual(again.json(), got, `asked again: ${text}`);
               // Newest first, the posts after a cursor: the ones the plain evaluation puts after it, and their total.
@@ -245,6 +295,7 @@ for (const inOrder of [true, false]) {
               const after = await ctx.app.inject({
                 method: 'GET',
                 url: `/api/posts?${new URLSearchParams({ q: text, before: String(cursor.id), limit: String(limit) })}`,
+                headers: viewer.headers,
               });
               const rest = want.slice(offset + 1);
               assert.deepEqual(

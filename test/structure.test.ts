@@ -55,7 +55,7 @@ test('every post list is a search: the list service knows no kept set or index, 
   const listing = text(path.join('modules', 'posts', 'post-listing.ts'));
   assert.match(
     listing,
-    /const page = async <T>\(q: PostListQuery, render: PageRenderer<T>\)[\s\S]*listBySearch\(/,
+    /const page = async <T>\(q: PostListQuery, render: PageRenderer<T>(, filters\?: ListFilters)?\)[\s\S]*listBySearch\(/,
     'every page of post-listing.ts is listBySearch',
   );
   assert.match(listing, /const list = \(q: PostListQuery\): Promise<string> => page\(q, json\)/, 'the list is a page');

@@ -27,7 +27,7 @@ export const ErrorBody = Type.Object(
         Type.Object({
           field: Type.String(),
           message: Type.String(),
-          position: Type.Optional(Type.Integer({ description: 'For `q`: the character offset (from 0) of what is wrong' })),
+          position: Type.Optional(Type.Integer({ description: 'For `q` or a blacklist entry: the character offset (from 0) of what is wrong' })),
         }),
       ),
     ),

@@ -15,6 +15,7 @@ import * as moderation from './migrations/012-moderation.ts';
 import * as postHistory from './migrations/013-post-history.ts';
 import * as accounts from './migrations/014-accounts.ts';
 import * as pendingPosts from './migrations/015-pending-posts.ts';
+import * as userPreferences from './migrations/016-user-preferences.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '013-post-history': postHistory,
   '014-accounts': accounts,
   '015-pending-posts': pendingPosts,
+  '016-user-preferences': userPreferences,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */

@@ -290,6 +290,14 @@ export interface PendingPostsTable {
   created_at: number;
 }
 
+/** A member's personal filters of post lists (migrations/016-user-preferences.ts): `blacklist` is JSON text, `ratings` a comma list. */
+export interface UserPreferencesTable {
+  user_id: number;
+  blacklist: string;
+  ratings: string;
+  updated_at: number;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -321,6 +329,7 @@ export interface DB {
   user_bans: UserBansTable;
   audit_log: AuditLogTable;
   pending_posts: PendingPostsTable;
+  user_preferences: UserPreferencesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

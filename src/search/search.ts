@@ -11,6 +11,7 @@ import { drivenSearch, drivenServe, MAX_CANDIDATES, split } from './driven.ts';
 import { type SetIndexes, type SetStrategy, setsCost, setsSearch, setsServe } from './sets.ts';
 import { condition, type SearchPage, sqlSearch } from './sql.ts';
 import { columnsSearch, columnsServe } from './columns.ts';
+import { filterExpr, type ListFilters } from './filters.ts';
 
 export interface SearchSettings {
   limits: Limits;
@@ -40,12 +41,18 @@ export interface SearchRequest {
   /** order:random's seed: the same seed gives the same order, so pages agree. */
   seed: number;
   now: number;
+  /** The viewer's personal filters (filters.ts), ANDed onto the request; none for other readers of the list. */
+  filters?: ListFilters;
 }
 
-export type SearchResult = SearchPage & { wildcards: Wildcard[]; order: readonly OrderKey[] };
+/** `hidden`: how many posts the request matches that the viewer's filters leave out (0 when they hide nothing). */
+export type SearchResult = SearchPage & { wildcards: Wildcard[]; order: readonly OrderKey[]; hidden: number };
 
-/** Compiles `q` with the base query: the Expr, its order and cursor. Throws QueryError. */
-export async function compileQuery(r: SearchRequest, lookups: Lookups, settings: SearchSettings): Promise<Compiled> {
+/**
+ * Compiles `q` with the base query: the Expr, its order and cursor. Throws QueryError. With
+ * filters that hide anything, `expr` has them and `unfiltered` is the request's own Expr.
+ */
+export async function compileQuery(r: SearchRequest, lookups: Lookups, settings: SearchSettings): Promise<Compiled & { unfiltered?: Expr }> {
   const parsed = parseQuery(r.q, settings.limits);
   const order = orderOf(parsed.order);
   if (order && r.base.order) throw new QueryError('order: cannot be used together with the sortBy parameter; give one of them', parsed.order!.position);
@@ -54,7 +61,10 @@ export async function compileQuery(r: SearchRequest, lookups: Lookups, settings:
   // The old parameters check the cursor against sortBy; an order: of q is checked here, at its place.
   if (before && order && order !== ORDERS.newest) throw new QueryError('the before cursor works with the newest order only', parsed.order!.position);
   const keys = order ?? r.base.order ?? ORDERS.newest;
-  return { expr: andOf(r.base.expr, expr), order: keys, before, seed: r.seed, wildcards };
+  const request = andOf(r.base.expr, expr);
+  const filter = r.filters ? await filterExpr(r.filters, request, lookups, r.now) : null;
+  const filtered = filter ? { expr: andOf(request, filter), unfiltered: request } : { expr: request };
+  return { ...filtered, order: keys, before, seed: r.seed, wildcards };
 }
 
 const IN_MEMORY: Record<Exclude<StrategyName, 'sql'>, SetStrategy> = {
@@ -71,13 +81,18 @@ export async function search(
   settings: SearchSettings = DEFAULT_SEARCH,
   indexes?: SetIndexes,
 ): Promise<SearchResult> {
-  const compiled = await compileQuery(r, lookups, settings);
-  const c = { ...compiled, expr: simplify(compiled.expr) };
-  const strategy = plan(c, settings, indexes);
-  // A strategy that finds it cannot answer after all (dates out of id order, too many candidates) gives null: SQL answers.
-  const inMemory = strategy === 'sql' || !indexes ? null : await IN_MEMORY[strategy](db, c, r.offset, r.limit, indexes, settings.budgetMs);
-  const page = inMemory ?? (await sqlSearch(db, c, r.offset, r.limit, settings.budgetMs));
-  return { ...page, wildcards: compiled.wildcards, order: compiled.order };
+  const { unfiltered, ...compiled } = await compileQuery(r, lookups, settings);
+  const execute = async (expr: Expr, offset: number, limit: number): Promise<SearchPage> => {
+    const c = { ...compiled, expr: simplify(expr) };
+    const strategy = plan(c, settings, indexes);
+    // A strategy that finds it cannot answer after all (dates out of id order, too many candidates) gives null: SQL answers.
+    const inMemory = strategy === 'sql' || !indexes ? null : await IN_MEMORY[strategy](db, c, offset, limit, indexes, settings.budgetMs);
+    return inMemory ?? (await sqlSearch(db, c, offset, limit, settings.budgetMs));
+  };
+  // Without filters that hide anything, nothing more than the page is done.
+  const [page, all] = await Promise.all([execute(compiled.expr, r.offset, r.limit), unfiltered ? execute(unfiltered, 0, 1) : null]);
+  const hidden = all ? Math.max(0, all.total - page.total) : 0;
+  return { ...page, wildcards: compiled.wildcards, order: compiled.order, hidden };
 }
 
 /**

@@ -14,6 +14,9 @@ import type { S3MediaStore } from '../storage/s3.ts';
 import { migrateMedia } from '../modules/uploads/media-migrate.ts';
 import { SeedRefused, seedDatabase, type SeedOptions, type SeedSummary } from './generate.ts';
 
+/** Every rating, named in q: a visitor is otherwise listed safe posts only (VISITOR_RATINGS). */
+const EVERY_RATING = 'rating:safe,sketchy,unsafe';
+
 const POSTS = 300;
 const options = (dataDir: string, until: number, seed = 7): SeedOptions => ({ posts: POSTS, seed, until, mediaDir: path.join(dataDir, 'media') });
 
@@ -268,7 +271,8 @@ eachDatabase('seed: a few hundred posts', (ctx) => {
 
   test('the API serves the seeded board', async () => {
     const db = ctx.database;
-    const list = await getJson(ctx.app, '/api/posts?limit=5');
+    // Every rating, named (a visitor is otherwise shown safe posts only).
+    const list = await getJson(ctx.app, `/api/posts?limit=5&q=${encodeURIComponent(EVERY_RATING)}`);
     assert.equal(list.status, 200);
     assert.equal(list.body.totalPosts, POSTS);
     assert.equal(list.body.totalPages, POSTS / 5);
@@ -278,7 +282,7 @@ eachDatabase('seed: a few hundred posts', (ctx) => {
     const tagCount = await count(db, 'post_tags');
     assert.ok(tagCount > 0);
 
-    const mostLiked = await getJson(ctx.app, '/api/posts?sortBy=most_liked&limit=1');
+    const mostLiked = await getJson(ctx.app, `/api/posts?sortBy=most_liked&limit=1&q=${encodeURIComponent(EVERY_RATING)}`);
     const top = await db
       .selectFrom('posts')
       .select((eb) => eb.fn.max('like_count').as('m'))
@@ -295,7 +299,7 @@ eachDatabase('seed: a few hundred posts', (ctx) => {
     const tags = await getJson(ctx.app, '/api/tags?limit=1');
     const topTag = await db.selectFrom('tags').select(['name', 'post_count']).orderBy('post_count', 'desc').orderBy('name').limit(1).executeTakeFirstOrThrow();
     assert.deepEqual([tags.body.tags[0].name, tags.body.tags[0].postsCount], [topTag.name, topTag.post_count]);
-    const tagged = await getJson(ctx.app, `/api/posts?tag=${topTag.name}&limit=1`);
+    const tagged = await getJson(ctx.app, `/api/posts?tag=${topTag.name}&limit=1&q=${encodeURIComponent(EVERY_RATING)}`);
     assert.equal(tagged.body.totalPosts, topTag.post_count);
 
     const stats = await getJson(ctx.app, '/api/stats');
@@ -317,7 +321,7 @@ eachDatabase('seed: a few hundred posts', (ctx) => {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where(sql<boolean>`lower(title) LIKE ${`%${word}%`}`)
         .executeTakeFirstOrThrow();
-      const listed = await getJson(ctx.app, `/api/posts?search=${encodeURIComponent(word)}&limit=1`);
+      const listed = await getJson(ctx.app, `/api/posts?search=${encodeURIComponent(word)}&limit=1&q=${encodeURIComponent(EVERY_RATING)}`);
       assert.equal(listed.body.totalPosts, Number(scanned.n), word);
     });
 

@@ -18,7 +18,9 @@ browserSuite('browser: pages over seeded data', { timeout: 300_000 }, () => {
   let errors: string[];
   let videoId: string;
   before(async () => {
-    board = await startBoard({ seedPosts: 80 });
+    // Layout and navigation over all 80 posts: the server lists visitors every rating here, and the
+    // safe-only view is the front-end's own (safe mode). The server's visitor default: filters.test.ts.
+    board = await startBoard({ seedPosts: 80, config: { visitorRatings: ['safe', 'sketchy', 'unsafe'] } });
     ({ page, errors } = await newPage(board));
     // One video, uploaded as a seeded member through the API.
     const uploader = (await json(board, '/api/posts?limit=1')).posts[0].author.username;

@@ -4,8 +4,8 @@ import { Ajv } from 'ajv';
 import { sql } from 'kysely';
 import { eachDatabase, getJson } from '../../../test/helpers.ts';
 import { addComment, createPost, createUser } from '../../../test/factories.ts';
-import { register } from '../../../test/auth-helpers.ts';
-import { PostList } from './posts.schemas.ts';
+import { memberHeaders, register } from '../../../test/auth-helpers.ts';
+import { PostSearchList } from './posts.schemas.ts';
 import { fillItems } from '../../db/schema/list-item.ts';
 import { followsList, itemsByIds } from './posts.repo.ts';
 import { testConfig } from '../../config.ts';
@@ -75,7 +75,7 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
   });
 
   test('every item equals the stored row written by JSON.stringify, key for key', async () => {
-    const res = await getJson(ctx.app, '/api/posts?limit=100&sortBy=oldest');
+    const res = await getJson(ctx.app, '/api/posts?limit=100&sortBy=oldest', await memberHeaders(ctx.app));
     assert.equal(res.status, 200);
     assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8/);
     const body = res.body;
@@ -88,7 +88,7 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
     }
   });
 
-  test('the response follows the PostList schema exactly, with no key it does not list', async () => {
+  test('the response follows the PostSearchList schema exactly, with no key it does not list', async () => {
     const closed = (schema: any): any =>
       schema && typeof schema === 'object'
         ? Object.fromEntries(
@@ -98,7 +98,7 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
             ]),
           )
         : schema;
-    const validate = new Ajv({ strict: false }).compile(closed(PostList));
+    const validate = new Ajv({ strict: false }).compile(closed(PostSearchList));
     for (const url of [
       '/api/posts',
       '/api/posts?tag=common&limit=5',
@@ -106,14 +106,14 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
       '/api/posts?offset=3&limit=2',
       '/api/posts?tag=nothing-like-it',
     ]) {
-      const res = await getJson(ctx.app, url);
+      const res = await getJson(ctx.app, url, await memberHeaders(ctx.app));
       assert.equal(res.status, 200, url);
       assert.ok(validate(res.body), `${url}: ${JSON.stringify(validate.errors)}`);
     }
   });
 
   test('a tag with a quote in its name finds its posts, written the same', async () => {
-    const list = (await getJson(ctx.app, '/api/posts?tag=with%22quote&limit=100')).body;
+    const list = (await getJson(ctx.app, '/api/posts?tag=with%22quote&limit=100', await memberHeaders(ctx.app))).body;
     assert.ok(list.posts.length > 0);
     for (const item of list.posts) assert.equal(JSON.stringify(item), JSON.stringify(expected.get(item.id)));
   });
@@ -121,7 +121,7 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
 
 eachDatabase('stored list items follow every change', (ctx) => {
   const item = async (id: string) => {
-    const list = (await getJson(ctx.app, '/api/posts?limit=100')).body;
+    const list = (await getJson(ctx.app, '/api/posts?limit=100', await memberHeaders(ctx.app))).body;
     return list.posts.find((p: { id: string }) => p.id === id);
   };
 

@@ -15,6 +15,8 @@ import { KeptTotals } from '../../search/totals.ts';
 import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import { heldPostDetail } from '../approval/approval.service.ts';
+import type { ListFilters } from '../../search/filters.ts';
+import { listFilters } from '../preferences/preferences.service.ts';
 
 /**
  * The post list and detail of one process, with the in-memory indexes the search reads (the
@@ -41,8 +43,9 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
    * one data version, made into what `render` makes of it. The version this process saw last stands
    * in for a read of it: the statement that reads the page's rows reads it too, and if it moved, the
    * search runs again at the new one. Without rows to read, the version is read at the end.
+   * `filters`: a viewer's own (GET /api/posts); other readers of the list have none.
    */
-  const page = async <T>(q: PostListQuery, render: PageRenderer<T>): Promise<T> => {
+  const page = async <T>(q: PostListQuery, render: PageRenderer<T>, filters?: ListFilters): Promise<T> => {
     const at = (version: number) => {
       const tagsNamed: TagLookup = (names) => tags.lookup(deps.db, names, async () => version);
       return listBySearch(
@@ -52,6 +55,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
         render,
         { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, version },
         { wildcards, words, version },
+        filters,
       );
     };
     const assumed = seen.version ?? (await counter(deps.db, 'version'));
@@ -62,15 +66,22 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
     return result.value;
   };
   const json = listJson(deps);
-  /** GET /api/posts's JSON text. */
+  /** The list's JSON text, with no viewer's filters. */
   const list = (q: PostListQuery): Promise<string> => page(q, json);
   return {
     list,
+    /** GET /api/posts's JSON text, for this viewer (null: a visitor): with their filters, which are read afresh each time. */
+    listFor: async (viewer: Viewer | null, q: PostListQuery): Promise<string> => page(q, json, await listFilters(deps, viewer)),
     page,
-    /** GET /api/posts/<id>, with its neighbours when asked; a post waiting for approval to its uploader and the moderators (no neighbours: it is in no list). */
+    /**
+     * GET /api/posts/<id>, with its neighbours when asked: in the list as this viewer sees it (their
+     * filters, read only when neighbours are asked for). A post waiting for approval goes to its
+     * uploader and the moderators (no neighbours: it is in no list).
+     */
     get: async (id: string, viewer: Viewer | null, q: PostDetailQuery) => {
       try {
-        return await getPostAndNeighbours(deps, id, viewer, q, list);
+        const filters = q.neighbours ? await listFilters(deps, viewer) : undefined;
+        return await getPostAndNeighbours(deps, id, viewer, q, (list) => page(list, json, filters));
       } catch (err) {
         const held = err instanceof AppError && err.status === 404 && toId(id) !== null ? await heldPostDetail(deps, toId(id)!, viewer) : null;
         if (held) return held;

@@ -5,6 +5,7 @@ import { toId } from '../../core/ids.ts';
 import { escapeLike } from '../../db/engine.ts';
 import { type Lookups, namedTagExpr, titleLeaf } from '../../search/compile.ts';
 import { type Expr, ORDERS, SORT_ORDERS } from '../../search/expr.ts';
+import type { ListFilters } from '../../search/filters.ts';
 import { type BaseQuery, type SearchResult, search } from '../../search/search.ts';
 import type { SetIndexes } from '../../search/sets.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
@@ -103,14 +104,14 @@ export const listJson =
     const last = items.ids[items.ids.length - 1];
     const cursor = newest && items.ids.length === limit && last !== undefined ? String(last) : null;
     return {
-      value: postListJson(items, { total: result.total, estimated: result.estimated }, offset, limit, cursor, result.wildcards),
+      value: postListJson(items, { total: result.total, estimated: result.estimated, hidden: result.hidden }, offset, limit, cursor, result.wildcards),
       version: items.version,
     };
   };
 
 /**
  * GET /api/posts with `q` (or another reader of the same list): the search module's page, made
- * into what `render` makes of it.
+ * into what `render` makes of it. `filters`: the viewer's own (GET /api/posts only).
  */
 export async function listBySearch<T>(
   deps: Deps,
@@ -119,6 +120,7 @@ export async function listBySearch<T>(
   render: PageRenderer<T>,
   indexes?: SetIndexes,
   kept?: KeptLookups,
+  filters?: ListFilters,
 ): Promise<{ value: T; version?: number }> {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 24;
@@ -126,7 +128,7 @@ export async function listBySearch<T>(
   const base = await baseQuery(deps, q, lookups);
   const result = await search(
     deps.db,
-    { q: q.q, base, offset, limit, seed: q.seed ?? randomInt(2 ** 31 - 1), now: deps.clock.now() },
+    { q: q.q, base, offset, limit, seed: q.seed ?? randomInt(2 ** 31 - 1), now: deps.clock.now(), filters },
     lookups,
     deps.config.search,
     indexes,

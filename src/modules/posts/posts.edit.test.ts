@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { eachDatabase, getJson, mediaStored, type Ctx } from '../../../test/helpers.ts';
 import { createPost } from '../../../test/factories.ts';
-import { assertBadField, assertError, register, setAccount, type Account } from '../../../test/auth-helpers.ts';
+import { assertBadField, assertError, memberHeaders, register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
 
@@ -65,7 +65,7 @@ eachDatabase(
       assert.equal(str.statusCode, 200, str.body);
       assert.deepEqual(str.json().tags, ['e_four', 'e_two']);
       assert.equal(str.json().title, 'New title', 'fields not sent stay');
-      const item = (await getJson(ctx.app, '/api/posts?search=e_four')).body.posts;
+      const item = (await getJson(ctx.app, '/api/posts?search=e_four', await memberHeaders(ctx.app))).body.posts;
       assert.deepEqual(
         item.map((p: { id: string }) => p.id),
         [id],

@@ -5,6 +5,7 @@ import { eachDatabase } from '../../../test/helpers.ts';
 import { addLike, createPost, createUser, postRow } from '../../../test/factories.ts';
 import { listPage, postsService } from '../../../test/helpers.ts';
 import { deletePostRows } from './posts.delete.ts';
+import { memberHeaders } from '../../../test/auth-helpers.ts';
 
 const HOUR = 3_600_000;
 
@@ -58,7 +59,7 @@ eachDatabase('post lists: stored totals, title search, cursors', (ctx) => {
       await actual(),
     );
     assert.ok(c1.version > c0.version, 'every post change moves the data version');
-    const all = (await ctx.app.inject({ url: '/api/posts' })).json();
+    const all = (await ctx.app.inject({ url: '/api/posts', headers: await memberHeaders(ctx.app) })).json();
     assert.equal(all.totalPosts, 29);
     assert.equal(all.totalIsEstimate, false);
     const unsafe = (await ctx.app.inject({ url: '/api/posts?contentRating=unsafe' })).json();
@@ -66,7 +67,8 @@ eachDatabase('post lists: stored totals, title search, cursors', (ctx) => {
   });
 
   test('title search goes through the search index and follows title edits and deletes', async () => {
-    const search = async (q: string) => (await ctx.app.inject({ url: `/api/posts?limit=100&search=${encodeURIComponent(q)}` })).json();
+    const search = async (q: string) =>
+      (await ctx.app.inject({ url: `/api/posts?limit=100&search=${encodeURIComponent(q)}`, headers: await memberHeaders(ctx.app) })).json();
     const before = await search('DRAGON');
     assert.equal(before.totalPosts, before.posts.length);
     assert.ok(before.posts.every((p: { title: string }) => /dragon/i.test(p.title)));
@@ -78,14 +80,14 @@ eachDatabase('post lists: stored totals, title search, cursors', (ctx) => {
   });
 
   test('before=<id> pages by keyset in newest order; nextCursor leads on', async () => {
-    const first = (await ctx.app.inject({ url: '/api/posts?limit=7' })).json();
-    const second = (await ctx.app.inject({ url: `/api/posts?limit=7&before=${first.nextCursor}` })).json();
-    const byOffset = (await ctx.app.inject({ url: '/api/posts?limit=7&offset=7' })).json();
+    const first = (await ctx.app.inject({ url: '/api/posts?limit=7', headers: await memberHeaders(ctx.app) })).json();
+    const second = (await ctx.app.inject({ url: `/api/posts?limit=7&before=${first.nextCursor}`, headers: await memberHeaders(ctx.app) })).json();
+    const byOffset = (await ctx.app.inject({ url: '/api/posts?limit=7&offset=7', headers: await memberHeaders(ctx.app) })).json();
     assert.deepEqual(
       second.posts.map((p: { id: string }) => p.id),
       byOffset.posts.map((p: { id: string }) => p.id),
     );
-    const tagged = (await ctx.app.inject({ url: `/api/posts?limit=3&tag=fifth&before=${first.posts[0].id}` })).json();
+    const tagged = (await ctx.app.inject({ url: `/api/posts?limit=3&tag=fifth&before=${first.posts[0].id}`, headers: await memberHeaders(ctx.app) })).json();
     assert.ok(tagged.posts.every((p: { tags: string[] }) => p.tags.includes('fifth')));
     for (const bad of ['abc', '999999']) {
       const res = await ctx.app.inject({ url: `/api/posts?before=${bad}` });

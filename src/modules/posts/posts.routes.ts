@@ -1,7 +1,7 @@
 import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { errors, sendJsonText, Message, PostIdParams } from '../../core/schemas.ts';
-import { BulkTags, BulkTagsStarted, PostDetail, PostDetailQuery, PostDetailWithNeighbours, PostList, PostListQuery, PostPatch } from './posts.schemas.ts';
+import { BulkTags, BulkTagsStarted, PostDetail, PostDetailQuery, PostDetailWithNeighbours, PostListQuery, PostSearchList, PostPatch } from './posts.schemas.ts';
 import { viewerOf } from '../../core/auth.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 import type { PostsService } from './post-listing.ts';
@@ -16,13 +16,18 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
     {
       schema: {
         summary: 'List posts, filtered, searched and sorted',
+        description:
+          "The viewer's personal filters apply: a member's (session or API key) blacklist and ratings shown (GET|PUT /api/users/me/preferences), a visitor's ratings from the VISITOR_RATINGS setting (default safe only). " +
+          'The list is `request AND rating:(shown) AND NOT (entry1 OR entry2 ...)`; totalPosts counts it, and hiddenPosts says how many the filters left out. ' +
+          'A request that names a rating itself (contentRating=, or `rating:` anywhere in `q`) is answered in that rating whatever the ratings shown are; the blacklist still applies. ' +
+          'They apply to this list and to the neighbours GET /api/posts/<id>?neighbours= gives in it; not to the post itself (a blacklist filters lists, not links), favorites, similar posts, pools, or the Danbooru-compatible /posts.json (Danbooru clients apply blacklists themselves)',
         tags: ['posts'],
         querystring: PostListQuery,
-        response: { 200: PostList, ...errors(400, 401, 429, 503) },
+        response: { 200: PostSearchList, ...errors(400, 401, 429, 503) },
       },
       config: { limit: 'posts' },
     },
-    async (req, reply) => sendJsonText(reply, await posts.list(req.query)),
+    async (req, reply) => sendJsonText(reply, await posts.listFor(req.viewer, req.query)),
   );
 
   app.get(

@@ -104,6 +104,18 @@ export const PostList = Type.Object({
   ),
 });
 
+/** GET /api/posts's answer: a PostList and what the viewer's filters left out of it. */
+export const PostSearchList = Type.Object({
+  ...PostList.properties,
+  hiddenPosts: Type.Integer({
+    minimum: 0,
+    description:
+      "How many posts the request matches that the viewer's filters leave out (a member's blacklist and ratings shown, GET|PUT /api/users/me/preferences; a visitor's, the VISITOR_RATINGS setting): " +
+      'the total without the filters minus totalPosts. Exact when both totals are; when totalIsEstimate is true, or the count without the filters is past 10,000, it may be an estimate too. ' +
+      '0 when the filters hide nothing, or there are none',
+  }),
+});
+
 export const TagDetail = Type.Object({
   name: Type.String(),
   category: StringEnum(TAG_CATEGORIES),

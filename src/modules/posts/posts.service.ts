@@ -55,11 +55,12 @@ export async function cursorPost(deps: Deps, q: PostListQuery & { before: string
 
 /**
  * A PostList response as JSON text around items the database wrote (db/schema/list-item.ts), key
- * for key the PostList schema: the route sends it as it is.
+ * for key the PostList schema: the route sends it as it is. `count.hidden`, when given (GET
+ * /api/posts), is written as hiddenPosts.
  */
 export function postListJson(
   items: repo.Items,
-  count: { total: number; estimated: boolean },
+  count: { total: number; estimated: boolean; hidden?: number },
   offset: number,
   limit: number,
   cursor: string | null,
@@ -68,6 +69,7 @@ export function postListJson(
   return (
     `{"posts":${items.json},"totalPosts":${count.total},"totalIsEstimate":${count.estimated},` +
     `"currentPage":${Math.floor(offset / limit) + 1},"totalPages":${Math.ceil(count.total / limit)},"nextCursor":${cursor === null ? 'null' : JSON.stringify(cursor)}` +
+    `${count.hidden === undefined ? '' : `,"hiddenPosts":${count.hidden}`}` +
     `${wildcards.length ? `,"wildcards":${JSON.stringify(wildcards)}` : ''}}`
   );
 }

@@ -1,6 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
+import { memberHeaders } from '../../../test/auth-helpers.ts';
 import { addComment, addFavorite, addLike, createPost, createUser } from '../../../test/factories.ts';
 
 const HOUR = 3_600_000;
@@ -86,8 +87,9 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
       .sort(order)
       .map((s) => id[s.key]);
   const spec = (postId: string) => all.find((s) => id[s.key] === postId)!;
+  // As a member without filters, who is listed every rating (a visitor's safe-only default: preferences.test.ts).
   async function list(query: string) {
-    const res = await getJson(ctx.app, `/api/posts${query}`);
+    const res = await getJson(ctx.app, `/api/posts${query}`, await memberHeaders(ctx.app));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body as { posts: any[]; totalPosts: number; currentPage: number; totalPages: number };
   }
@@ -211,7 +213,7 @@ eachDatabase('GET /api/posts', (ctx: Ctx) => {
       assert.ok(body.posts.every((p) => p.author.username === who));
     }
     const none = await list('?uploader=nobody');
-    assert.deepEqual(none, { posts: [], totalPosts: 0, totalIsEstimate: false, currentPage: 1, totalPages: 0, nextCursor: null });
+    assert.deepEqual(none, { posts: [], totalPosts: 0, totalIsEstimate: false, currentPage: 1, totalPages: 0, nextCursor: null, hiddenPosts: 0 });
   });
 
   test('tag, repeated: the post must carry every tag; an unknown tag gives an empty list', async () => {

@@ -46,7 +46,8 @@ eachDatabase('uploads', (ctx) => {
     assert.equal(body.post.mediaType, 'image');
     assert.match(body.post.imageUrl, /^\/media\/originals\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.png$/);
 
-    const list = (await ctx.app.inject({ url: '/api/posts' })).json();
+    // Listed to its uploader (a member without filters); a visitor would see safe posts only.
+    const list = (await ctx.app.inject({ url: '/api/posts', headers: alice.headers })).json();
     const item = list.posts.find((p: { id: string }) => p.id === body.post.id);
     assert.deepEqual(item.tags, ['blue_sky', 'cat']);
     assert.equal(item.contentRating, 'sketchy');

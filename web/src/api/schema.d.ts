@@ -178,7 +178,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -211,7 +211,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -289,7 +289,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -322,7 +322,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -426,7 +426,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -458,7 +458,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -490,7 +490,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -523,7 +523,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -599,7 +599,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -686,7 +686,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -719,7 +719,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -812,7 +812,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -844,7 +844,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -877,7 +877,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -950,7 +950,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -983,7 +983,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1067,7 +1067,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1100,7 +1100,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1182,7 +1182,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1214,7 +1214,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1246,7 +1246,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1279,7 +1279,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1369,7 +1369,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1402,7 +1402,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1479,7 +1479,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1511,7 +1511,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1543,7 +1543,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1576,7 +1576,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1640,7 +1640,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1672,7 +1672,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1704,7 +1704,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1736,7 +1736,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1769,7 +1769,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1869,7 +1869,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1901,7 +1901,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1933,7 +1933,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1965,7 +1965,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -1997,7 +1997,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2030,7 +2030,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2138,7 +2138,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2170,7 +2170,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2202,7 +2202,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2235,7 +2235,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2337,7 +2337,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2369,7 +2369,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2401,7 +2401,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2434,7 +2434,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2510,7 +2510,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2542,7 +2542,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2574,7 +2574,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2606,7 +2606,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2639,7 +2639,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2754,7 +2754,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2786,7 +2786,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2818,7 +2818,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2850,7 +2850,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2882,7 +2882,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -2915,7 +2915,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3028,7 +3028,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3060,7 +3060,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3092,7 +3092,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3125,7 +3125,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3250,7 +3250,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3282,7 +3282,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3314,7 +3314,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3346,7 +3346,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3378,7 +3378,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3411,7 +3411,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3493,7 +3493,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3525,7 +3525,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3557,7 +3557,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3590,7 +3590,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3678,7 +3678,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3710,7 +3710,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3742,7 +3742,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3774,7 +3774,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3807,7 +3807,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3871,7 +3871,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3903,7 +3903,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3935,7 +3935,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -3968,7 +3968,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4077,7 +4077,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4109,7 +4109,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4141,7 +4141,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4174,7 +4174,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4278,7 +4278,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4310,7 +4310,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4342,7 +4342,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4375,7 +4375,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4479,7 +4479,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4511,7 +4511,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4544,7 +4544,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4692,7 +4692,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4724,7 +4724,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4756,7 +4756,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4788,7 +4788,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4820,7 +4820,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4853,7 +4853,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4934,7 +4934,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4966,7 +4966,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -4998,7 +4998,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5030,7 +5030,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5062,7 +5062,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5095,7 +5095,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5207,7 +5207,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5239,7 +5239,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5271,7 +5271,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5303,7 +5303,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5335,7 +5335,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5368,7 +5368,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5387,6 +5387,287 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/users/me/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your personal filters of GET /api/posts: the blacklist and the ratings shown
+         * @description Defaults for a member who saved none: `{ blacklist: [], ratings: ["safe", "sketchy", "unsafe"] }`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Posts matching any of these queries are left out of your GET /api/posts lists and searches, whatever the request asks; at most 100. Default: none */
+                            blacklist: string[];
+                            /** @description The ratings your lists show when a request names no rating itself (a contentRating= or a rating: in q wins). Each once, at least one. Default: all three */
+                            ratings: ("safe" | "sketchy" | "unsafe")[];
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace your personal filters; answers them
+         * @description Both fields are required: the body replaces the whole object. Each blacklist entry is checked as `q` would be: a syntax error, a bad metatag value or `order:` is a 400 whose details give field `blacklist[i]`, the message and the character `position` in that entry. Applies at once, on every instance (read from the database on each list request).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Posts matching any of these queries are left out of your GET /api/posts lists and searches, whatever the request asks; at most 100. Default: none */
+                        blacklist: string[];
+                        /** @description The ratings your lists show when a request names no rating itself (a contentRating= or a rating: in q wins). Each once, at least one. Default: all three */
+                        ratings: ("safe" | "sketchy" | "unsafe")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Posts matching any of these queries are left out of your GET /api/posts lists and searches, whatever the request asks; at most 100. Default: none */
+                            blacklist: string[];
+                            /** @description The ratings your lists show when a request names no rating itself (a contentRating= or a rating: in q wins). Each once, at least one. Default: all three */
+                            ratings: ("safe" | "sketchy" | "unsafe")[];
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            retryAfter?: number;
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/upload": {
@@ -5495,7 +5776,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5527,7 +5808,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5559,7 +5840,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5591,7 +5872,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5623,7 +5904,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5655,7 +5936,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5688,7 +5969,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5792,7 +6073,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5824,7 +6105,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5856,7 +6137,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5888,7 +6169,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -5921,7 +6202,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6021,7 +6302,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6053,7 +6334,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6085,7 +6366,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6118,7 +6399,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6196,7 +6477,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6228,7 +6509,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6260,7 +6541,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6293,7 +6574,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6368,7 +6649,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6400,7 +6681,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6432,7 +6713,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6465,7 +6746,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6528,7 +6809,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6560,7 +6841,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6592,7 +6873,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6625,7 +6906,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6700,7 +6981,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6732,7 +7013,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6764,7 +7045,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6797,7 +7078,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6860,7 +7141,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6892,7 +7173,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6924,7 +7205,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -6957,7 +7238,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7078,7 +7359,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7110,7 +7391,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7142,7 +7423,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7175,7 +7456,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7275,7 +7556,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7307,7 +7588,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7340,7 +7621,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7429,7 +7710,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7461,7 +7742,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7493,7 +7774,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7525,7 +7806,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7558,7 +7839,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7681,7 +7962,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7713,7 +7994,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7746,7 +8027,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7808,7 +8089,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7840,7 +8121,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7872,7 +8153,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7905,7 +8186,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -7995,7 +8276,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8027,7 +8308,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8059,7 +8340,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8091,7 +8372,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8124,7 +8405,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8250,7 +8531,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8282,7 +8563,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8314,7 +8595,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8346,7 +8627,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8379,7 +8660,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8497,7 +8778,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8529,7 +8810,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8561,7 +8842,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8593,7 +8874,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8626,7 +8907,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8753,7 +9034,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8785,7 +9066,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8817,7 +9098,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8850,7 +9131,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8960,7 +9241,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -8992,7 +9273,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9024,7 +9305,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9057,7 +9338,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9180,7 +9461,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9212,7 +9493,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9244,7 +9525,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9276,7 +9557,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9309,7 +9590,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9341,7 +9622,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List posts, filtered, searched and sorted */
+        /**
+         * List posts, filtered, searched and sorted
+         * @description The viewer's personal filters apply: a member's (session or API key) blacklist and ratings shown (GET|PUT /api/users/me/preferences), a visitor's ratings from the VISITOR_RATINGS setting (default safe only). The list is `request AND rating:(shown) AND NOT (entry1 OR entry2 ...)`; totalPosts counts it, and hiddenPosts says how many the filters left out. A request that names a rating itself (contentRating=, or `rating:` anywhere in `q`) is answered in that rating whatever the ratings shown are; the blacklist still applies. They apply to this list and to the neighbours GET /api/posts/<id>?neighbours= gives in it; not to the post itself (a blacklist filters lists, not links), favorites, similar posts, pools, or the Danbooru-compatible /posts.json (Danbooru clients apply blacklists themselves)
+         */
         get: {
             parameters: {
                 query?: {
@@ -9434,6 +9718,8 @@ export interface paths {
                                 /** @description true when more tags matched than the 100 used */
                                 capped: boolean;
                             }[];
+                            /** @description How many posts the request matches that the viewer's filters leave out (a member's blacklist and ratings shown, GET|PUT /api/users/me/preferences; a visitor's, the VISITOR_RATINGS setting): the total without the filters minus totalPosts. Exact when both totals are; when totalIsEstimate is true, or the count without the filters is past 10,000, it may be an estimate too. 0 when the filters hide nothing, or there are none */
+                            hiddenPosts: number;
                         };
                     };
                 };
@@ -9452,7 +9738,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9484,7 +9770,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9517,7 +9803,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9549,7 +9835,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9863,7 +10149,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9895,7 +10181,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9927,7 +10213,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -9960,7 +10246,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10025,7 +10311,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10057,7 +10343,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10089,7 +10375,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10122,7 +10408,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10271,7 +10557,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10303,7 +10589,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10335,7 +10621,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10367,7 +10653,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10400,7 +10686,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10506,7 +10792,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10538,7 +10824,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10570,7 +10856,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10603,7 +10889,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10695,7 +10981,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10727,7 +11013,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10760,7 +11046,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10915,7 +11201,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10947,7 +11233,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -10979,7 +11265,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11011,7 +11297,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11044,7 +11330,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11146,7 +11432,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11178,7 +11464,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11211,7 +11497,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11303,7 +11589,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11335,7 +11621,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11367,7 +11653,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11400,7 +11686,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11498,7 +11784,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11530,7 +11816,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11562,7 +11848,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11594,7 +11880,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11627,7 +11913,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11753,7 +12039,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11785,7 +12071,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11817,7 +12103,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11850,7 +12136,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11945,7 +12231,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -11977,7 +12263,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12010,7 +12296,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12096,7 +12382,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12128,7 +12414,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12160,7 +12446,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12192,7 +12478,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12225,7 +12511,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12301,7 +12587,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12333,7 +12619,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12365,7 +12651,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12398,7 +12684,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12494,7 +12780,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12526,7 +12812,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12559,7 +12845,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12687,7 +12973,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12719,7 +13005,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12751,7 +13037,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12783,7 +13069,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12816,7 +13102,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12893,7 +13179,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12925,7 +13211,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12957,7 +13243,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -12990,7 +13276,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13081,7 +13367,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13113,7 +13399,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13146,7 +13432,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13231,7 +13517,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13264,7 +13550,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13358,7 +13644,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13391,7 +13677,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13483,7 +13769,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13515,7 +13801,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13547,7 +13833,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;
@@ -13580,7 +13866,7 @@ export interface paths {
                             details?: {
                                 field: string;
                                 message: string;
-                                /** @description For `q`: the character offset (from 0) of what is wrong */
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
                             retryAfter?: number;

@@ -28,6 +28,7 @@ export type TagHistoryEntry = TagHistory['history'][number];
 export type PoolList = Get<'/api/pools'>;
 export type Pool = PoolList['pools'][number];
 export type Profile = Get<'/api/users/{username}'>;
+export type Preferences = Get<'/api/users/me/preferences'>;
 export type Status = Get<'/api/public/status'>;
 export type KeyList = Get<'/api/user/api-keys'>;
 export type ApiKey = KeyList['keys'][number];

@@ -7,7 +7,7 @@ import { StatsPanel } from '../components/stats-panel.tsx';
 import { count, plural } from '../lib/format.ts';
 import { faultOf, queryFault } from '../lib/query-fault.ts';
 import { navigate, restoreScroll, useLoc, withQuery } from '../lib/router.ts';
-import { useSafeMode } from '../lib/session.ts';
+import { useSafeMode, useSession } from '../lib/session.ts';
 import { useApi, useTitle } from '../lib/use-api.ts';
 import { BrowseFilters } from './browse-filters.tsx';
 import { apiFilters, newSeed, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
@@ -35,6 +35,21 @@ function PopularTags() {
   );
 }
 
+/** What the viewer's filters left out of this list (hiddenPosts), and where to change that. */
+function HiddenNote({ hidden, member }: { hidden: number; member: boolean }) {
+  if (hidden <= 0) return null;
+  return member ? (
+    <p class="hint" data-testid="hidden-note">
+      {plural(hidden, 'post')} hidden by your filters. <a href="/settings#filters">Edit filters</a>
+    </p>
+  ) : (
+    <p class="hint" data-testid="hidden-note">
+      Visitors see safe posts only: {plural(hidden, 'post')} hidden. Choose a rating in the filters, or{' '}
+      <a href={`/login?next=${encodeURIComponent(location.pathname + location.search)}`}>sign in</a> to see every rating.
+    </p>
+  );
+}
+
 function heading(q: string, tags: string[]): string {
   if (q && tags.length) return `“${q}” in ${tags.join(' + ')}`;
   if (q) return `Results for “${q}”`;
@@ -45,6 +60,7 @@ function heading(q: string, tags: string[]): string {
 export function Browse() {
   const loc = useLoc();
   const safe = useSafeMode();
+  const { user } = useSession();
   const state = readBrowse(loc.query, safe);
   const filters = apiFilters(state);
   const offset = (state.page - 1) * PAGE_SIZE;
@@ -94,6 +110,7 @@ export function Browse() {
             Safe mode: showing posts rated safe. <a href={withQuery({ rating: 'all', page: undefined })}>Show all ratings</a>
           </p>
         )}
+        {data && <HiddenNote hidden={data.hiddenPosts} member={!!user} />}
         {fault ? (
           <p class="note" data-testid="query-refused">
             This search could not be read: see the message under the search box, or the <a href="/help/search">search syntax</a>.

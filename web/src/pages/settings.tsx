@@ -1,6 +1,7 @@
 import { useSession } from '../lib/session.ts';
 import { useTitle } from '../lib/use-api.ts';
 import { ApiKeys } from './api-keys.tsx';
+import { FiltersForm } from './filters-form.tsx';
 import { PasswordForm, ProfileForm } from './profile-form.tsx';
 
 export default function SettingsPage() {
@@ -11,7 +12,7 @@ export default function SettingsPage() {
       <div class="page narrow">
         <h1>Settings</h1>
         <p>
-          <a href="/login?next=/settings">Sign in</a> to change your profile, password and API keys.
+          <a href="/login?next=/settings">Sign in</a> to change your profile, password, filters and API keys.
         </p>
       </div>
     );
@@ -22,10 +23,12 @@ export default function SettingsPage() {
       <nav class="toc" aria-label="Settings sections">
         <a href="#profile">Profile</a>
         <a href="#password">Password</a>
+        <a href="#filters">Filters</a>
         <a href="#api-keys">API keys</a>
       </nav>
       <ProfileForm username={user.username} />
       <PasswordForm />
+      <FiltersForm />
       <ApiKeys />
     </div>
   );
