@@ -14,6 +14,7 @@ import * as changeLogKinds from './migrations/011-change-log-kinds.ts';
 import * as moderation from './migrations/012-moderation.ts';
 import * as postHistory from './migrations/013-post-history.ts';
 import * as accounts from './migrations/014-accounts.ts';
+import * as commitOrderLock from './migrations/017-commit-order-lock.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '012-moderation': moderation,
   '013-post-history': postHistory,
   '014-accounts': accounts,
+  '017-commit-order-lock': commitOrderLock,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */
