@@ -6,7 +6,6 @@ import { publicItemJson } from '../../core/media-paths.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import type { PostListItem } from './posts.schemas.ts';
 import type { DB, NewPost } from '../../db/types.ts';
-import { movePostCounts } from '../../db/counters.ts';
 import { insertPostLinked } from '../../db/queries/post-insert.ts';
 import { toTagString } from './tag-string.ts';
 import { tagsForWrite } from './post-tags.ts';
@@ -196,14 +195,10 @@ export async function insertPost(db: Kysely<DB>, post: NewPost, tags: TagInput):
 
 /**
  * The post's row, its links to `tags` (what tagsForWrite made of the upload's tags) and the tags'
- * counts, in the caller's transaction. The post's insert takes the commit-order lock (db/locks.ts)
- * and the counts lock the tags' rows, both held to the commit, so they are the transaction's last
- * two statements: two round trips that other uploads wait for, where one a tag followed the post.
+ * counts, in the caller's transaction: its last statement on PostgreSQL (insertPostLinked says why).
  */
 export async function insertPostTagged(trx: Transaction<DB>, post: NewPost, tags: Map<string, number>): Promise<number> {
-  const id = await insertPostLinked(trx, { ...post, tag_string: toTagString(tags.keys()) }, [...tags.values()]);
-  await movePostCounts(trx, 'tags', new Map([...tags.values()].map((t) => [t, 1])));
-  return id;
+  return insertPostLinked(trx, { ...post, tag_string: toTagString(tags.keys()) }, [...tags.values()]);
 }
 
 /** Whether the viewer liked and favorited the post (false for anonymous). */
