@@ -48,8 +48,9 @@ export const COMMIT_ORDER_FUNCTION = 'commit_order_lock';
  * reader that has seen N never meets a smaller one committing later. Triggers take it for post
  * inserts, edits and deletes; this is for a write moving the version by hand (bumpVersion).
  * Every writer takes its locks in one order: the posts' rows, then this lock, then the tags' rows
- * (an edit's trigger takes it at its post's first update, before the tag counts move; an upload
- * writes its post before its tags' counts, posts.repo.ts; bumpVersion comes last).
+ * (an edit's trigger takes it at its post's first update, before the tag counts move; an
+ * upload's one statement inserts its post before it locks its tags, queries/post-insert.ts;
+ * bumpVersion comes last).
  */
 export async function writingInCommitOrder(trx: Transaction<DB>): Promise<void> {
   await sql`SELECT ${sql.raw(COMMIT_ORDER_FUNCTION)}()`.execute(trx);
