@@ -1,4 +1,5 @@
-import type { Kysely, Transaction, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { writingInCommitOrder } from './locks.ts';
 import type { DB } from './types.ts';
 import { prepared } from './prepared.ts';
 
@@ -6,7 +7,9 @@ const counterRow = prepared((db, p: { name: string }) => db.selectFrom('counters
 
 /**
  * A counter kept by triggers (migrations/001-initial-schema.ts): 'posts', 'posts:<rating>', or 'version', the data
- * version every upload, edit and delete moves (what in-memory structures check on use).
+ * version every upload, edit and delete moves (what in-memory structures check on use). On
+ * PostgreSQL every write moving them holds the commit-order lock first (locks.ts), so they are
+ * one row each: no two writers wait for a row there rather than for the lock.
  */
 export async function counter(db: Kysely<DB>, name: string): Promise<number> {
   const [row] = await counterRow(db, { name });
@@ -32,21 +35,44 @@ export function moveCount<T extends keyof Counted>(trx: Transaction<DB>, table: 
 }
 
 /**
- * Moves the post counts of tags or pools one row at a time, in ascending id order: every writer
- * then locks shared rows in the same order, so two edits or deletes touching the same tags cannot
- * deadlock on PostgreSQL (one UPDATE ... WHERE id IN (...) locks in no fixed order).
+ * Moves the post counts of tags or pools in one statement. On PostgreSQL it locks their rows
+ * first in ascending id order (a sub-select FOR UPDATE, which sorts before it locks): every writer
+ * then locks shared rows in the same order, so two writes touching the same tags cannot deadlock
+ * (an UPDATE ... WHERE id IN (...) alone locks in no fixed order). One statement instead of one a
+ * row: a popular tag's row is held to the commit, so an upload's round trips after it are every
+ * other upload's wait.
  */
 export async function movePostCounts(trx: Transaction<DB>, table: 'tags' | 'pools', deltas: Map<number, number>): Promise<void> {
-  for (const [id, delta] of [...deltas].sort((a, b) => a[0] - b[0])) {
-    if (delta !== 0) await moveCount(trx, table, 'post_count', id, delta).execute();
-  }
+  const moves = [...deltas].filter(([, delta]) => delta !== 0).sort((a, b) => a[0] - b[0]);
+  if (moves.length === 0) return;
+  const ids = moves.map(([id]) => id);
+  const rows = trx
+    .selectFrom(table as 'tags')
+    .select('id')
+    .where('id', 'in', ids)
+    .orderBy('id');
+  const by = sql.join(
+    moves.map(([id, delta]) => sql`WHEN ${id} THEN CAST(${delta} AS integer)`),
+    sql` `,
+  );
+  await trx
+    .updateTable(table as 'tags')
+    .set({ post_count: sql<number>`post_count + CASE id ${by} END` })
+    .where('id', 'in', onPostgres(trx) ? rows.forUpdate() : rows)
+    .execute();
 }
+
+/** Whether `db` runs on PostgreSQL (src/db/ is where the code may ask). */
+const onPostgres = (db: Kysely<DB>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * Moves the data version by hand, for a write that changes what the posts' searches and lists read
- * without editing a post: a tag's category or name, an alias (what a name stands for).
+ * without editing a post: a tag's category or name, an alias (what a name stands for). It takes
+ * the commit-order lock first, as every write moving the version does (locks.ts), so call it after
+ * the transaction's row locks (its posts', its tags'): late, as the triggers take it.
  */
 export async function bumpVersion(trx: Transaction<DB>): Promise<void> {
+  await writingInCommitOrder(trx);
   await trx
     .updateTable('counters')
     .set((eb) => ({ value: eb('value', '+', 1) }))

@@ -8,7 +8,7 @@ import { migrateToLatest, pendingMigrations, SchemaBehind } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { sendNamed } from './named-statements.ts';
 import { ensureStatistics } from './statistics.ts';
-import { LOCK_FUNCTIONS } from './locks.ts';
+import { COMMIT_ORDER_FUNCTION, LOCK_FUNCTIONS } from './locks.ts';
 
 export { Database };
 
@@ -127,6 +127,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.pragma('temp_store = FILE');
   conn.function(DEADLINE_FUNCTION, { deterministic: false }, deadlineGuard());
   for (const name of LOCK_FUNCTIONS) conn.function(name, { deterministic: false }, (_key: unknown) => null);
+  conn.function(COMMIT_ORDER_FUNCTION, { deterministic: false }, () => null);
   return new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
 }
 

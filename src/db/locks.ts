@@ -37,3 +37,21 @@ const PARENTS = 7_304_212;
 export async function changingParents(trx: Transaction<DB>): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(CAST(${PARENTS} AS bigint))`.execute(trx);
 }
+
+/** SQL function (migration 017; a no-op on SQLite, database.ts) taking the commit-order lock. */
+export const COMMIT_ORDER_FUNCTION = 'commit_order_lock';
+
+/**
+ * The commit-order lock (PostgreSQL, migration 017): held to the transaction's end by every write
+ * that hands out a number readers follow (a new post's id, a change log entry's seq) or moves the
+ * data version, taken before it draws one. Such writers commit in the order they drew, so a
+ * reader that has seen N never meets a smaller one committing later. Triggers take it for post
+ * inserts, edits and deletes; this is for a write moving the version by hand (bumpVersion).
+ * Every writer takes its locks in one order: the posts' rows, then this lock, then the tags' rows
+ * (an edit's trigger takes it at its post's first update, before the tag counts move; an
+ * upload's one statement inserts its post before it locks its tags, queries/post-insert.ts;
+ * bumpVersion comes last).
+ */
+export async function writingInCommitOrder(trx: Transaction<DB>): Promise<void> {
+  await sql`SELECT ${sql.raw(COMMIT_ORDER_FUNCTION)}()`.execute(trx);
+}

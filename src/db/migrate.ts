@@ -16,6 +16,7 @@ import * as postHistory from './migrations/013-post-history.ts';
 import * as accounts from './migrations/014-accounts.ts';
 import * as pendingPosts from './migrations/015-pending-posts.ts';
 import * as userPreferences from './migrations/016-user-preferences.ts';
+import * as commitOrderLock from './migrations/017-commit-order-lock.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '014-accounts': accounts,
   '015-pending-posts': pendingPosts,
   '016-user-preferences': userPreferences,
+  '017-commit-order-lock': commitOrderLock,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */

@@ -13,7 +13,7 @@ export async function newestChange(trx: Transaction<DB>): Promise<number> {
  * the entries the trigger logged for them after `since` (CHANGED.tags) give way to one entry a
  * link (CHANGED.tagAdded), which a reader applies as it is, without reading the posts again. The
  * caller holds the posts' rows, so no other writer logs them meanwhile, and (on PostgreSQL) the
- * lock on the data version its update took, so the new entries still number in commit order.
+ * commit-order lock its update took (db/locks.ts), so the new entries still number in commit order.
  */
 export async function logTagsAdded(trx: Transaction<DB>, since: number, links: { post_id: number; tag_id: number }[]): Promise<void> {
   if (links.length === 0) return;

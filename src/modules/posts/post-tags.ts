@@ -100,12 +100,13 @@ export async function replacePostTags(trx: Transaction<DB>, postId: number, post
       .values(added.map((tag_id) => ({ post_id: postId, tag_id, created_at: postCreatedAt })))
       .execute();
   }
-  await movePostCounts(trx, 'tags', new Map([...removed.map((t) => [t, -1] as const), ...added.map((t) => [t, 1] as const)]));
   await trx
     .updateTable('posts')
     .set({ tag_string: toTagString(wanted.keys()) })
     .where('id', '=', postId)
     .execute();
+  // After the post's update, which takes the commit-order lock: tags' rows come after it (db/locks.ts).
+  await movePostCounts(trx, 'tags', new Map([...removed.map((t) => [t, -1] as const), ...added.map((t) => [t, 1] as const)]));
 }
 
 /**
@@ -151,7 +152,7 @@ export async function addTagsToPosts(trx: Transaction<DB>, db: Database, postIds
   return strings.size;
 }
 
-/** addTagsToPosts's writes: the links, the counts, the tag strings and updated_at, and the change log of the links added. */
+/** addTagsToPosts's writes: the links, the tag strings and updated_at, the change log of the links added, and the counts. */
 async function writeAdded(
   trx: Transaction<DB>,
   links: { post_id: number; tag_id: number; created_at: number }[],
@@ -164,7 +165,6 @@ async function writeAdded(
       .insertInto('post_tags')
       .values(links.slice(at, at + 500))
       .execute();
-  await movePostCounts(trx, 'tags', deltas);
   const cases = sql.join(
     [...strings].map(([id, text]) => sql`WHEN ${id} THEN ${text}`),
     sql` `,
@@ -176,4 +176,6 @@ async function writeAdded(
     .where('id', 'in', [...strings.keys()])
     .execute();
   await logTagsAdded(trx, since, links);
+  // Last: the posts' update took the commit-order lock, which comes before tags' rows (db/locks.ts).
+  await movePostCounts(trx, 'tags', deltas);
 }

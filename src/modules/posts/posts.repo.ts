@@ -6,7 +6,7 @@ import { publicItemJson } from '../../core/media-paths.ts';
 import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import type { PostListItem } from './posts.schemas.ts';
 import type { DB, NewPost } from '../../db/types.ts';
-import { movePostCounts } from '../../db/counters.ts';
+import { insertPostLinked } from '../../db/queries/post-insert.ts';
 import { toTagString } from './tag-string.ts';
 import { tagsForWrite } from './post-tags.ts';
 import type { TagInput } from '../tags/tag-name-rules.ts';
@@ -193,21 +193,12 @@ export async function insertPost(db: Kysely<DB>, post: NewPost, tags: TagInput):
   return db.transaction().execute(async (trx) => insertPostTagged(trx, post, await tagsForWrite(trx, tags, post.created_at)));
 }
 
-/** The post's row, its links to `tags` (what tagsForWrite made of the upload's tags) and the tags' counts, in the caller's transaction. */
+/**
+ * The post's row, its links to `tags` (what tagsForWrite made of the upload's tags) and the tags'
+ * counts, in the caller's transaction: its last statement on PostgreSQL (insertPostLinked says why).
+ */
 export async function insertPostTagged(trx: Transaction<DB>, post: NewPost, tags: Map<string, number>): Promise<number> {
-  const { id } = await trx
-    .insertInto('posts')
-    .values({ ...post, tag_string: toTagString(tags.keys()) })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  if (tags.size > 0) {
-    await trx
-      .insertInto('post_tags')
-      .values([...tags.values()].map((tag_id) => ({ post_id: id, tag_id, created_at: post.created_at })))
-      .execute();
-    await movePostCounts(trx, 'tags', new Map([...tags.values()].map((t) => [t, 1])));
-  }
-  return id;
+  return insertPostLinked(trx, { ...post, tag_string: toTagString(tags.keys()) }, [...tags.values()]);
 }
 
 const reactionsOf = prepared(

@@ -6,6 +6,7 @@ import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
 import { applyingImplications } from '../../db/locks.ts';
 import type { DB } from '../../db/types.ts';
+import type { Job } from '../jobs/jobs.schemas.ts';
 import { createJob } from '../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../jobs/wake.ts';
 import { aliasRetagJob, runStepsNow } from '../posts/posts.retag.ts';
@@ -83,15 +84,16 @@ export async function createAlias(deps: Deps, by: Actor, input: NewTagAlias) {
     }
     await trx.insertInto('tag_aliases').values({ from_name: from, tag_id: target.id, creator_id: by.id, created_at: createdAt }).execute();
     await recordTagChange(trx, by, createdAt, { kind: 'alias', action: 'create', tagId: target.id, otherId: fromTag?.id, after: { from, to } });
-    await bumpVersion(trx);
-    if (!fromTag || fromTag.post_count === 0) return null;
-    const params = { from, fromId: fromTag.id, toId: target.id };
-    // A few posts move now, so the answer already finds them under `to`; many, in the background.
-    if (fromTag.post_count <= deps.config.aliasRetagNow) {
-      await runStepsNow(trx, deps, aliasRetagJob, params);
-      return null;
+    let job: Job | null = null;
+    if (fromTag && fromTag.post_count > 0) {
+      const params = { from, fromId: fromTag.id, toId: target.id };
+      // A few posts move now, so the answer already finds them under `to`; many, in the background.
+      if (fromTag.post_count <= deps.config.aliasRetagNow) await runStepsNow(trx, deps, aliasRetagJob, params);
+      else job = await createJob(deps, aliasRetagJob, params, by.id, trx);
     }
-    return createJob(deps, aliasRetagJob, params, by.id, trx);
+    // Last: its lock comes after the rows of the posts moved now (db/locks.ts).
+    await bumpVersion(trx);
+    return job;
   });
   if (job) wakeJobRunners(deps.db);
   return { from, to, createdAt: iso(createdAt), creator: userRef(by.username), ...(job ? { job: { id: job.id } } : {}) };
