@@ -2,7 +2,7 @@ import type { Actor, Deps } from '../../core/deps.ts';
 import type { Transaction } from 'kysely';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
 import type { DB } from '../../db/types.ts';
-import type { Engine } from '../../db/engine.ts';
+import type { Database } from '../../db/engine.ts';
 import type { Role, Tier } from '../../core/tiers.ts';
 import { enforceKeyCap } from '../api-keys/api-keys.service.ts';
 import { recordAudit } from '../moderation/audit.repo.ts';
@@ -18,9 +18,8 @@ export interface AccountChange {
  * invites need one; only the command line could). On PostgreSQL the admins' rows are locked, so
  * two admins demoting each other at once cannot both pass; SQLite runs one writer at a time.
  */
-async function refuseLastAdmin(trx: Transaction<DB>, engine: Engine): Promise<void> {
-  const admins = trx.selectFrom('users').select('id').where('role', '=', 'admin');
-  const rows = await (engine === 'postgres' ? admins.forUpdate() : admins).execute();
+async function refuseLastAdmin(db: Database, trx: Transaction<DB>): Promise<void> {
+  const rows = await db.lockRows(trx.selectFrom('users').select('id').where('role', '=', 'admin')).execute();
   if (rows.length <= 1) throw new AppError(409, "This is the board's last admin: make another admin first");
 }
 
@@ -32,13 +31,12 @@ export async function changeAccount(deps: Deps, by: Actor, username: string, cha
   if (change.tier === undefined && change.role === undefined) {
     badRequest('Give a tier or a role to change', [{ field: 'tier', message: 'tier or role is required' }]);
   }
-  const engine = deps.db.engine;
   // One transaction: a key created meanwhile cannot slip past the new cap.
   const { updated, revokedKeys } = await deps.db.transaction().execute(async (trx) => {
     const tx = { ...deps, db: trx };
     const user = await trx.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
     if (!user) return notFound('User', username);
-    if (user.role === 'admin' && change.role !== undefined && change.role !== 'admin') await refuseLastAdmin(trx, engine);
+    if (user.role === 'admin' && change.role !== undefined && change.role !== 'admin') await refuseLastAdmin(deps.db, trx);
     const updated = await trx
       .updateTable('users')
       .set({ ...(change.tier ? { tier: change.tier } : {}), ...(change.role ? { role: change.role } : {}) })
