@@ -6,7 +6,7 @@ import { ScopedPostgresDialect } from './scoped-introspector.ts';
 import { Database, DEADLINE_FUNCTION, deadlineGuard } from './engine.ts';
 import { migrateToLatest, pendingMigrations, SchemaBehind } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
-import { sendNamed } from './named-statements.ts';
+import { wrapClient } from './pg-client.ts';
 import { ensureStatistics } from './statistics.ts';
 import { COMMIT_ORDER_FUNCTION, LOCK_FUNCTIONS } from './locks.ts';
 
@@ -148,7 +148,7 @@ async function openPostgres(url: string, schema?: string, poolSize = 10): Promis
     max: poolSize,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  pool.on('connect', sendNamed);
+  pool.on('connect', wrapClient);
   return new Database({ dialect: new ScopedPostgresDialect({ pool }) }, 'postgres');
 }
 

@@ -1,5 +1,3 @@
-import type pg from 'pg';
-
 /**
  * PostgreSQL named statements for the queries of fixed shape (prepared.ts). Sent by name, a
  * statement is parsed once per connection, and after a few runs PostgreSQL may plan it once too
@@ -19,14 +17,3 @@ export function nameStatement(text: string): void {
 
 /** The name `text` goes by, if it has one. */
 export const statementName = (text: string): string | undefined => names.get(text);
-
-type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
-
-/** Makes a pooled client send the named texts by name (Kysely calls client.query(text, values)). */
-export function sendNamed(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as Query;
-  (client as unknown as { query: Query }).query = (config, values, callback) => {
-    const name = typeof config === 'string' && Array.isArray(values) ? statementName(config) : undefined;
-    return name === undefined ? query(config, values, callback) : query({ name, text: config, values }, callback);
-  };
-}

@@ -126,6 +126,43 @@ eachDatabase('writes that readers follow stay in commit order', (ctx) => {
     );
   });
 
+  test("PostgreSQL: an upload whose process is slow to hear its last statement's answer holds up no other upload", async () => {
+    // The answer of an upload's last statement (its post, links and tags' counts) is kept from
+    // the client for 1.5 s, as a busy event loop would: the commit went with the statement, so
+    // the locks every upload takes are free meanwhile and another upload of the same tags ends first.
+    let held = false;
+    const lastStatements = new Set<unknown>();
+    const slowToHear = ctx.database.withPlugin({
+      transformQuery: (args) => {
+        if (/insert into "posts"/i.test(ctx.database.getExecutor().compileQuery(args.node, args.queryId).sql)) lastStatements.add(args.queryId);
+        return args.node;
+      },
+      transformResult: async (args) => {
+        if (!held && lastStatements.has(args.queryId)) {
+          held = true;
+          await sleep(1500);
+        }
+        return args.result;
+      },
+    });
+    const tags = plainTags(['order_busy_a', 'order_busy_b']);
+    const slow = insertPost(slowToHear, postRow({ uploaderId: uploader, createdAt: ctx.clock.now(), title: 'order slow to hear' }), tags);
+    while (!held) await sleep(10);
+    const other = insertPost(ctx.database, postRow({ uploaderId: uploader, createdAt: ctx.clock.now() }), tags);
+    const slowStillWaiting = await Promise.race([other.then(() => stillWaiting(slow, 0)), sleep(1400).then(() => false)]);
+    assert.equal(slowStillWaiting, true, 'the other upload ended while the slow one was still hearing its answer');
+    const [a, b] = [await slow, await other];
+    assert.ok(a < b);
+    const counts = await ctx.database.selectFrom('tags').select('post_count').where('name', 'in', ['order_busy_a', 'order_busy_b']).execute();
+    assert.deepEqual(
+      counts.map((c) => c.post_count),
+      [2, 2],
+    );
+    // The connection that carried the commit serves the next transaction as usual.
+    const third = await insertPost(slowToHear, postRow({ uploaderId: uploader, createdAt: ctx.clock.now() }), tags);
+    assert.ok(third > b);
+  });
+
   test('PostgreSQL: an upload waits only for the commit order, not for another upload that is still resolving its tags', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -190,15 +190,16 @@ export async function tagsByName(db: Database, names: string[]): Promise<Map<str
  * created, links made and each tag's post_count kept exact. Returns the new post id.
  */
 export async function insertPost(db: Kysely<DB>, post: NewPost, tags: TagInput): Promise<number> {
-  return db.transaction().execute(async (trx) => insertPostTagged(trx, post, await tagsForWrite(trx, tags, post.created_at)));
+  return db.transaction().execute(async (trx) => insertPostTagged(trx, post, await tagsForWrite(trx, tags, post.created_at), true));
 }
 
 /**
  * The post's row, its links to `tags` (what tagsForWrite made of the upload's tags) and the tags'
- * counts, in the caller's transaction: its last statement on PostgreSQL (insertPostLinked says why).
+ * counts, in the caller's transaction: its last statement on PostgreSQL (insertPostLinked says why),
+ * which commits it when `commits`.
  */
-export async function insertPostTagged(trx: Transaction<DB>, post: NewPost, tags: Map<string, number>): Promise<number> {
-  return insertPostLinked(trx, { ...post, tag_string: toTagString(tags.keys()) }, [...tags.values()]);
+export async function insertPostTagged(trx: Transaction<DB>, post: NewPost, tags: Map<string, number>, commits = false): Promise<number> {
+  return insertPostLinked(trx, { ...post, tag_string: toTagString(tags.keys()) }, [...tags.values()], commits);
 }
 
 const reactionsOf = prepared(
