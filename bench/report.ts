@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sliceCount, type LoadResult } from './load.ts';
 import type { UploadResult } from './uploads.ts';
+import { ROOT } from './server.ts';
 import type { SeedSummary } from '../src/seed/generate.ts';
 
 /** The report: JSON for tools, a markdown table for people, and the tables of docs/benchmarks.md. */
@@ -225,7 +227,23 @@ export function writeResult(outDir: string, startedAt: string, name: string, dat
   const latestJson = path.join(outDir, `latest-${name}.json`);
   fs.writeFileSync(latest, md);
   fs.writeFileSync(latestJson, json);
+  formatLikeTheRepo([latest, latestJson]);
   return { json: `${base}.json`, markdown: `${base}.md`, latest, latestJson };
+}
+
+/**
+ * The latest results are committed, and `npm test` holds committed files to biome's format (its
+ * tables aligned, short arrays on one line): format them as they are written. Files outside the
+ * project (a smoke run's temporary directory) are not biome's to check and stay as written.
+ */
+function formatLikeTheRepo(files: string[]): void {
+  const ours = files.filter((f) => !path.relative(ROOT, f).startsWith('..'));
+  if (ours.length === 0) return;
+  try {
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', ...ours], { stdio: 'ignore', timeout: 60_000 });
+  } catch (err) {
+    console.warn(`bench: could not format ${ours.join(', ')} with biome (${(err as Error).message}); run npx biome format --write on them before committing`);
+  }
 }
 
 /** Replaces what lies between the page's bench markers for `kind` with the table; false when the page has no such markers. */
