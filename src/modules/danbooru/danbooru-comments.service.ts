@@ -1,6 +1,7 @@
 import type { Deps } from '../../core/deps.ts';
 import { toId } from '../../core/ids.ts';
-import { danbooruPage, danbooruTime } from './danbooru-paging.ts';
+import { danbooruPage } from './danbooru-paging.ts';
+import { danbooruTime } from './danbooru-time.ts';
 import type { CommentsQuery } from './danbooru-others.schemas.ts';
 
 /**

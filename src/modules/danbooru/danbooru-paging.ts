@@ -12,9 +12,6 @@ export function danbooruPage(q: { limit?: number; page?: number }, fallback = 20
   return { limit, offset: (page - 1) * limit };
 }
 
-/** Danbooru's timestamps: ISO 8601 with milliseconds and `+00:00`. */
-export const danbooruTime = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
-
 /** A comma-separated list of ids, the malformed ones left out. */
 export const idList = (raw: string) =>
   raw

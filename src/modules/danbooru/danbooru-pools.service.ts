@@ -3,7 +3,8 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { visibleTo } from '../pools/pools.repo.ts';
-import { danbooruPage, danbooruTime, idList } from './danbooru-paging.ts';
+import { danbooruPage, idList } from './danbooru-paging.ts';
+import { danbooruTime } from './danbooru-time.ts';
 import type { PoolsQuery } from './danbooru-others.schemas.ts';
 
 /** Our pool names have spaces where Danbooru's have underscores; searches compare in Danbooru's spelling. */

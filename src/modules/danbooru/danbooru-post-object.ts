@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { PostsTable } from '../../db/types.ts';
 import type { Static } from 'typebox';
 import type { DanbooruPost } from './danbooru.schemas.ts';
+import { danbooruTime } from './danbooru-time.ts';
 
 export type DanbooruPostObject = Static<typeof DanbooruPost>;
 
@@ -33,9 +34,6 @@ export const CATEGORIES = ['general', 'artist', 'copyright', 'character', 'meta'
 
 const LETTER: Record<string, DanbooruPostObject['rating']> = { safe: 'g', sketchy: 'q', unsafe: 'e' };
 
-/** Danbooru's time format: `2024-01-02T03:04:05.678+00:00`. */
-export const danbooruTime = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
-
 const extOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
 /** Thumbnails are made to fit 180x180 (Danbooru's name for that variant). */
@@ -48,14 +46,24 @@ const str = JSON.stringify;
  * A post as Danbooru's clients read it, as JSON text. `mediaRoot` (absolute, ending in `/`) is
  * where its media are; `categories` gives each tag's category (a missing tag is general).
  * Written as text, not built as an object and then serialized: a page of 200 is some 400 kB, and
- * the objects and their serializing were a third of such a page's time.
+ * the objects and their serializing were a third of such a page's time. The pieces are joined
+ * once: a text grown piece by piece is a tree of hundreds of pieces that sending copies again.
  */
 export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<string, string>): string {
   const base = str(mediaRoot).slice(0, -1);
   const names = p.tag_string.split(' ').filter(Boolean);
-  const byCategory: Record<string, string[]> = { general: [], artist: [], copyright: [], character: [], meta: [] };
-  for (const n of names) byCategory[categories.get(n) ?? 'general']?.push(n);
-  const { general, artist, copyright, character, meta } = byCategory;
+  const tagString = str(names.join(' '));
+  // Most posts have general tags only: their lists are the whole tag string.
+  let general = tagString;
+  let counts = [names.length, 0, 0, 0, 0];
+  let others = ['""', '""', '""', '""'];
+  if (names.some((n) => categories.has(n))) {
+    const byCategory: string[][] = [[], [], [], [], []];
+    for (const n of names) byCategory[CATEGORY_INDEX.get(categories.get(n) ?? 'general') ?? 0].push(n);
+    general = str(byCategory[0].join(' '));
+    counts = byCategory.map((list) => list.length);
+    others = byCategory.slice(1).map((list) => str(list.join(' ')));
+  }
   const fileExt = str(extOf(p.file_path));
   const scale = Math.min(1, THUMB / Math.max(p.width, p.height, 1));
   const original = urlJson(base, p.file_path);
@@ -63,27 +71,111 @@ export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<
   const preview = p.preview_path ? urlJson(base, p.preview_path) : null;
   const md5 = str(p.md5 ?? '');
   const size = `"image_width":${p.width},"image_height":${p.height}`;
-  const variants =
-    `{"type":"180x180","url":${thumb},"width":${Math.round(p.width * scale)},"height":${Math.round(p.height * scale)},"file_ext":${str(extOf(p.thumb_path))}},` +
-    (preview ? `{"type":"sample","url":${preview},"width":${p.width},"height":${p.height},"file_ext":${str(extOf(p.preview_path!))}},` : '') +
-    `{"type":"original","url":${original},"width":${p.width},"height":${p.height},"file_ext":${fileExt}}`;
-  return (
-    `{"id":${p.id},"created_at":"${danbooruTime(Number(p.created_at))}","updated_at":"${danbooruTime(Number(p.updated_at))}",` +
-    `"uploader_id":${p.uploader_id},"uploader_name":${str(p.uploader_name ?? '')},` +
-    `"score":${p.like_count},"up_score":${p.like_count},"down_score":0,"fav_count":${p.favorite_count},"source":${str(p.source ?? '')},"md5":${md5},` +
-    `"rating":"${LETTER[p.content_rating] ?? 'q'}",${size},"file_ext":${fileExt},"file_size":${p.file_size},` +
-    `"tag_string":${str(names.join(' '))},"tag_string_general":${str(general.join(' '))},"tag_string_artist":${str(artist.join(' '))},` +
-    `"tag_string_copyright":${str(copyright.join(' '))},"tag_string_character":${str(character.join(' '))},"tag_string_meta":${str(meta.join(' '))},` +
-    `"tag_count":${names.length},"tag_count_general":${general.length},"tag_count_artist":${artist.length},"tag_count_copyright":${copyright.length},` +
-    `"tag_count_character":${character.length},"tag_count_meta":${meta.length},` +
-    `"parent_id":${p.parent_id ?? null},"has_children":${p.has_children},"has_active_children":${p.has_children},"has_large":${preview !== null},` +
-    `"is_pending":false,"is_flagged":false,"is_deleted":false,"is_banned":false,` +
-    `"file_url":${original},"large_file_url":${preview ?? original},"preview_file_url":${thumb},` +
-    `"media_asset":{"id":${p.id},"md5":${md5},"file_ext":${fileExt},"file_size":${p.file_size},${size},"duration":${p.duration ?? null},"variants":[${variants}]},` +
-    `"last_comment_bumped_at":null,"last_commented_at":${p.last_commented_at === null ? null : `"${danbooruTime(Number(p.last_commented_at))}"`},` +
-    `"last_noted_at":null,"approver_id":null,"pixiv_id":null,"bit_flags":0}`
-  );
+  const sample = preview ? `{"type":"sample","url":${preview},"width":${p.width},"height":${p.height},"file_ext":${str(extOf(p.preview_path!))}},` : '';
+  return [
+    '{"id":',
+    p.id,
+    ',"created_at":"',
+    danbooruTime(Number(p.created_at)),
+    '","updated_at":"',
+    danbooruTime(Number(p.updated_at)),
+    '","uploader_id":',
+    p.uploader_id,
+    ',"uploader_name":',
+    str(p.uploader_name ?? ''),
+    ',"score":',
+    p.like_count,
+    ',"up_score":',
+    p.like_count,
+    ',"down_score":0,"fav_count":',
+    p.favorite_count,
+    ',"source":',
+    str(p.source ?? ''),
+    ',"md5":',
+    md5,
+    ',"rating":"',
+    LETTER[p.content_rating] ?? 'q',
+    '",',
+    size,
+    ',"file_ext":',
+    fileExt,
+    ',"file_size":',
+    p.file_size,
+    ',"tag_string":',
+    tagString,
+    ',"tag_string_general":',
+    general,
+    ',"tag_string_artist":',
+    others[0],
+    ',"tag_string_copyright":',
+    others[1],
+    ',"tag_string_character":',
+    others[2],
+    ',"tag_string_meta":',
+    others[3],
+    ',"tag_count":',
+    names.length,
+    ',"tag_count_general":',
+    counts[0],
+    ',"tag_count_artist":',
+    counts[1],
+    ',"tag_count_copyright":',
+    counts[2],
+    ',"tag_count_character":',
+    counts[3],
+    ',"tag_count_meta":',
+    counts[4],
+    ',"parent_id":',
+    p.parent_id ?? 'null',
+    ',"has_children":',
+    p.has_children,
+    ',"has_active_children":',
+    p.has_children,
+    ',"has_large":',
+    preview !== null,
+    ',"is_pending":false,"is_flagged":false,"is_deleted":false,"is_banned":false,"file_url":',
+    original,
+    ',"large_file_url":',
+    preview ?? original,
+    ',"preview_file_url":',
+    thumb,
+    ',"media_asset":{"id":',
+    p.id,
+    ',"md5":',
+    md5,
+    ',"file_ext":',
+    fileExt,
+    ',"file_size":',
+    p.file_size,
+    ',',
+    size,
+    ',"duration":',
+    p.duration ?? 'null',
+    ',"variants":[{"type":"180x180","url":',
+    thumb,
+    ',"width":',
+    Math.round(p.width * scale),
+    ',"height":',
+    Math.round(p.height * scale),
+    ',"file_ext":',
+    str(extOf(p.thumb_path)),
+    '},',
+    sample,
+    '{"type":"original","url":',
+    original,
+    ',"width":',
+    p.width,
+    ',"height":',
+    p.height,
+    ',"file_ext":',
+    fileExt,
+    '}]},"last_comment_bumped_at":null,"last_commented_at":',
+    p.last_commented_at === null ? 'null' : `"${danbooruTime(Number(p.last_commented_at))}"`,
+    ',"last_noted_at":null,"approver_id":null,"pixiv_id":null,"bit_flags":0}',
+  ].join('');
 }
+
+const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]));
 
 /** A media URL as a JSON string: `base` is the JSON string of origin and media prefix without its closing quote. */
 function urlJson(base: string, path: string): string {

@@ -2,7 +2,7 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { badRequest } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import * as reactions from '../reactions/reactions.service.ts';
-import { danbooruTime } from './danbooru-paging.ts';
+import { danbooruTime } from './danbooru-time.ts';
 
 /** Favorites have no id of their own here: the post's id stands in, so a client can name it in DELETE /favorites/<id>.json. */
 export async function favorite(deps: Deps, viewer: Viewer, rawPostId: string | number | undefined) {

@@ -1,6 +1,7 @@
 import type { Deps } from '../../core/deps.ts';
 import type { TagCategory } from '../tags/tag-categories.ts';
-import { danbooruPage, danbooruTime } from './danbooru-paging.ts';
+import { danbooruPage } from './danbooru-paging.ts';
+import { danbooruTime } from './danbooru-time.ts';
 import type { AutocompleteQuery, TagsQuery } from './danbooru-others.schemas.ts';
 
 /** Danbooru's category numbers (2, once "faults", is unused there too). */
