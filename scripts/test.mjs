@@ -32,13 +32,47 @@ if (fleet) {
   const suites = files.filter((f) => /\beachDatabase\(/.test(fs.readFileSync(f, 'utf8')));
   const serviceOnly = suites.filter((f) => !/ctx\.app(?!\.deps)/.test(fs.readFileSync(f, 'utf8')));
   files = suites.filter((f) => !serviceOnly.includes(f));
+  const procs = fleet.trim() === 'procs';
+  const leftOut = procs ? procsLeftOut(files) : new Map();
+  files = files.filter((f) => !leftOut.has(f));
   console.log(
-    `# Fleet mode ${fleet}: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: a SQLite file cannot be shared by instances with separate DATA_DIRs, and \`npm test\` runs them), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
+    procs
+      ? `# Fleet mode with processes: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: \`npm test\` runs them), each suite behind two server processes of WORKERS=2 started as \`npm start\` does, with their own DATA_DIR, media in s3rver, counters in Redis, reached through one round-robin TCP proxy`
+      : `# Fleet mode ${fleet}: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: a SQLite file cannot be shared by instances with separate DATA_DIRs, and \`npm test\` runs them), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
   );
   if (serviceOnly.length)
     console.log(
       `# Fleet mode: left out, their tests call services only (no request through ctx.app): ${serviceOnly.map((f) => path.relative(root, f)).join(', ')}`,
     );
+  for (const [f, why] of leftOut) console.log(`# Fleet mode with processes: left out ${path.relative(root, f)}: ${why}`);
+}
+
+/**
+ * The files that cannot run against server processes, each with why. A file that marks such tests
+ * with testUnlessProcs (test/helpers.ts) has said which of its tests cannot, and runs.
+ */
+function procsLeftOut(candidates) {
+  const reasons = [
+    [/app\.deps\.(?!media\b)/, 'its tests reach into the app (ctx.app.deps): in procs mode the app lives in the server processes'],
+    [/ctx\.config(\.\w+)+ = /, 'its tests change settings while the app runs; server processes read them at start'],
+    [
+      /^\s*\{\s*(jobs|logStream|limitStore)\b/m,
+      'its suites build the app with options a server process does not take (a job runner held back or sped up, a log stream)',
+    ],
+    [/\bbuildApp\(/, 'its tests build apps of their own in the test process'],
+    [
+      /remoteAddress: (?!'127\.0\.0\.1')/,
+      'its tests send from client addresses of their own (inject remoteAddress), which a socket from the proxy cannot carry',
+    ],
+  ];
+  const out = new Map();
+  for (const f of candidates) {
+    const text = fs.readFileSync(f, 'utf8');
+    if (/\btestUnlessProcs\(/.test(text)) continue;
+    const why = reasons.filter(([re]) => re.test(text)).map(([, reason]) => reason);
+    if (why.length) out.set(f, why.join('; '));
+  }
+  return out;
 }
 if (files.length === 0) {
   console.error('no test files found');

@@ -13,7 +13,8 @@ import type { PostListQuery } from '../src/modules/posts/posts.schemas.ts';
 import type { PostList } from '../src/modules/posts/posts.schemas.ts';
 import type { Static } from 'typebox';
 import { CompiledQuery, sql } from 'kysely';
-import { declareFleetFile, fleetLabel, fleetShape, startFleet, type Fleet } from './fleet.ts';
+import { declareFleetFile, fleetLabel, fleetShape, procsMode, startFleet, type Fleet } from './fleet.ts';
+import { startProcs, type Procs } from './procs.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -25,6 +26,33 @@ export function databaseKinds(): DbKind[] {
 /** A clock tests move by hand. Starts at a fixed instant so dates in fixtures are known. */
 export class TestClock implements Clock {
   constructor(public t = Date.parse('2026-06-15T12:00:00.000Z')) {}
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+/**
+ * The test clock of procs mode (test/procs.ts), shared with the server processes: it is kept in a
+ * file they read (IMAGEBOARD_TEST_CLOCK_FILE), so moving it here moves theirs before the next request.
+ */
+export class SharedClock implements Clock {
+  constructor(
+    readonly file: string,
+    t = new TestClock().t,
+  ) {
+    this.t = t;
+  }
+  get t(): number {
+    return Number(fs.readFileSync(this.file, 'utf8'));
+  }
+  set t(value: number) {
+    // Renamed into place: a server reading it meanwhile sees the old time or the new, never an empty file.
+    fs.writeFileSync(`${this.file}.new`, String(value));
+    fs.renameSync(`${this.file}.new`, this.file);
+  }
   now(): number {
     return this.t;
   }
@@ -80,6 +108,8 @@ export interface Ctx {
   dataDirs: string[];
   /** The fleet behind ctx.app in fleet mode (TEST_FLEET), else null. */
   fleet: Fleet | null;
+  /** The server processes behind ctx.app in procs mode (TEST_FLEET=procs), else null. */
+  procs: Procs | null;
 }
 
 /**
@@ -95,11 +125,13 @@ export function eachDatabase(
   // The pass that cannot run is counted as skipped in the summary, not silently left out.
   if (!process.env.TEST_DATABASE_URL) test(`${title} [postgres]`, { skip: 'TEST_DATABASE_URL is not set' }, () => {});
   const shape = fleetShape();
+  const procs = procsMode();
   // The SQLite pass is not declared at all: scripts/test.mjs says so once, and `npm test` runs it.
-  if (shape) declareFleetFile();
-  for (const kind of shape ? (['postgres'] as const) : databaseKinds()) {
-    describe(`${title} [${kind}${shape ? ` fleet ${fleetLabel(shape)}` : ''}]`, () => {
-      const ctx = { kind, fleet: null } as Ctx;
+  if (shape || procs) declareFleetFile();
+  const label = procs ? ' procs' : shape ? ` fleet ${fleetLabel(shape)}` : '';
+  for (const kind of shape || procs ? (['postgres'] as const) : databaseKinds()) {
+    describe(`${title} [${kind}${label}]`, () => {
+      const ctx = { kind, fleet: null, procs: null } as Ctx;
       let cleanup: () => Promise<void>;
       before(async () => {
         const fresh = await freshDatabase(kind);
@@ -107,11 +139,18 @@ export function eachDatabase(
         ctx.database = fresh.database;
         ctx.dataDir = fresh.dataDir;
         ctx.dataDirs = [fresh.dataDir];
-        ctx.clock = new TestClock();
+        ctx.clock = procs ? new SharedClock(path.join(fresh.dataDir, 'clock')) : new TestClock();
         // Functional suites send far more than 50 requests a minute from one address; the rate-limit
         // suites turn limits back on (rateLimits: true) and test them on their own.
         ctx.config = testConfig({ dataDir: fresh.dataDir, rateLimits: false, ...configOverrides });
-        if (shape) {
+        if (procs) {
+          if (Object.keys(appOptions).length > 0)
+            throw new Error(`procs mode: app options (${Object.keys(appOptions).join(', ')}) cannot be given to a server process`);
+          ctx.procs = await startProcs({ url: process.env.TEST_DATABASE_URL!, schema: fresh.schema!, config: ctx.config, clock: ctx.clock as SharedClock });
+          ctx.app = ctx.procs.app;
+          // Settings are read at start: a test changing one afterwards would not reach the processes.
+          [ctx.config, ctx.dataDir, ctx.dataDirs] = [Object.freeze(ctx.procs.configs[0]), ctx.procs.dataDirs[0], ctx.procs.dataDirs];
+        } else if (shape) {
           const fleet = await startFleet(shape, {
             url: process.env.TEST_DATABASE_URL!,
             schema: fresh.schema!,
@@ -128,7 +167,8 @@ export function eachDatabase(
         await ctx.app.ready();
       });
       after(async () => {
-        if (ctx.fleet) await ctx.fleet.close();
+        if (ctx.procs) await ctx.procs.close();
+        else if (ctx.fleet) await ctx.fleet.close();
         else await ctx.app?.close();
         await cleanup?.();
       });
@@ -174,7 +214,18 @@ export async function readMedia(ctx: Ctx, rel: string): Promise<Buffer> {
  * list short.
  */
 export function testUnlessFleet(name: string, why: string, fn: () => Promise<void>): void {
-  if (fleetShape()) console.log(`not run in fleet mode: "${name}": ${why}`);
+  if (fleetShape() || procsMode()) console.log(`not run in fleet mode: "${name}": ${why}`);
+  else test(name, fn);
+}
+
+/**
+ * A test that cannot run against real server processes (it changes a setting while the app runs,
+ * or reaches into the app's deps): in procs mode it is left out with its name
+ * and reason printed (fleet mode and the normal run have it). A file that declares its tests so
+ * is run in procs mode even though it uses what procs mode lacks (scripts/test.mjs).
+ */
+export function testUnlessProcs(name: string, why: string, fn: () => Promise<void>): void {
+  if (procsMode()) console.log(`not run in procs mode: "${name}": ${why}`);
   else test(name, fn);
 }
 
