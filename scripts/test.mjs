@@ -53,13 +53,8 @@ if (fleet) {
  */
 function procsLeftOut(candidates) {
   const reasons = [
-    [/app\.deps\.(?!media\b)/, 'its tests reach into the app (ctx.app.deps): in procs mode the app lives in the server processes'],
     [/ctx\.config(\.\w+)+ = /, 'its tests change settings while the app runs; server processes read them at start'],
-    [
-      /^\s*\{\s*(jobs|logStream|limitStore)\b/m,
-      'its suites build the app with options a server process does not take (a job runner held back or sped up, a log stream)',
-    ],
-    [/\bbuildApp\(/, 'its tests build apps of their own in the test process'],
+    [/\bbuildApp\([^)]*\bctx\./, "its tests build apps of their own on the suite's database, in the test process"],
     [
       /remoteAddress: (?!'127\.0\.0\.1')/,
       'its tests send from client addresses of their own (inject remoteAddress), which a socket from the proxy cannot carry',

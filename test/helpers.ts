@@ -1,8 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { dropPostgresSchema, openDatabase, type Database } from '../src/db/database.ts';
@@ -15,6 +17,7 @@ import type { Static } from 'typebox';
 import { CompiledQuery, sql } from 'kysely';
 import { declareFleetFile, fleetLabel, fleetShape, procsMode, startFleet, type Fleet } from './fleet.ts';
 import { startProcs, type Procs } from './procs.ts';
+import { procsUnfit } from './procs-config.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -129,6 +132,11 @@ export function eachDatabase(
   // The SQLite pass is not declared at all: scripts/test.mjs says so once, and `npm test` runs it.
   if (shape || procs) declareFleetFile();
   const label = procs ? ' procs' : shape ? ` fleet ${fleetLabel(shape)}` : '';
+  const unfit = procs && procsUnfit(testConfig({ rateLimits: false, ...configOverrides }), appOptions);
+  if (unfit) {
+    console.log(`not run in procs mode: suite "${title}": ${unfit}`);
+    return;
+  }
   for (const kind of shape || procs ? (['postgres'] as const) : databaseKinds()) {
     describe(`${title} [${kind}${label}]`, () => {
       const ctx = { kind, fleet: null, procs: null } as Ctx;
@@ -144,12 +152,16 @@ export function eachDatabase(
         // suites turn limits back on (rateLimits: true) and test them on their own.
         ctx.config = testConfig({ dataDir: fresh.dataDir, rateLimits: false, ...configOverrides });
         if (procs) {
-          if (Object.keys(appOptions).length > 0)
-            throw new Error(`procs mode: app options (${Object.keys(appOptions).join(', ')}) cannot be given to a server process`);
-          ctx.procs = await startProcs({ url: process.env.TEST_DATABASE_URL!, schema: fresh.schema!, config: ctx.config, clock: ctx.clock as SharedClock });
+          ctx.procs = await startProcs({
+            url: process.env.TEST_DATABASE_URL!,
+            schema: fresh.schema!,
+            config: ctx.config,
+            clock: ctx.clock as SharedClock,
+            database: fresh.database,
+          });
           ctx.app = ctx.procs.app;
           // Settings are read at start: a test changing one afterwards would not reach the processes.
-          [ctx.config, ctx.dataDir, ctx.dataDirs] = [Object.freeze(ctx.procs.configs[0]), ctx.procs.dataDirs[0], ctx.procs.dataDirs];
+          [ctx.config, ctx.dataDir, ctx.dataDirs] = [ctx.procs.app.deps.config, ctx.procs.dataDirs[0], ctx.procs.dataDirs];
         } else if (shape) {
           const fleet = await startFleet(shape, {
             url: process.env.TEST_DATABASE_URL!,
@@ -175,6 +187,38 @@ export function eachDatabase(
       body(ctx);
     });
   }
+}
+
+/**
+ * Another instance of the board on the suite's database, with settings of its own, as another
+ * machine behind the load balancer would be: an app of its own; in procs mode, two more server
+ * processes when settings differ, else ctx.app itself (its requests go to other processes in
+ * turn already). Close it when done: closing ctx.app so is left to the suite.
+ */
+export async function anotherInstance(ctx: Ctx, changes: Partial<Config> = {}): Promise<App> {
+  if (!ctx.procs) return buildApp({ ...ctx.config, ...changes }, { database: ctx.database, clock: ctx.clock });
+  if (Object.keys(changes).length > 0) return (await ctx.procs.another(changes)).app;
+  return new Proxy(ctx.app, { get: (target, prop) => (prop === 'close' ? async () => {} : Reflect.get(target, prop)) });
+}
+
+/** A port the board answers on: the app's own, opened now (in fleet mode the first app's); in procs mode the proxy's. */
+export async function listeningPort(ctx: Ctx): Promise<number> {
+  if (ctx.procs) return ctx.procs.port;
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  return (ctx.app.server.address() as AddressInfo).port;
+}
+
+/**
+ * Changes settings as an operator would on every instance: at once in this process; in procs
+ * mode by starting the server processes again with them (each keeps its DATA_DIR).
+ */
+export async function changeSettings(ctx: Ctx, changes: Partial<Config>): Promise<void> {
+  if (ctx.procs) {
+    const config = ctx.config as unknown as Record<string, unknown>;
+    if (Object.entries(changes).every(([k, v]) => isDeepStrictEqual(config[k], v))) return;
+    await ctx.procs.restart(changes);
+    ctx.config = ctx.app.deps.config;
+  } else Object.assign(ctx.config, changes);
 }
 
 /**

@@ -63,3 +63,24 @@ function differences(wanted: Config, read: Config): string {
     .map((k) => `${k} (${JSON.stringify(wanted[k])}, read back as ${JSON.stringify(read[k])})`)
     .join('; ');
 }
+
+/**
+ * Why a suite cannot run against server processes, or null: settings the environment cannot say
+ * (a search strategy forced for a test, sizes below a MB), or app options a process does not take.
+ */
+export function procsUnfit(config: Config, appOptions: { jobs?: object } & Record<string, unknown>): string | null {
+  try {
+    configEnv(config);
+  } catch (err) {
+    return (err as Error).message.replace(/^procs mode: /, '');
+  }
+  // A quicker job poll only hurries a suite along: the servers poll at their own pace and wake at once for jobs they make.
+  const { jobs, ...others } = appOptions;
+  const unfit = [
+    ...Object.keys(others),
+    ...Object.keys(jobs ?? {})
+      .filter((k) => k !== 'pollMs')
+      .map((k) => `jobs.${k}`),
+  ];
+  return unfit.length ? `it builds its app with options a server process does not take (${unfit.join(', ')})` : null;
+}

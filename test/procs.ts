@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../src/app.ts';
 import type { Config } from '../src/config.ts';
+import type { Deps } from '../src/core/deps.ts';
+import type { Database } from '../src/db/database.ts';
 import { S3MediaStore } from '../src/storage/s3.ts';
 import { sharedS3rver } from './fleet.ts';
 import type { SharedClock } from './helpers.ts';
@@ -21,7 +23,7 @@ const INSTANCES = 2;
 const WORKERS = 2;
 
 export interface Procs {
-  /** "One address": inject() goes over HTTP through the proxy; deps holds only `media` (the bucket). */
+  /** "One address": inject() goes over HTTP through the proxy; deps are a command-line tool's (oneAddress). */
   app: App;
   /** Each instance's settings (the first is the one a suite's ctx.config shows). */
   configs: Config[];
@@ -30,6 +32,10 @@ export interface Procs {
   port: number;
   /** What the server processes wrote to stdout and stderr, for a failure's message. */
   output(): string;
+  /** Stops the instances and starts them again with these settings changed; ctx.app's deps.config shows them. */
+  restart(changes: Partial<Config>): Promise<void>;
+  /** Two more instances on the same schema and bucket, with these settings changed: close them. */
+  another(changes: Partial<Config>): Promise<Procs>;
   close(): Promise<void>;
 }
 
@@ -59,9 +65,18 @@ function kill(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+interface Suite {
+  url: string;
+  schema: string;
+  config: Config;
+  clock: SharedClock;
+  database: Database;
+}
+
 /** Starts the instances on a migrated PostgreSQL schema, their media in a bucket of this suite, and the proxy. */
-export async function startProcs({ url, schema, config, clock }: { url: string; schema: string; config: Config; clock: SharedClock }): Promise<Procs> {
+export async function startProcs(suite: Suite): Promise<Procs> {
   guard();
+  const { url, schema, config, clock, database } = suite;
   const s3rver = await sharedS3rver();
   const bucket = schema.replace(/_/g, '-').toLowerCase();
   // A suite that brings its own bucket (s3-media.test.ts) keeps it: it reads the bucket itself.
@@ -70,22 +85,21 @@ export async function startProcs({ url, schema, config, clock }: { url: string; 
   const databaseUrl = new URL(url);
   databaseUrl.searchParams.set('options', `-c search_path=${schema}`);
   const dataDirs = Array.from({ length: INSTANCES }, () => fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-procs-')));
-  const children: ChildProcess[] = [];
+  let children: ChildProcess[] = [];
   let output = '';
   let proxy: Proxy | null = null;
   const store = new S3MediaStore(s3, path.join(dataDirs[0], 'test-store'));
-  const close = async () => {
-    await proxy?.close();
-    await Promise.all(children.map(stop));
-    await store.close();
-    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
-  };
-  try {
+  const deps: Deps = { db: database, config, clock, media: store, startedAt: clock.now() };
+  const configs: Config[] = [];
+
+  /** Starts every instance with these settings (each with its own port and DATA_DIR) and waits until they are ready. */
+  const start = async (settings: Config) => {
     await serverBuilt();
-    const configs: Config[] = [];
+    configs.length = 0;
+    children = [];
     for (const dataDir of dataDirs) {
       const instance: Config = {
-        ...config,
+        ...settings,
         port: await freePort(),
         host: '127.0.0.1',
         dataDir,
@@ -93,7 +107,7 @@ export async function startProcs({ url, schema, config, clock }: { url: string; 
         // The schema is migrated already; two instances starting at once need not race to check it.
         migrateOnStart: false,
         // Errors reach the output a failing test shows; requests are not logged.
-        logLevel: config.logLevel === 'silent' ? 'error' : config.logLevel,
+        logLevel: settings.logLevel === 'silent' ? 'error' : settings.logLevel,
         workers: WORKERS,
         mediaStore: 's3',
         s3,
@@ -114,13 +128,39 @@ export async function startProcs({ url, schema, config, clock }: { url: string; 
       children.push(child);
     }
     await Promise.all(configs.map((c, i) => ready(c.port, children[i], () => output)));
+    deps.config = Object.freeze({ ...configs[0] });
+  };
+  let closed: Promise<void> | null = null;
+  const close = () =>
+    (closed ??= (async () => {
+      await proxy?.close();
+      await Promise.all(children.map(stop));
+      await store.close();
+      for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+    })());
+  try {
+    await start(config);
     proxy = await roundRobin(configs.map((c) => c.port));
-    const app = oneAddress(proxy.port, store);
-    return { app, configs, dataDirs, port: proxy.port, output: () => output, close };
   } catch (err) {
     await close();
     throw new Error(`${(err as Error).message}\n--- server output ---\n${output}`);
   }
+  const port = proxy.port;
+  return {
+    app: oneAddress(port, deps, close),
+    configs,
+    dataDirs,
+    port,
+    output: () => output,
+    // As an operator changes a setting: every instance is stopped and started again with it, on its own DATA_DIR.
+    restart: async (changes) => {
+      await Promise.all(children.map(stop));
+      await start({ ...deps.config, ...changes });
+      proxy!.ports = configs.map((c) => c.port);
+    },
+    another: (changes) => startProcs({ ...suite, config: { ...deps.config, ...changes } }),
+    close,
+  };
 }
 
 /** Waits until the instance's /readyz answers 200 (database, bucket and Redis reached). */
@@ -150,6 +190,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 interface Proxy {
   port: number;
+  /** Where connections go, in turn; a restart replaces them. */
+  ports: number[];
   close(): Promise<void>;
 }
 
@@ -158,7 +200,7 @@ async function roundRobin(ports: number[]): Promise<Proxy> {
   let next = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect(ports[next++ % ports.length], '127.0.0.1');
+    const upstream = net.connect(proxy.ports[next++ % proxy.ports.length], '127.0.0.1');
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
@@ -171,31 +213,30 @@ async function roundRobin(ports: number[]): Promise<Proxy> {
     client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
+  const proxy: Proxy = {
     port: (server.address() as net.AddressInfo).port,
+    ports,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));
     },
   };
+  return proxy;
 }
 
 /**
- * What a suite holds as ctx.app: inject() over HTTP through the proxy. `deps.media` is a store on
- * the suite's bucket (the test helpers read media through it); anything else of the app lives in
- * the server processes and is out of reach, so asking for it fails with a message saying so.
+ * What a suite holds as ctx.app: inject() over HTTP through the proxy. Its `deps` are what a
+ * command-line tool on the same board has (src/core/deps-open.ts): the test's own connection to the
+ * schema, the settings, the shared clock and the bucket; a service a test calls on them works as
+ * the command line does, beside the servers. Anything else of the app lives in the server
+ * processes, so asking for it fails with a message saying so.
  */
-function oneAddress(port: number, media: S3MediaStore): App {
+function oneAddress(port: number, deps: Deps, close: () => Promise<void>): App {
   const facade = {
     inject: (options: InjectOptions | string) => injectOverHttp(port, options),
     ready: async () => facade,
-    close: async () => {},
-    deps: new Proxy({ media } as Record<string, unknown>, {
-      get(target, prop) {
-        if (prop in target || typeof prop === 'symbol' || prop === 'then') return target[prop as string];
-        throw new Error(`procs mode: ctx.app.deps.${prop} lives in the server processes`);
-      },
-    }),
+    close,
+    deps,
   };
   return new Proxy(facade as Record<string, unknown>, {
     get(target, prop) {
