@@ -8,7 +8,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { dropPostgresSchema, openDatabase, type Database } from '../src/db/database.ts';
-import type { Clock } from '../src/core/deps.ts';
 import type { Deps } from '../src/core/deps.ts';
 import { createPostsService, type PostsService } from '../src/modules/posts/post-listing.ts';
 import type { PostListQuery } from '../src/modules/posts/posts.schemas.ts';
@@ -18,50 +17,15 @@ import { CompiledQuery, sql } from 'kysely';
 import { declareFleetFile, fleetLabel, fleetShape, procsMode, startFleet, type Fleet } from './fleet.ts';
 import { startProcs, type Procs } from './procs.ts';
 import { procsUnfit } from './procs-config.ts';
+import { SharedClock, TestClock } from './clocks.ts';
+
+export { TestClock };
 
 export type DbKind = 'sqlite' | 'postgres';
 
 /** The engines every database suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export function databaseKinds(): DbKind[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-}
-
-/** A clock tests move by hand. Starts at a fixed instant so dates in fixtures are known. */
-export class TestClock implements Clock {
-  constructor(public t = Date.parse('2026-06-15T12:00:00.000Z')) {}
-  now(): number {
-    return this.t;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-  }
-}
-
-/**
- * The test clock of procs mode (test/procs.ts), shared with the server processes: it is kept in a
- * file they read (IMAGEBOARD_TEST_CLOCK_FILE), so moving it here moves theirs before the next request.
- */
-export class SharedClock implements Clock {
-  constructor(
-    readonly file: string,
-    t = new TestClock().t,
-  ) {
-    this.t = t;
-  }
-  get t(): number {
-    return Number(fs.readFileSync(this.file, 'utf8'));
-  }
-  set t(value: number) {
-    // Renamed into place: a server reading it meanwhile sees the old time or the new, never an empty file.
-    fs.writeFileSync(`${this.file}.new`, String(value));
-    fs.renameSync(`${this.file}.new`, this.file);
-  }
-  now(): number {
-    return this.t;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-  }
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Deps } from '../src/core/deps.ts';
 import type { Database } from '../src/db/database.ts';
 import { S3MediaStore } from '../src/storage/s3.ts';
 import { sharedS3rver } from './fleet.ts';
-import type { SharedClock } from './helpers.ts';
+import type { SharedClock } from './clocks.ts';
 import { configEnv } from './procs-config.ts';
 import { injectOverHttp, type InjectOptions } from './procs-http.ts';
 import { freePort, serverBuilt } from './server-process.ts';
@@ -88,7 +88,9 @@ export async function startProcs(suite: Suite): Promise<Procs> {
   let children: ChildProcess[] = [];
   let output = '';
   let proxy: Proxy | null = null;
-  const store = new S3MediaStore(s3, path.join(dataDirs[0], 'test-store'));
+  // Its temporary files stay out of the DATA_DIRs, which tests look into.
+  const storeTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'imageboard-procs-store-'));
+  const store = new S3MediaStore(s3, storeTmp);
   const deps: Deps = { db: database, config, clock, media: store, startedAt: clock.now() };
   const configs: Config[] = [];
 
@@ -136,7 +138,7 @@ export async function startProcs(suite: Suite): Promise<Procs> {
       await proxy?.close();
       await Promise.all(children.map(stop));
       await store.close();
-      for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+      for (const dir of [...dataDirs, storeTmp]) fs.rmSync(dir, { recursive: true, force: true });
     })());
   try {
     await start(config);
