@@ -47,13 +47,24 @@ export function configEnv(config: Config): Record<string, string> {
     UPLOAD_APPROVAL_MIN_POSTS: String(config.uploadApprovalMinPosts),
     VISITOR_RATINGS: config.visitorRatings.join(','),
   };
-  const { search, ...read } = loadConfig(env);
+  if ((config.search.strategy ?? 'auto') !== 'auto') {
+    throw new Error(`procs mode: the search is forced to strategy ${config.search.strategy}, a setting of tests only (a server chooses per query)`);
+  }
+  const { search, ...read } = loadEnv(env);
   const { search: wanted, ...given } = config;
-  const strategy = wanted.strategy ?? 'auto';
-  if (!isDeepStrictEqual(read, given) || !isDeepStrictEqual(search.limits, wanted.limits) || search.budgetMs !== wanted.budgetMs || strategy !== 'auto') {
+  if (!isDeepStrictEqual(read, given) || !isDeepStrictEqual(search.limits, wanted.limits) || search.budgetMs !== wanted.budgetMs) {
     throw new Error(`procs mode: these settings cannot be given to a server process as environment variables: ${differences(config, { ...read, search })}`);
   }
   return env;
+}
+
+/** The settings as a process reads them; one it would refuse says which and why. */
+function loadEnv(env: Record<string, string>): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    throw new Error(`procs mode: a setting cannot be given to a server process: ${(err as Error).message}`);
+  }
 }
 
 function differences(wanted: Config, read: Config): string {
