@@ -34,6 +34,17 @@ export interface InjectResponse {
   cookies: Cookie[];
 }
 
+/**
+ * The loopback address a test's client address (inject's remoteAddress) is sent from: 127.b.c.d
+ * for a.b.c.d, so that different clients stay different and one client stays one (the proxy
+ * connects to the servers from the same address). A server sees that address, not the one named.
+ */
+export function loopbackFor(address: string): string {
+  const v4 = /^\d+\.(\d+\.\d+\.\d+)$/.exec(address);
+  if (!v4) throw new Error(`procs mode: inject({ remoteAddress: '${address}' }): only IPv4 client addresses can be sent from loopback`);
+  return `127.${v4[1]}`;
+}
+
 /** The path and query as inject makes them: resolved as a URL, `query` merged in. */
 function requestPath(o: InjectOptions): string {
   const given = o.url ?? o.path ?? '/';
@@ -56,9 +67,7 @@ function requestPath(o: InjectOptions): string {
  */
 export function injectOverHttp(port: number, options: InjectOptions | string): Promise<InjectResponse> {
   const o: InjectOptions = typeof options === 'string' ? { url: options } : options;
-  // A client address of its own would need the servers to trust the proxy's X-Forwarded-For: not a setting the suites chose.
-  if (o.remoteAddress && o.remoteAddress !== '127.0.0.1')
-    throw new Error(`procs mode: inject({ remoteAddress: '${o.remoteAddress}' }) cannot be sent over a socket`);
+  const localAddress = o.remoteAddress ? loopbackFor(o.remoteAddress) : undefined;
   const headers: Record<string, HeaderValue> = { 'user-agent': 'lightMyRequest', host: 'localhost:80' };
   for (const [k, v] of Object.entries(o.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
   if (o.cookies)
@@ -76,7 +85,15 @@ export function injectOverHttp(port: number, options: InjectOptions | string): P
   }
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: (o.method ?? 'GET').toUpperCase(), path: requestPath(o), headers: headers as http.OutgoingHttpHeaders, agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress,
+        method: (o.method ?? 'GET').toUpperCase(),
+        path: requestPath(o),
+        headers: headers as http.OutgoingHttpHeaders,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

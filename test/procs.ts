@@ -202,7 +202,8 @@ async function roundRobin(ports: number[]): Promise<Proxy> {
   let next = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect(proxy.ports[next++ % proxy.ports.length], '127.0.0.1');
+    // From the client's own loopback address, so a server tells clients apart as behind a transparent proxy (procs-http.ts, loopbackFor).
+    const upstream = net.connect({ port: proxy.ports[next++ % proxy.ports.length], host: '127.0.0.1', localAddress: client.remoteAddress });
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
