@@ -32,13 +32,39 @@ if (fleet) {
   const suites = files.filter((f) => /\beachDatabase\(/.test(fs.readFileSync(f, 'utf8')));
   const serviceOnly = suites.filter((f) => !/ctx\.app(?!\.deps)/.test(fs.readFileSync(f, 'utf8')));
   files = suites.filter((f) => !serviceOnly.includes(f));
+  const procs = fleet.trim() === 'procs';
+  const leftOut = procs ? procsLeftOut(files) : new Map();
+  files = files.filter((f) => !leftOut.has(f));
   console.log(
-    `# Fleet mode ${fleet}: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: a SQLite file cannot be shared by instances with separate DATA_DIRs, and \`npm test\` runs them), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
+    procs
+      ? `# Fleet mode with processes: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: \`npm test\` runs them), each suite behind two server processes of WORKERS=2 started as \`npm start\` does, with their own DATA_DIR, media in s3rver, counters in Redis, reached through one round-robin TCP proxy`
+      : `# Fleet mode ${fleet}: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: a SQLite file cannot be shared by instances with separate DATA_DIRs, and \`npm test\` runs them), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
   );
   if (serviceOnly.length)
     console.log(
       `# Fleet mode: left out, their tests call services only (no request through ctx.app): ${serviceOnly.map((f) => path.relative(root, f)).join(', ')}`,
     );
+  for (const [f, why] of leftOut) console.log(`# Fleet mode with processes: left out ${path.relative(root, f)}: ${why}`);
+}
+
+/**
+ * The files that cannot run against server processes, each with why. A file that marks such tests
+ * with testUnlessProcs (test/helpers.ts) has said which of its tests cannot, and runs.
+ */
+function procsLeftOut(candidates) {
+  const reasons = [
+    [/ctx\.config(\.\w+)+ = /, 'its tests change settings while the app runs; server processes read them at start'],
+    [/\bbuildApp\([^)]*\bctx\./, "its tests build apps of their own on the suite's database, in the test process"],
+    [/\bmarkingKind\(/, 'its jobs are of kinds the test defines in its own process, which the server processes do not know'],
+  ];
+  const out = new Map();
+  for (const f of candidates) {
+    const text = fs.readFileSync(f, 'utf8');
+    if (/\btestUnlessProcs\(/.test(text)) continue;
+    const why = reasons.filter(([re]) => re.test(text)).map(([, reason]) => reason);
+    if (why.length) out.set(f, why.join('; '));
+  }
+  return out;
 }
 if (files.length === 0) {
   console.error('no test files found');
@@ -62,6 +88,8 @@ if (spawnSync(process.env.GALLERY_DL_PATH ?? 'gallery-dl', ['--version'], { stdi
     `# gallery-dl test ${process.env.CI ? 'fails' : 'skipped'}: no ${process.env.GALLERY_DL_PATH ?? 'gallery-dl on PATH'} (apt-get install gallery-dl, or set GALLERY_DL_PATH)`,
   );
 }
-const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...files.map((f) => path.relative(root, f))];
+// Against server processes a test waiting for something they never do would wait for ever: five minutes is far past any test's time.
+const timeout = fleet?.trim() === 'procs' ? ['--test-timeout=300000'] : [];
+const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...timeout, ...files.map((f) => path.relative(root, f))];
 const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
 process.exit(res.status ?? 1);

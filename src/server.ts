@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { systemClock, type Clock } from './core/deps.ts';
 import { shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
 
 function readConfig(): Config {
@@ -22,7 +24,9 @@ function readConfig(): Config {
 async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promise<void> {
   const { buildApp } = await import('./app.ts');
   // One process fills older posts' md5 for all (fills running at once are safe, but each would read every file).
-  const app = await buildApp(config, { fillMd5: role !== 'worker' });
+  const app = await buildApp(config, { fillMd5: role !== 'worker', clock: testClock() });
+  // Tests of real processes (test/procs.test.ts) see which process answered each request.
+  if (process.env.NODE_ENV === 'test') app.addHook('onSend', async (_req, reply) => void reply.header('x-served-by', String(process.pid)));
   let workers: ReturnType<typeof shareConnections> | null = null;
   let taken: ReturnType<typeof takeConnections> | null = null;
   let stopping = false;
@@ -82,6 +86,16 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
   if (role !== 'worker') await firstAdminHint(app);
   // Once the port is open: what the first requests would otherwise wait for (~1 s at a million posts).
   void app.warmUp();
+}
+
+/**
+ * Under NODE_ENV=test only, IMAGEBOARD_TEST_CLOCK_FILE names a file holding the time (epoch ms)
+ * the clock reads. The test suites run against real processes (test/procs.ts) set it and move it
+ * as they move the clock of an app in their own process, so their fixtures' dates hold.
+ */
+function testClock(): Clock {
+  const file = process.env.NODE_ENV === 'test' ? process.env.IMAGEBOARD_TEST_CLOCK_FILE : undefined;
+  return file ? { now: () => Number(readFileSync(file, 'utf8')) } : systemClock;
 }
 
 /** A new board has nobody to moderate or to set tiers: tell whoever started it how to make the first admin. */

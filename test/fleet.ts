@@ -17,9 +17,18 @@ export interface FleetShape {
   workers: number;
 }
 
-/** TEST_FLEET=2 (two instances) or 2x2 (two instances of two processes each); null when off. */
+/** TEST_FLEET=procs: real server processes behind a proxy (test/procs.ts) instead of apps in this process. */
+export function procsMode(value = process.env.TEST_FLEET): boolean {
+  if (value?.trim() !== 'procs') return false;
+  if (!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL) {
+    throw new Error('TEST_FLEET=procs needs TEST_DATABASE_URL and REDIS_URL: the instances share one PostgreSQL schema and Redis');
+  }
+  return true;
+}
+
+/** TEST_FLEET=2 (two instances) or 2x2 (two instances of two processes each); null when off or in procs mode. */
 export function fleetShape(value = process.env.TEST_FLEET): FleetShape | null {
-  if (!value) return null;
+  if (!value || procsMode(value)) return null;
   const m = /^(\d+)(?:x(\d+))?$/.exec(value.trim());
   const instances = Number(m?.[1]);
   const workers = Number(m?.[2] ?? 1);
@@ -49,7 +58,7 @@ export function declareFleetFile(): void {
     await (await running)?.close();
   });
 }
-const sharedS3rver = () => (s3rver ??= startS3rver());
+export const sharedS3rver = () => (s3rver ??= startS3rver());
 
 export interface Fleet {
   /** "One address": inject() hands each request to the next app in turn. */

@@ -1,36 +1,31 @@
 import { after, before, describe, test } from 'node:test';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { dropPostgresSchema, openDatabase, type Database } from '../src/db/database.ts';
-import type { Clock } from '../src/core/deps.ts';
 import type { Deps } from '../src/core/deps.ts';
 import { createPostsService, type PostsService } from '../src/modules/posts/post-listing.ts';
 import type { PostListQuery } from '../src/modules/posts/posts.schemas.ts';
 import type { PostList } from '../src/modules/posts/posts.schemas.ts';
 import type { Static } from 'typebox';
 import { CompiledQuery, sql } from 'kysely';
-import { declareFleetFile, fleetLabel, fleetShape, startFleet, type Fleet } from './fleet.ts';
+import { declareFleetFile, fleetLabel, fleetShape, procsMode, startFleet, type Fleet } from './fleet.ts';
+import { startProcs, type Procs } from './procs.ts';
+import { procsUnfit } from './procs-config.ts';
+import { SharedClock, TestClock } from './clocks.ts';
+
+export { TestClock };
 
 export type DbKind = 'sqlite' | 'postgres';
 
 /** The engines every database suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export function databaseKinds(): DbKind[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-}
-
-/** A clock tests move by hand. Starts at a fixed instant so dates in fixtures are known. */
-export class TestClock implements Clock {
-  constructor(public t = Date.parse('2026-06-15T12:00:00.000Z')) {}
-  now(): number {
-    return this.t;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-  }
 }
 
 /**
@@ -80,6 +75,8 @@ export interface Ctx {
   dataDirs: string[];
   /** The fleet behind ctx.app in fleet mode (TEST_FLEET), else null. */
   fleet: Fleet | null;
+  /** The server processes behind ctx.app in procs mode (TEST_FLEET=procs), else null. */
+  procs: Procs | null;
 }
 
 /**
@@ -95,11 +92,18 @@ export function eachDatabase(
   // The pass that cannot run is counted as skipped in the summary, not silently left out.
   if (!process.env.TEST_DATABASE_URL) test(`${title} [postgres]`, { skip: 'TEST_DATABASE_URL is not set' }, () => {});
   const shape = fleetShape();
+  const procs = procsMode();
   // The SQLite pass is not declared at all: scripts/test.mjs says so once, and `npm test` runs it.
-  if (shape) declareFleetFile();
-  for (const kind of shape ? (['postgres'] as const) : databaseKinds()) {
-    describe(`${title} [${kind}${shape ? ` fleet ${fleetLabel(shape)}` : ''}]`, () => {
-      const ctx = { kind, fleet: null } as Ctx;
+  if (shape || procs) declareFleetFile();
+  const label = procs ? ' procs' : shape ? ` fleet ${fleetLabel(shape)}` : '';
+  const unfit = procs && procsUnfit(testConfig({ rateLimits: false, ...configOverrides }), appOptions);
+  if (unfit) {
+    console.log(`not run in procs mode: suite "${title}": ${unfit}`);
+    return;
+  }
+  for (const kind of shape || procs ? (['postgres'] as const) : databaseKinds()) {
+    describe(`${title} [${kind}${label}]`, () => {
+      const ctx = { kind, fleet: null, procs: null } as Ctx;
       let cleanup: () => Promise<void>;
       before(async () => {
         const fresh = await freshDatabase(kind);
@@ -107,11 +111,22 @@ export function eachDatabase(
         ctx.database = fresh.database;
         ctx.dataDir = fresh.dataDir;
         ctx.dataDirs = [fresh.dataDir];
-        ctx.clock = new TestClock();
+        ctx.clock = procs ? new SharedClock(path.join(fresh.dataDir, 'clock')) : new TestClock();
         // Functional suites send far more than 50 requests a minute from one address; the rate-limit
         // suites turn limits back on (rateLimits: true) and test them on their own.
         ctx.config = testConfig({ dataDir: fresh.dataDir, rateLimits: false, ...configOverrides });
-        if (shape) {
+        if (procs) {
+          ctx.procs = await startProcs({
+            url: process.env.TEST_DATABASE_URL!,
+            schema: fresh.schema!,
+            config: ctx.config,
+            clock: ctx.clock as SharedClock,
+            database: fresh.database,
+          });
+          ctx.app = ctx.procs.app;
+          // Settings are read at start: a test changing one afterwards would not reach the processes.
+          [ctx.config, ctx.dataDir, ctx.dataDirs] = [ctx.procs.app.deps.config, ctx.procs.dataDirs[0], ctx.procs.dataDirs];
+        } else if (shape) {
           const fleet = await startFleet(shape, {
             url: process.env.TEST_DATABASE_URL!,
             schema: fresh.schema!,
@@ -128,13 +143,46 @@ export function eachDatabase(
         await ctx.app.ready();
       });
       after(async () => {
-        if (ctx.fleet) await ctx.fleet.close();
+        if (ctx.procs) await ctx.procs.close();
+        else if (ctx.fleet) await ctx.fleet.close();
         else await ctx.app?.close();
         await cleanup?.();
       });
       body(ctx);
     });
   }
+}
+
+/**
+ * Another instance of the board on the suite's database, with settings of its own, as another
+ * machine behind the load balancer would be: an app of its own; in procs mode, two more server
+ * processes when settings differ, else ctx.app itself (its requests go to other processes in
+ * turn already). Close it when done: closing ctx.app so is left to the suite.
+ */
+export async function anotherInstance(ctx: Ctx, changes: Partial<Config> = {}): Promise<App> {
+  if (!ctx.procs) return buildApp({ ...ctx.config, ...changes }, { database: ctx.database, clock: ctx.clock });
+  if (Object.keys(changes).length > 0) return (await ctx.procs.another(changes)).app;
+  return new Proxy(ctx.app, { get: (target, prop) => (prop === 'close' ? async () => {} : Reflect.get(target, prop)) });
+}
+
+/** A port the board answers on: the app's own, opened now (in fleet mode the first app's); in procs mode the proxy's. */
+export async function listeningPort(ctx: Ctx): Promise<number> {
+  if (ctx.procs) return ctx.procs.port;
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  return (ctx.app.server.address() as AddressInfo).port;
+}
+
+/**
+ * Changes settings as an operator would on every instance: at once in this process; in procs
+ * mode by starting the server processes again with them (each keeps its DATA_DIR).
+ */
+export async function changeSettings(ctx: Ctx, changes: Partial<Config>): Promise<void> {
+  if (ctx.procs) {
+    const config = ctx.config as unknown as Record<string, unknown>;
+    if (Object.entries(changes).every(([k, v]) => isDeepStrictEqual(config[k], v))) return;
+    await ctx.procs.restart(changes);
+    ctx.config = ctx.app.deps.config;
+  } else Object.assign(ctx.config, changes);
 }
 
 /**
@@ -174,7 +222,18 @@ export async function readMedia(ctx: Ctx, rel: string): Promise<Buffer> {
  * list short.
  */
 export function testUnlessFleet(name: string, why: string, fn: () => Promise<void>): void {
-  if (fleetShape()) console.log(`not run in fleet mode: "${name}": ${why}`);
+  if (fleetShape() || procsMode()) console.log(`not run in fleet mode: "${name}": ${why}`);
+  else test(name, fn);
+}
+
+/**
+ * A test that cannot run against real server processes (it changes a setting while the app runs,
+ * or reaches into the app's deps): in procs mode it is left out with its name
+ * and reason printed (fleet mode and the normal run have it). A file that declares its tests so
+ * is run in procs mode even though it uses what procs mode lacks (scripts/test.mjs).
+ */
+export function testUnlessProcs(name: string, why: string, fn: () => Promise<void>): void {
+  if (procsMode()) console.log(`not run in procs mode: "${name}": ${why}`);
   else test(name, fn);
 }
 

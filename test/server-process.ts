@@ -14,8 +14,10 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-// The server as `npm start` runs it: compiled to dist/ first, then started by scripts/start.sh.
-const built = buildServer();
+// The server as `npm start` runs it: compiled to dist/ first (once a test file), then started by
+// scripts/start.sh. Built when first needed: test/helpers.ts imports this file in every run.
+let built: Promise<string> | null = null;
+export const serverBuilt = () => (built ??= buildServer());
 
 /**
  * Starts the server as `npm start` does, with these settings over the environment (SQLite unless
@@ -23,7 +25,7 @@ const built = buildServer();
  * test sets SHUTDOWN_DELAY_MS.
  */
 export async function startServer(env: Record<string, string>) {
-  await built;
+  await serverBuilt();
   const child = spawn('sh', [path.join(ROOT, 'scripts', 'start.sh')], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: '', SHUTDOWN_DELAY_MS: '0', ...env },

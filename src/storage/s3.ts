@@ -36,6 +36,32 @@ export interface FetchedObject {
 
 const statusOf = (err: unknown): number | undefined => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
+/** A failure another try may not meet: the connection broke, or the store was busy or failed (5xx, 429). */
+function transient(err: unknown): boolean {
+  const status = statusOf(err);
+  if (status !== undefined) return status >= 500 || status === 429;
+  return ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNABORTED'].includes((err as NodeJS.ErrnoException).code ?? '');
+}
+
+/**
+ * Sends a request whose body is streamed from a file, again from a fresh stream when it failed on
+ * the way: the SDK retries nothing whose body is a stream (it cannot rewind one), so one connection
+ * reset used to fail the upload. A PUT of an object or of a part is idempotent.
+ */
+async function sendFile<T>(open: () => Readable, send: (body: Readable) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const body = open();
+    try {
+      return await send(body);
+    } catch (err) {
+      if (attempt >= attempts || !transient(err)) throw err;
+      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    } finally {
+      body.destroy(); // a failed request may leave the file open
+    }
+  }
+}
+
 /** A missing object fails as a missing file does, so callers handle both stores alike. */
 function missing(rel: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`no such media file: ${rel}`), { code: 'ENOENT' });
@@ -79,7 +105,10 @@ export class S3MediaStore implements MediaStore {
   async putFile(rel: string, tmpPath: string): Promise<void> {
     const { size } = await fs.stat(tmpPath);
     if (size <= this.partSize) {
-      await this.client.send(new PutObjectCommand({ ...this.objectHeaders(rel), Body: createReadStream(tmpPath), ContentLength: size }));
+      await sendFile(
+        () => createReadStream(tmpPath),
+        (Body) => this.client.send(new PutObjectCommand({ ...this.objectHeaders(rel), Body, ContentLength: size })),
+      );
       return;
     }
     await this.putInParts(rel, tmpPath, size);
@@ -92,9 +121,9 @@ export class S3MediaStore implements MediaStore {
       const parts: { ETag?: string; PartNumber: number }[] = [];
       for (let start = 0, n = 1; start < size; start += this.partSize, n++) {
         const end = Math.min(size, start + this.partSize);
-        const body = createReadStream(tmpPath, { start, end: end - 1 });
-        const part = await this.client.send(
-          new UploadPartCommand({ Bucket: this.bucket, Key: rel, UploadId, PartNumber: n, Body: body, ContentLength: end - start }),
+        const part = await sendFile(
+          () => createReadStream(tmpPath, { start, end: end - 1 }),
+          (Body) => this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: rel, UploadId, PartNumber: n, Body, ContentLength: end - start })),
         );
         parts.push({ ETag: part.ETag, PartNumber: n });
       }

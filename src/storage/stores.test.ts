@@ -2,6 +2,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startBucket } from '../../test/s3.ts';
@@ -78,6 +79,43 @@ test('check() of a bucket that does not exist rejects', async () => {
     await assert.rejects(missing.check());
   } finally {
     await missing.close();
+  }
+});
+
+test('a file whose PUT loses its connection on the way is sent again from the file, whole or in parts', async () => {
+  // Between the store and s3rver: resets the connection of the first PUT it sees, of each kind.
+  const resets = new Set<string>();
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect(Number(new URL(bucket.settings.endpoint).port), '127.0.0.1');
+    for (const s of [client, upstream]) s.on('error', () => {});
+    client.once('data', (first: Buffer) => {
+      const kind = /^PUT \S*partNumber=/.test(first.toString('latin1')) ? 'part' : first.toString('latin1').startsWith('PUT ') ? 'object' : null;
+      if (kind && !resets.has(kind)) {
+        resets.add(kind);
+        client.resetAndDestroy();
+        upstream.destroy();
+        return;
+      }
+      upstream.write(first);
+      client.pipe(upstream).pipe(client);
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const endpoint = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+  const store = new S3MediaStore({ ...bucket.settings, endpoint }, tmpDir, 5 * 1024 * 1024);
+  try {
+    const data = Buffer.alloc(6 * 1024 * 1024, 7);
+    const file = path.join(dir, 'reset.upload');
+    fs.writeFileSync(file, data.subarray(0, 100_000));
+    await store.putFile('originals/ee/ff/whole.png', file);
+    fs.writeFileSync(file, data);
+    await store.putFile('originals/ee/ff/parts.webm', file);
+    assert.deepEqual([...resets].sort(), ['object', 'part'], 'each kind of PUT was reset once');
+    assert.ok((await bytesOf(await store.read('originals/ee/ff/whole.png'))).equals(data.subarray(0, 100_000)));
+    assert.ok((await bytesOf(await store.read('originals/ee/ff/parts.webm'))).equals(data));
+  } finally {
+    await store.close();
+    await new Promise((r) => proxy.close(r));
   }
 });
 

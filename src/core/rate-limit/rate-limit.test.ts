@@ -2,7 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { eachDatabase } from '../../../test/helpers.ts';
+import { eachDatabase, testUnlessProcs } from '../../../test/helpers.ts';
 import { createKeyOk, register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { buildApp, type App } from '../../app.ts';
 import { clientKey } from './client-ip.ts';
@@ -164,7 +164,7 @@ eachDatabase(
       assert.equal((await call(ctx.app, '/api/tags', { ip: '192.0.2.51', headers: alice.headers })).statusCode, 200, 'session reads are per IP');
     });
 
-    test('IPv6 clients are counted per /64', async () => {
+    testUnlessProcs('IPv6 clients are counted per /64', 'the proxy reaches the server processes over IPv4 loopback', async () => {
       ctx.clock.advance(MINUTE);
       assert.ok((await burst(ctx.app, 50, '/api/pools', { ip: '2001:db8:aa:1::1' })).every((c) => c === 200));
       assert.equal((await call(ctx.app, '/api/pools', { ip: '2001:db8:aa:1:ffff::2' })).statusCode, 429, 'same /64');
@@ -262,22 +262,26 @@ eachDatabase(
 eachDatabase(
   'rate limits with Redis unreachable',
   (ctx) => {
-    test('requests are still served, counted locally, and a warning is logged', async () => {
-      const logs = new PassThrough();
-      let text = '';
-      logs.on('data', (d) => (text += d));
-      const app = await buildApp(
-        { ...ctx.config, redisUrl: 'redis://127.0.0.1:1', logLevel: 'warn' },
-        { database: ctx.database, clock: ctx.clock, logStream: logs },
-      );
-      try {
-        assert.ok((await burst(app, 30, '/api/public/status')).every((c) => c === 200));
-        assert.equal((await call(app, '/api/public/status')).statusCode, 429, 'still limited, by local counters');
-        assert.match(text, /Redis unreachable/);
-      } finally {
-        await app.close();
-      }
-    });
+    testUnlessProcs(
+      'requests are still served, counted locally, and a warning is logged',
+      'it reads the log of an app it builds in the test process',
+      async () => {
+        const logs = new PassThrough();
+        let text = '';
+        logs.on('data', (d) => (text += d));
+        const app = await buildApp(
+          { ...ctx.config, redisUrl: 'redis://127.0.0.1:1', logLevel: 'warn' },
+          { database: ctx.database, clock: ctx.clock, logStream: logs },
+        );
+        try {
+          assert.ok((await burst(app, 30, '/api/public/status')).every((c) => c === 200));
+          assert.equal((await call(app, '/api/public/status')).statusCode, 429, 'still limited, by local counters');
+          assert.match(text, /Redis unreachable/);
+        } finally {
+          await app.close();
+        }
+      },
+    );
   },
   { rateLimits: true },
 );
@@ -288,23 +292,27 @@ if (REDIS_URL) {
   eachDatabase(
     'rate limits shared through Redis',
     (ctx) => {
-      test('two app instances on one Redis share one budget', async () => {
-        const config = { ...ctx.config, redisUrl: REDIS_URL, redisPrefix: `test:${randomBytes(6).toString('hex')}:` };
-        const a = await buildApp(config, { database: ctx.database, clock: ctx.clock });
-        const b = await buildApp(config, { database: ctx.database, clock: ctx.clock });
-        try {
-          const codes: number[] = [];
-          for (let i = 0; i < 30; i++) codes.push((await call(i % 2 ? a : b, '/api/public/status')).statusCode);
-          assert.ok(codes.every((c) => c === 200));
-          assert.equal((await call(a, '/api/public/status')).statusCode, 429);
-          assert.equal((await call(b, '/api/public/status')).statusCode, 429);
-          ctx.clock.advance(MINUTE);
-          assert.equal((await call(b, '/api/public/status')).statusCode, 200, 'the shared window reset');
-        } finally {
-          await a.close();
-          await b.close();
-        }
-      });
+      testUnlessProcs(
+        'two app instances on one Redis share one budget',
+        "it builds two apps in the test process; in procs mode this file's other suites run on four processes sharing one Redis",
+        async () => {
+          const config = { ...ctx.config, redisUrl: REDIS_URL, redisPrefix: `test:${randomBytes(6).toString('hex')}:` };
+          const a = await buildApp(config, { database: ctx.database, clock: ctx.clock });
+          const b = await buildApp(config, { database: ctx.database, clock: ctx.clock });
+          try {
+            const codes: number[] = [];
+            for (let i = 0; i < 30; i++) codes.push((await call(i % 2 ? a : b, '/api/public/status')).statusCode);
+            assert.ok(codes.every((c) => c === 200));
+            assert.equal((await call(a, '/api/public/status')).statusCode, 429);
+            assert.equal((await call(b, '/api/public/status')).statusCode, 429);
+            ctx.clock.advance(MINUTE);
+            assert.equal((await call(b, '/api/public/status')).statusCode, 200, 'the shared window reset');
+          } finally {
+            await a.close();
+            await b.close();
+          }
+        },
+      );
     },
     { rateLimits: true },
   );

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildApp, type App } from '../../app.ts';
-import { eachDatabase, getJson, mediaStored, type Ctx } from '../../../test/helpers.ts';
+import type { App } from '../../app.ts';
+import { anotherInstance, eachDatabase, getJson, mediaStored, type Ctx } from '../../../test/helpers.ts';
 import { assertError, setAccount } from '../../../test/auth-helpers.ts';
 import { auditEntries, ban, cast, unban } from '../../../test/moderation-helpers.ts';
 import { approve, pendingQueue, reject, upload, uploaded } from '../../../test/approval-helpers.ts';
@@ -51,7 +51,7 @@ eachDatabase(
 
     before(async () => {
       // A second instance on the same database: what one publishes, the other's in-memory indexes see.
-      second = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
+      second = await anotherInstance(ctx);
     });
     after(() => second?.close());
 

@@ -1,7 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildApp } from '../../app.ts';
-import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import { anotherInstance, eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import {
   ISO_MS,
   PASSWORD,
@@ -128,7 +127,7 @@ eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
   });
 
   test('a session made by one app instance is accepted by a second on the same database', async () => {
-    const second = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
+    const second = await anotherInstance(ctx);
     try {
       const s = await loginOk(ctx.app, 'ann');
       const res = await me(second, s);

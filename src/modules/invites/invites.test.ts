@@ -1,6 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import { changeSettings, eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import { assertBadField, assertError, loginOk, PASSWORD, register, sessionToken, setAccount, type Account } from '../../../test/auth-helpers.ts';
 
 type Headers = Record<string, string>;
@@ -27,13 +27,13 @@ const mode = async (ctx: Ctx) => (await ctx.app.inject({ url: '/api/auth/registr
 function staff(ctx: Ctx, registration: 'invite' | 'closed') {
   const who = {} as { admin: Account; mod: Account; member: Account };
   before(async () => {
-    ctx.config.registration = 'open';
+    await changeSettings(ctx, { registration: 'open' });
     who.admin = await register(ctx.app, 'boss');
     who.mod = await register(ctx.app, 'mod');
     who.member = await register(ctx.app, 'member');
     await setAccount(ctx.database, 'boss', { role: 'admin' });
     await setAccount(ctx.database, 'mod', { role: 'moderator' });
-    ctx.config.registration = registration;
+    await changeSettings(ctx, { registration });
   });
   return who;
 }

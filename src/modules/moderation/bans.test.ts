@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildApp, type App } from '../../app.ts';
-import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
+import type { App } from '../../app.ts';
+import { anotherInstance, eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
 import { assertBadField, assertError, createKeyOk, login, loginOk, me, PASSWORD, setAccount } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
@@ -35,7 +35,7 @@ eachDatabase('moderation: bans', (ctx: Ctx) => {
     note = await comment(ctx.app, who.owner.headers, own, 'my own comment');
     await setAccount(ctx.database, 'olive', { tier: 'pro' });
     key = (await createKeyOk(ctx.app, who.owner.headers, 'before the ban')).key;
-    second = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
+    second = await anotherInstance(ctx);
   });
   after(() => second?.close());
 

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildApp, type App } from '../../app.ts';
-import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import type { App } from '../../app.ts';
+import { anotherInstance, eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import { assertBadField, assertError, createKeyOk, setAccount, ISO_MS } from '../../../test/auth-helpers.ts';
 import { uploadTagged } from '../../../test/tag-helpers.ts';
 import { auditEntries, cast, comment, report, reports, settle } from '../../../test/moderation-helpers.ts';
@@ -17,7 +17,7 @@ eachDatabase('moderation: reports', (ctx: Ctx) => {
     post = await uploadTagged(ctx, who.owner, 'reported');
     other = await uploadTagged(ctx, who.owner, 'reported_too');
     note = await comment(ctx.app, who.owner.headers, post, 'rude words');
-    second = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
+    second = await anotherInstance(ctx);
   });
   after(() => second?.close());
 

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildApp, type App } from '../../app.ts';
-import { eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import type { App } from '../../app.ts';
+import { anotherInstance, eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import { assertError, createKeyOk, register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { ban } from '../../../test/moderation-helpers.ts';
@@ -66,7 +66,7 @@ eachDatabase('personal filters: GET|PUT /api/users/me/preferences and GET /api/p
         createdAt: ctx.clock.now() - (TAGS.length - i) * HOUR,
       });
     }
-    second = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
+    second = await anotherInstance(ctx);
   });
   after(() => second?.close());
 
@@ -246,8 +246,8 @@ eachDatabase('personal filters: GET|PUT /api/users/me/preferences and GET /api/p
   });
 
   test('VISITOR_RATINGS sets what visitors see; all three hides nothing', async () => {
-    const two = await buildApp({ ...ctx.config, visitorRatings: ['safe', 'sketchy'] }, { database: ctx.database, clock: ctx.clock });
-    const every = await buildApp({ ...ctx.config, visitorRatings: ['safe', 'sketchy', 'unsafe'] }, { database: ctx.database, clock: ctx.clock });
+    const two = await anotherInstance(ctx, { visitorRatings: ['safe', 'sketchy'] });
+    const every = await anotherInstance(ctx, { visitorRatings: ['safe', 'sketchy', 'unsafe'] });
     try {
       const shown = await list(two, {}, { limit: 100 });
       assert.ok(shown.posts.every((p) => p.contentRating !== 'unsafe'));

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildApp, type App } from '../../app.ts';
-import { eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
+import type { App } from '../../app.ts';
+import { anotherInstance, eachDatabase, getJson, type Ctx } from '../../../test/helpers.ts';
 import { jobDone } from '../../../test/jobs.ts';
 import { addAlias, imply, listed, patchTag, postTags, tagObject, uploadTagged, userAndModerator } from '../../../test/tag-helpers.ts';
 
@@ -14,7 +14,7 @@ eachDatabase('tag relations across two instances', (ctx) => {
   let second: App;
   let other: Ctx;
   before(async () => {
-    second = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
+    second = await anotherInstance(ctx);
     other = { ...ctx, app: second };
   });
   after(() => second?.close());

@@ -6,7 +6,7 @@ import { buildApp } from '../../app.ts';
 import { mediaCommand } from '../../cli/media.ts';
 import { counter } from '../../db/counters.ts';
 import { openDatabase } from '../../db/database.ts';
-import { commandEnv, eachDatabase, readMedia, type Ctx } from '../../../test/helpers.ts';
+import { commandEnv, eachDatabase, readMedia, testUnlessProcs, type Ctx } from '../../../test/helpers.ts';
 import { register, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
@@ -55,43 +55,47 @@ eachDatabase('md5 of posts', (ctx) => {
     );
   });
 
-  test('posts made before md5 was stored get it from their original after start-up; a missing original stays empty', async () => {
-    const files = [await fx.png(73), await fx.png(74), await fx.png(75)];
-    const ids = [];
-    for (const [i, data] of files.entries()) ids.push(await upload(ctx, alice, `old${i}.png`, data));
-    await forget(ctx, ids);
-    await ctx.app.deps.media.delete(await originalOf(ctx, ids[2]));
-    const version = await counter(ctx.database, 'version');
+  testUnlessProcs(
+    'posts made before md5 was stored get it from their original after start-up; a missing original stays empty',
+    'it reads the report and the log of the start-up fill of apps it builds in the test process',
+    async () => {
+      const files = [await fx.png(73), await fx.png(74), await fx.png(75)];
+      const ids = [];
+      for (const [i, data] of files.entries()) ids.push(await upload(ctx, alice, `old${i}.png`, data));
+      await forget(ctx, ids);
+      await ctx.app.deps.media.delete(await originalOf(ctx, ids[2]));
+      const version = await counter(ctx.database, 'version');
 
-    const logs = new PassThrough();
-    let logged = '';
-    logs.on('data', (d) => (logged += d));
-    const app = await buildApp({ ...ctx.config, logLevel: 'info' }, { database: ctx.database, clock: ctx.clock, logStream: logs });
-    try {
-      await app.ready();
-      const report = await app.md5Fill;
-      assert.deepEqual(report, { total: 3, filled: 2, missing: 1, stopped: false });
-    } finally {
-      await app.close();
-    }
-    assert.deepEqual(await md5s(ctx, ids), [md5(files[0]), md5(files[1]), null]);
-    assert.equal(await counter(ctx.database, 'version'), version, 'filling md5 is no edit: caches keyed to the data version stay');
-    assert.match(logged, /md5: 3 posts made before md5 was stored; filling them in the background/);
-    assert.match(logged, /md5: 3 of 3 posts/);
-    const warnings = logged.split('\n').filter((l) => l.includes('"level":40') && l.includes('md5'));
-    assert.equal(warnings.length, 1, logged);
-    assert.match(warnings[0], new RegExp(`md5: 1 post of this batch without a readable original \\(${ids[2]}\\) left without md5.*media check`));
-    assert.match(warnings[0], /"code":"ENOENT"/);
+      const logs = new PassThrough();
+      let logged = '';
+      logs.on('data', (d) => (logged += d));
+      const app = await buildApp({ ...ctx.config, logLevel: 'info' }, { database: ctx.database, clock: ctx.clock, logStream: logs });
+      try {
+        await app.ready();
+        const report = await app.md5Fill;
+        assert.deepEqual(report, { total: 3, filled: 2, missing: 1, stopped: false });
+      } finally {
+        await app.close();
+      }
+      assert.deepEqual(await md5s(ctx, ids), [md5(files[0]), md5(files[1]), null]);
+      assert.equal(await counter(ctx.database, 'version'), version, 'filling md5 is no edit: caches keyed to the data version stay');
+      assert.match(logged, /md5: 3 posts made before md5 was stored; filling them in the background/);
+      assert.match(logged, /md5: 3 of 3 posts/);
+      const warnings = logged.split('\n').filter((l) => l.includes('"level":40') && l.includes('md5'));
+      assert.equal(warnings.length, 1, logged);
+      assert.match(warnings[0], new RegExp(`md5: 1 post of this batch without a readable original \\(${ids[2]}\\) left without md5.*media check`));
+      assert.match(warnings[0], /"code":"ENOENT"/);
 
-    // The app started again tries again, and finds nothing else to do.
-    const again = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
-    try {
-      assert.deepEqual(await again.md5Fill, { total: 1, filled: 0, missing: 1, stopped: false });
-    } finally {
-      await again.close();
-    }
-    await deletePostRows(ctx.database, ids[2]);
-  });
+      // The app started again tries again, and finds nothing else to do.
+      const again = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
+      try {
+        assert.deepEqual(await again.md5Fill, { total: 1, filled: 0, missing: 1, stopped: false });
+      } finally {
+        await again.close();
+      }
+      await deletePostRows(ctx.database, ids[2]);
+    },
+  );
 
   test('a post deleted while its batch is read is no problem, and not reported missing', async () => {
     const files = [await fx.png(76), await fx.png(77), await fx.png(78)];

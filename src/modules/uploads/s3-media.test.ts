@@ -3,9 +3,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildApp } from '../../app.ts';
 import { mediaCommand } from '../../cli/media.ts';
-import { commandEnv, eachDatabase, type Ctx } from '../../../test/helpers.ts';
+import { anotherInstance, commandEnv, eachDatabase, type Ctx } from '../../../test/helpers.ts';
 import { register, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
@@ -115,7 +114,7 @@ eachDatabase(
     });
 
     test('with MEDIA_PUBLIC_URL the API gives URLs in the bucket, and they serve the same bytes', async () => {
-      const app = await buildApp({ ...ctx.config, mediaPublicUrl: bucket.publicUrl }, { database: ctx.database, clock: ctx.clock, jobs: { run: false } });
+      const app = await anotherInstance(ctx, { mediaPublicUrl: bucket.publicUrl });
       try {
         const post = (await app.inject({ url: `/api/posts/${image.id}` })).json();
         assert.equal(post.imageUrl, bucket.publicUrl + keyOf(image.imageUrl));
@@ -154,7 +153,7 @@ eachDatabase(
       const file = await ctx.app.inject({ url: avatar });
       assert.equal(file.statusCode, 200);
       assert.equal(file.headers['content-type'], 'image/webp');
-      const app = await buildApp({ ...ctx.config, mediaPublicUrl: bucket.publicUrl }, { database: ctx.database, clock: ctx.clock, jobs: { run: false } });
+      const app = await anotherInstance(ctx, { mediaPublicUrl: bucket.publicUrl });
       try {
         assert.equal((await app.inject({ url: '/api/users/alice' })).json().avatar, bucket.publicUrl + keyOf(avatar));
       } finally {

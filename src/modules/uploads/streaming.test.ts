@@ -4,25 +4,24 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { eachDatabase } from '../../../test/helpers.ts';
+import { eachDatabase, listeningPort } from '../../../test/helpers.ts';
 import { register } from '../../../test/auth-helpers.ts';
 import * as fx from '../../../test/media-fixtures.ts';
 
-/** Bytes already written to upload temp files. */
-function tmpBytes(dataDir: string): number {
-  const dir = path.join(dataDir, 'tmp');
-  if (!fs.existsSync(dir)) return 0;
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.upload'))
-    .reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+/** Bytes already written to upload temp files, in every instance's DATA_DIR (the upload may be streaming to any). */
+function tmpBytes(dataDirs: string[]): number {
+  let n = 0;
+  for (const dir of dataDirs.map((d) => path.join(d, 'tmp'))) {
+    if (!fs.existsSync(dir)) continue;
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.upload')) n += fs.statSync(path.join(dir, f)).size;
+  }
+  return n;
 }
 
 eachDatabase('upload streaming', (ctx) => {
   test('an upload is written to a temporary file while it arrives, and that file is gone afterwards', async () => {
     const alice = await register(ctx.app, 'streamer');
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = ctx.app.server.address() as { port: number };
+    const port = await listeningPort(ctx);
     // A real PNG followed by 2 MB of trailing bytes (kept under the image limit), sent in pieces.
     const png = Buffer.concat([await fx.png(71, 64, 64), randomBytes(2 * 1024 * 1024)]);
     const boundary = `----ib${randomBytes(6).toString('hex')}`;
@@ -50,8 +49,8 @@ eachDatabase('upload streaming', (ctx) => {
         req.write(body.subarray(0, half));
         // While the second half has not been sent, the first is already on disk, not in memory.
         const deadline = Date.now() + 10_000;
-        while (tmpBytes(ctx.dataDir) < half / 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-        seenWhileArriving = tmpBytes(ctx.dataDir);
+        while (tmpBytes(ctx.dataDirs) < half / 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        seenWhileArriving = tmpBytes(ctx.dataDirs);
         req.end(body.subarray(half));
       })().catch(reject);
     });
@@ -60,6 +59,6 @@ eachDatabase('upload streaming', (ctx) => {
     // Bytes after IEND are ignored by decoders: the file is a valid 2 MB PNG.
     assert.equal(status, 201, text);
     assert.ok(seenWhileArriving >= body.length / 4, `bytes on disk mid-upload: ${seenWhileArriving}`);
-    assert.equal(tmpBytes(ctx.dataDir), 0, 'the temporary file is removed');
+    assert.equal(tmpBytes(ctx.dataDirs), 0, 'the temporary file is removed');
   });
 });
