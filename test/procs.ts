@@ -2,7 +2,7 @@
 // runs against two real server instances, each started as `npm start` starts it with WORKERS=2
 // and a DATA_DIR of its own, behind a round-robin TCP proxy: one address, as a load balancer gives.
 // See docs/architecture.md, "Tests in fleet mode with processes".
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -16,9 +16,8 @@ import { sharedS3rver } from './fleet.ts';
 import type { SharedClock } from './clocks.ts';
 import { configEnv } from './procs-config.ts';
 import { injectOverHttp, type InjectOptions } from './procs-http.ts';
-import { freePort, serverBuilt } from './server-process.ts';
+import { freePort, startServer } from './server-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const INSTANCES = 2;
 const WORKERS = 2;
 
@@ -96,7 +95,6 @@ export async function startProcs(suite: Suite): Promise<Procs> {
 
   /** Starts every instance with these settings (each with its own port and DATA_DIR) and waits until they are ready. */
   const start = async (settings: Config) => {
-    await serverBuilt();
     configs.length = 0;
     children = [];
     for (const dataDir of dataDirs) {
@@ -118,15 +116,11 @@ export async function startProcs(suite: Suite): Promise<Procs> {
         shutdownDelayMs: 0,
       };
       configs.push(instance);
-      const child = spawn('sh', [path.join(ROOT, 'scripts', 'start.sh')], {
-        cwd: ROOT,
-        env: { ...process.env, ...configEnv(instance), IMAGEBOARD_TEST_CLOCK_FILE: clock.file },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const { child } = await startServer({ ...configEnv(instance), IMAGEBOARD_TEST_CLOCK_FILE: clock.file });
       running.add(child.pid!);
       child.on('exit', () => running.delete(child.pid!));
-      child.stdout!.on('data', (d) => (output += d));
-      child.stderr!.on('data', (d) => (output += d));
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
       children.push(child);
     }
     await Promise.all(configs.map((c, i) => ready(c.port, children[i], () => output)));

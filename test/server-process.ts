@@ -17,7 +17,7 @@ export async function freePort(): Promise<number> {
 // The server as `npm start` runs it: compiled to dist/ first (once a test file), then started by
 // scripts/start.sh. Built when first needed: test/helpers.ts imports this file in every run.
 let built: Promise<string> | null = null;
-export const serverBuilt = () => (built ??= buildServer());
+const serverBuilt = () => (built ??= buildServer());
 
 /**
  * Starts the server as `npm start` does, with these settings over the environment (SQLite unless
