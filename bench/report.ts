@@ -42,6 +42,8 @@ export interface ScenarioReport {
   sampleErrors: number;
   ceilingTarget: number | null;
   runs: ScenarioRun[];
+  /** Peak RSS summed over the server's processes while this scenario ran (null where not measured). */
+  peakRssBytes?: number | null;
 }
 
 export interface Check {
@@ -197,6 +199,10 @@ export function markdown(r: Report): string {
     `Peak RSS of the server: ${r.server.peakRssBytes === null ? 'not measured' : mb(r.server.peakRssBytes)} over ${r.server.processes} processes` +
       `${rss ? ` (target ${rss.target}: ${mark(rss.pass)})` : ''}.`,
   );
+  const laps = [...r.scenarios.map((s) => [s.name, s.peakRssBytes] as const), ...(r.upload ? [['uploads', r.upload.peakRssBytes] as const] : [])].filter(
+    (l): l is readonly [string, number] => typeof l[1] === 'number' && l[1] > 0,
+  );
+  if (laps.length) lines.push(`Peak RSS while each ran: ${laps.map(([name, bytes]) => `${name} ${mb(bytes)}`).join(', ')}.`);
   const failed = r.checks.filter((c) => !c.pass);
   lines.push(
     `Targets: ${r.checks.length - failed.length} of ${r.checks.length} checks pass — ${failed.length === 0 ? 'PASS' : `FAIL (${failed.map((c) => c.name).join(', ')})`}.`,

@@ -78,11 +78,14 @@ export function cpuSecondsOf(pids: number[]): number {
 export interface RssSampler {
   /** Stops sampling; the highest sum seen, in bytes (null where /proc is missing). */
   stop(): { peakBytes: number | null; samples: number; processes: number };
+  /** The highest sum seen since the last lap (or the start), in bytes; null where /proc is missing. */
+  lap(): number | null;
 }
 
 export function sampleRss(root: number, everyMs = 200): RssSampler {
-  if (!fs.existsSync(`/proc/${root}/status`)) return { stop: () => ({ peakBytes: null, samples: 0, processes: 0 }) };
+  if (!fs.existsSync(`/proc/${root}/status`)) return { stop: () => ({ peakBytes: null, samples: 0, processes: 0 }), lap: () => null };
   let peak = 0;
+  let lapPeak = 0;
   let samples = 0;
   let processes = 0;
   let tree = processTree(root);
@@ -92,6 +95,7 @@ export function sampleRss(root: number, everyMs = 200): RssSampler {
     const sum = tree.reduce((s, pid) => s + rssOf(pid), 0);
     processes = Math.max(processes, tree.length);
     peak = Math.max(peak, sum);
+    lapPeak = Math.max(lapPeak, sum);
     samples++;
   };
   take();
@@ -102,6 +106,12 @@ export function sampleRss(root: number, everyMs = 200): RssSampler {
       clearInterval(timer);
       take();
       return { peakBytes: peak, samples, processes };
+    },
+    lap() {
+      take();
+      const out = lapPeak;
+      lapPeak = 0;
+      return out;
     },
   };
 }

@@ -177,6 +177,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     const maxRequests = o.durationSeconds * 200_000;
     if (o.warmupSeconds > 0 && ceiling) await warmUp(server, ceiling, scenarios, sizes, o);
     let previous = 'the warm-up';
+    server.rssLap();
     for (const [i, s] of scenarios.entries()) {
       for (const connections of o.connections) {
         const rng = new Prng(seedOf(`load/${s.name}/${connections}`));
@@ -224,10 +225,12 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
             `errors ${ours.errors}; ceiling ${Math.round(top.requestsPerSecond)} req/s (${(run.ratio * 100).toFixed(1)}%)`,
         );
       }
+      reports[i].peakRssBytes = server.rssLap();
     }
     if (wanted(UPLOAD_SCENARIO) && o.uploads > 0) {
       await server.settle(previous);
       upload = await runUploads(server.origin, o.uploads);
+      upload.peakRssBytes = server.rssLap();
       o.log(`upload: ${upload.ok}/${upload.uploads} accepted, p50 ${upload.latencyMs.p50.toFixed(0)} ms, p99 ${upload.latencyMs.p99.toFixed(0)} ms`);
     }
   } finally {

@@ -202,6 +202,11 @@ export class ServerUnderTest {
     await this.start();
   }
 
+  /** Peak RSS summed over the server's processes since the last call (for one scenario's share of the run's peak). */
+  rssLap(): number | null {
+    return this.sampler?.lap() ?? null;
+  }
+
   /** Peak RSS over every server process this object started. */
   rss() {
     return { ...this.memory };

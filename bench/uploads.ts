@@ -16,6 +16,8 @@ export interface UploadResult {
   latencyMs: { p50: number; p99: number; max: number };
   uploadsPerSecond: number;
   statuses: Record<string, number>;
+  /** Peak RSS summed over the server's processes while the uploads ran (set by the runner). */
+  peakRssBytes?: number | null;
 }
 
 /** Distinct small PNGs: random pixels (fresh every run, so none is a duplicate of an earlier run's). */

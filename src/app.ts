@@ -19,6 +19,7 @@ import { backgroundMd5Fill, type Md5FillReport } from './modules/uploads/md5-fil
 import { createServices } from './services.ts';
 import { registerOpenApi } from './core/openapi.ts';
 import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
+import { sharedSerializers } from './core/serializers.ts';
 import { installAuth } from './core/auth.ts';
 import { installRateLimits } from './core/rate-limit/index.ts';
 import { MemoryStore, type LimitStore } from './core/rate-limit/windows.ts';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler,
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.decorate('deps', deps);
   app.decorateRequest('viewer', null);
