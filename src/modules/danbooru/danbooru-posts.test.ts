@@ -1,6 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachDatabase, readMedia, type Ctx } from '../../../test/helpers.ts';
+import { eachDatabase, listeningPort, readMedia, type Ctx } from '../../../test/helpers.ts';
 import { register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { createPost } from '../../../test/factories.ts';
 import { patchTag, uploadTagged } from '../../../test/tag-helpers.ts';
@@ -102,6 +102,21 @@ eachDatabase('danbooru API: posts', (ctx) => {
     const p = (await get(ctx, `/posts/${made[3]}.json`)).json();
     assert.equal(p.tag_string_character, 'db_dog');
     assert.equal(p.tag_string_general, '');
+  });
+
+  test('pages answered at the same time over sockets are each whole and their own (their bytes are in buffers used again)', async () => {
+    const port = await listeningPort(ctx);
+    const queries = ['tags=db_cat', 'tags=db_dog', 'tags=db_cat+rating:e', 'tags=db_clip'];
+    const expected = await Promise.all(queries.map((q) => ids(ctx, q)));
+    const asked = Array.from({ length: 24 }, (_, i) => i % queries.length);
+    const answers = await Promise.all(
+      asked.map(async (k) => {
+        const res = await fetch(`http://127.0.0.1:${port}/posts.json?${queries[k]}`, { headers: { host: 'board.example' } });
+        assert.equal(res.status, 200);
+        return ((await res.json()) as { id: number }[]).map((p) => p.id);
+      }),
+    );
+    for (const [i, k] of asked.entries()) assert.deepEqual(answers[i], expected[k], queries[k]);
   });
 
   test('an unknown post is a 404 in Danbooru shape', async () => {

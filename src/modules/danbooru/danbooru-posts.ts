@@ -56,7 +56,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
   /**
    * A page of /api/posts's list (what an anonymous viewer is shown there) as Danbooru's objects: the
    * ids from the search, then one statement reads their rows (and the data version). The objects are
-   * JSON texts: `arrayJson` makes a page's answer of them.
+   * JSON texts: `sendJsonArray` sends a page's answer of them.
    */
   const listed = async (q: PostListQuery, origin: string): Promise<string[]> =>
     posts.page(q, async ({ ids }) => {
@@ -65,14 +65,14 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
     });
 
   return {
-    /** GET /posts.json. */
+    /** GET /posts.json: the page's objects as JSON texts (sendJsonArray sends them). */
     list: async (q: DanbooruListQuery, origin: string) => {
       const paging = pagingOf(q);
       const query = await ourQuery(db, q.tags ?? '', paging.cursor);
       const found = await listed({ q: query, offset: paging.offset, limit: paging.limit }, origin);
       // a<id> reads upwards from the id; Danbooru answers newest first all the same.
       if (paging.cursor && 'above' in paging.cursor) found.reverse();
-      return arrayJson(found);
+      return found;
     },
     /** GET /counts/posts.json. */
     count: async (tags: string) => {
@@ -85,12 +85,12 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
       if (!post) throw new AppError(404, `Couldn't find Post with 'id'=${rawId}`);
       return post;
     },
-    /** GET /explore/posts/popular.json: the span's posts by score, then newest. */
+    /** GET /explore/posts/popular.json: the span's posts by score, then newest, as JSON texts. */
     popular: async (q: { date?: string; scale?: 'day' | 'week' | 'month'; limit?: string | number; page?: string | number }, origin: string) => {
       const paging = pagingOf({ limit: q.limit, page: q.page });
       if (paging.cursor) throw new AppError(400, 'page: popular posts are paged by number');
       const [from, to] = span(q.date ?? new Date(deps.clock.now()).toISOString().slice(0, 10), q.scale ?? 'day');
-      return arrayJson(await listed({ dateFrom: from, dateTo: to, sortBy: 'most_liked', offset: paging.offset, limit: paging.limit }, origin));
+      return listed({ dateFrom: from, dateTo: to, sortBy: 'most_liked', offset: paging.offset, limit: paging.limit }, origin);
     },
   };
 }
@@ -167,9 +167,6 @@ function rowOf(text: string): PostRow {
 
 const orNull = (s: string) => (s === '' ? null : s);
 const numberOrNull = (s: string) => (s === '' ? null : Number(s));
-
-/** A JSON array of JSON texts. */
-const arrayJson = (texts: string[]) => `[${texts.join(',')}]`;
 
 const DAY = 86_400_000;
 
