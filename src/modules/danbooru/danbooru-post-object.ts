@@ -3,6 +3,7 @@ import type { PostsTable } from '../../db/types.ts';
 import type { Static } from 'typebox';
 import type { DanbooruPost } from './danbooru.schemas.ts';
 import { danbooruTime } from './danbooru-time.ts';
+import { fromTagString } from '../posts/tag-string.ts';
 
 export type DanbooruPostObject = Static<typeof DanbooruPost>;
 
@@ -51,13 +52,15 @@ const str = JSON.stringify;
  */
 export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<string, string>): string {
   const base = str(mediaRoot).slice(0, -1);
-  const names = p.tag_string.split(' ').filter(Boolean);
-  const tagString = str(names.join(' '));
-  // Most posts have general tags only: their lists are the whole tag string.
+  // The tag string is the names sorted and joined by one space (tag-string.ts): most posts have
+  // general tags only, and then their lists are the whole string, and no name need be cut out.
+  const tagString = str(p.tag_string);
+  const names = categories.size === 0 ? null : fromTagString(p.tag_string);
+  const count = names ? names.length : countNames(p.tag_string);
   let general = tagString;
-  let counts = [names.length, 0, 0, 0, 0];
+  let counts = [count, 0, 0, 0, 0];
   let others = ['""', '""', '""', '""'];
-  if (names.some((n) => categories.has(n))) {
+  if (names?.some((n) => categories.has(n))) {
     const byCategory: string[][] = [[], [], [], [], []];
     for (const n of names) byCategory[CATEGORY_INDEX.get(categories.get(n) ?? 'general') ?? 0].push(n);
     general = str(byCategory[0].join(' '));
@@ -114,7 +117,7 @@ export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<
     ',"tag_string_meta":',
     others[3],
     ',"tag_count":',
-    names.length,
+    count,
     ',"tag_count_general":',
     counts[0],
     ',"tag_count_artist":',
@@ -180,4 +183,12 @@ const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]))
 /** A media URL as a JSON string: `base` is the JSON string of origin and media prefix without its closing quote. */
 function urlJson(base: string, path: string): string {
   return base + str(path).slice(1);
+}
+
+/** How many names a tag string holds (one space between two). */
+function countNames(tagString: string): number {
+  if (tagString === '') return 0;
+  let n = 1;
+  for (let i = tagString.indexOf(' '); i >= 0; i = tagString.indexOf(' ', i + 1)) n++;
+  return n;
 }
