@@ -72,7 +72,16 @@ browserSuite('browser: upload approval, the Pending tab', { timeout: 240_000 }, 
     const row = mod.locator(`tr[data-pending-id="${pendingId}"]`);
     await row.waitFor();
     assert.match(await row.innerText(), /Pending lighthouse[\s\S]*lighthouse[\s\S]*mia/);
-    assert.ok(await row.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the thumbnail loads');
+    // The row can show before its thumbnail has arrived: wait for the image to load or fail, then check it loaded.
+    const loaded = await row.locator('img').evaluate(
+      (img: HTMLImageElement) =>
+        new Promise<boolean>((resolve) => {
+          if (img.complete) return resolve(img.naturalWidth > 0);
+          img.addEventListener('load', () => resolve(img.naturalWidth > 0), { once: true });
+          img.addEventListener('error', () => resolve(false), { once: true });
+        }),
+    );
+    assert.ok(loaded, 'the thumbnail loads');
     await screenshot(mod, 'approval-queue');
     await row.getByRole('button', { name: 'Approve' }).click();
     await mod.getByText('No uploads wait for approval.').waitFor();
