@@ -19,6 +19,7 @@ import { backgroundMd5Fill, type Md5FillReport } from './modules/uploads/md5-fil
 import { createServices } from './services.ts';
 import { registerOpenApi } from './core/openapi.ts';
 import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
+import { takeTurns } from './core/turns.ts';
 import { sharedSerializers } from './core/serializers.ts';
 import { installAuth } from './core/auth.ts';
 import { installRateLimits } from './core/rate-limit/index.ts';
@@ -87,6 +88,11 @@ export interface AppOptions {
    * app is ready and stopped when it closes. Tests shorten its poll and lease.
    */
   jobs?: JobRunnerOptions & { run?: boolean };
+  /**
+   * While this says true, requests run one per turn of the event loop (core/turns.ts): server.ts
+   * passes whether connections are being handed between processes (workers.ts).
+   */
+  takeTurnsWhile?: () => boolean;
 }
 
 export type App = TypedApp & {
@@ -152,6 +158,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  if (opts.takeTurnsWhile) {
+    const turn = takeTurns(opts.takeTurnsWhile);
+    app.addHook('onRequest', (_req, _reply, done) => turn(() => done()));
+  }
   app.addHook('onSend', async (_req, reply) => {
     if (closing) reply.header('Connection', 'close');
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock, type Clock } from './core/deps.ts';
-import { shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
+import { handingOver, shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
 
 function readConfig(): Config {
   try {
@@ -24,7 +24,7 @@ function readConfig(): Config {
 async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promise<void> {
   const { buildApp } = await import('./app.ts');
   // One process fills older posts' md5 for all (fills running at once are safe, but each would read every file).
-  const app = await buildApp(config, { fillMd5: role !== 'worker', clock: testClock() });
+  const app = await buildApp(config, { fillMd5: role !== 'worker', clock: testClock(), takeTurnsWhile: role === 'single' ? undefined : handingOver });
   // Tests of real processes (test/procs.test.ts) see which process answered each request.
   if (process.env.NODE_ENV === 'test') app.addHook('onSend', async (_req, reply) => void reply.header('x-served-by', String(process.pid)));
   let workers: ReturnType<typeof shareConnections> | null = null;

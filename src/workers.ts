@@ -23,6 +23,20 @@ type Listener = (socket: Socket) => void;
 /** What the first process logs to: the app's logger. */
 type Log = Pick<FastifyBaseLogger, 'warn' | 'error'>;
 
+/**
+ * Whether this process is handing connections over: the first process while a connection it
+ * passed to a worker has not been sent yet (Node sends one at a time, each once the worker has
+ * answered for the one before), a worker for a short while after it was given one (more may
+ * follow). Meanwhile requests take turns (core/turns.ts), so that both sides answer quickly.
+ */
+export function handingOver(): boolean {
+  return unsent > 0 || performance.now() - lastTaken < HANDOVER_WINDOW_MS;
+}
+let unsent = 0;
+let lastTaken = -Infinity;
+/** Each further connection of a burst reaches a worker within a request or two of the one before. */
+const HANDOVER_WINDOW_MS = 50;
+
 /** How long the first process waits for its workers before it listens without the late ones. */
 const READY_WITHIN_MS = 60_000;
 
@@ -62,7 +76,9 @@ export function shareConnections(
       socket.resume();
       return;
     }
+    unsent++;
     serving[k].send(CONNECTION, socket, (err) => {
+      unsent--;
       if (err) socket.destroy();
     });
   });
@@ -133,6 +149,7 @@ export function takeConnections(server: Server, stop: () => void, drain: () => v
   process.on('message', (msg, socket?: Socket) => {
     if (msg === DRAIN) drain();
     if (msg !== CONNECTION || !socket) return;
+    lastTaken = performance.now();
     open.add(socket);
     socket.once('close', () => {
       open.delete(socket);
