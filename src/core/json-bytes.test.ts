@@ -2,39 +2,50 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
-import { BytePool } from './json-bytes.ts';
+import { BytePool, JsonWriter } from './json-bytes.ts';
 
 /** What BytePool uses of a response: its 'finish' event. */
 const response = () => new EventEmitter() as unknown as ServerResponse;
 
+/** A JSON array of the given JSON texts, written by the pool. */
+const jsonArray = (pool: BytePool, items: readonly string[], res: ServerResponse) =>
+  pool.json(res, (w) => {
+    w.raw('[');
+    items.forEach((item, i) => {
+      if (i > 0) w.raw(',');
+      w.json(item);
+    });
+    w.raw(']');
+  });
+
 test('a JSON array of JSON texts written as bytes: commas, brackets, and text outside ASCII', () => {
   const pool = new BytePool();
   const items = ['{"a":1}', '{"name":"ünïcödé ✓ 猫"}', '"x"'];
-  assert.equal(pool.jsonArray(items, response()).toString('utf8'), `[${items.join(',')}]`);
+  assert.equal(jsonArray(pool, items, response()).toString('utf8'), `[${items.join(',')}]`);
   assert.deepEqual(
-    JSON.parse(pool.jsonArray(items, response()).toString('utf8')),
+    JSON.parse(jsonArray(pool, items, response()).toString('utf8')),
     items.map((t) => JSON.parse(t)),
   );
-  assert.equal(pool.jsonArray([], response()).toString('utf8'), '[]');
-  assert.equal(pool.jsonArray(['1'], response()).toString('utf8'), '[1]');
+  assert.equal(jsonArray(pool, [], response()).toString('utf8'), '[]');
+  assert.equal(jsonArray(pool, ['1'], response()).toString('utf8'), '[1]');
 });
 
 test('a buffer is used again only once its answer has finished; an answer cut short keeps it', () => {
   const pool = new BytePool();
   const first = response();
-  const a = pool.jsonArray(['{"n":1}'], first);
+  const a = jsonArray(pool, ['{"n":1}'], first);
   // While the first answer is being sent, another gets a buffer of its own.
-  const b = pool.jsonArray(['{"n":2}'], response());
+  const b = jsonArray(pool, ['{"n":2}'], response());
   assert.notEqual(a.buffer, b.buffer);
   assert.equal(a.toString(), '[{"n":1}]');
   first.emit('finish');
   assert.equal(pool.kept, 1);
-  const c = pool.jsonArray(['{"n":3}'], response());
+  const c = jsonArray(pool, ['{"n":3}'], response());
   assert.equal(c.buffer, a.buffer);
   assert.equal(pool.kept, 0);
   // Closed before finishing (the client went away mid-answer): the socket may still read it.
   const cut = response();
-  pool.jsonArray(['{"n":4}'], cut);
+  jsonArray(pool, ['{"n":4}'], cut);
   cut.emit('close');
   assert.equal(pool.kept, 0);
 });
@@ -43,7 +54,7 @@ test('a page larger than any kept buffer gets a larger one; at most a few are ke
   const pool = new BytePool();
   const big = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i, text: 'x'.repeat(300) }));
   const done = Array.from({ length: 6 }, () => response());
-  const pages = done.map((res) => pool.jsonArray(big, res));
+  const pages = done.map((res) => jsonArray(pool, big, res));
   for (const page of pages)
     assert.deepEqual(
       JSON.parse(page.toString()),
@@ -51,4 +62,64 @@ test('a page larger than any kept buffer gets a larger one; at most a few are ke
     );
   for (const res of done) res.emit('finish');
   assert.equal(pool.kept, 4);
+});
+
+/** What a writer that starts with `size` bytes writes. */
+function written(write: (w: JsonWriter) => void, size = 8): string {
+  const w = new JsonWriter(Buffer.alloc(size));
+  write(w);
+  return w.buffer.toString('utf8', 0, w.at);
+}
+
+test('numbers are written as JSON.stringify writes them', () => {
+  const numbers = [0, 7, 10, 99, 100, 123456789, -1, -40, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 60, 12.5, -0.25, 1e-7, Number.NaN];
+  for (const n of numbers)
+    assert.equal(
+      written((w) => w.number(n)),
+      JSON.stringify(n),
+      String(n),
+    );
+});
+
+test('strings are written as JSON.stringify writes them: quotes, backslashes, control characters, text outside ASCII, lone surrogates', () => {
+  const texts = [
+    '',
+    'cat',
+    'a "quoted" tag',
+    'back\\slash',
+    'tab\there\nnew line \u0001',
+    'ünïcödé ✓ 猫',
+    'emoji 😀',
+    'lone \ud800 surrogate',
+    'del \u007f',
+    'x'.repeat(5000),
+  ];
+  for (const t of texts) {
+    assert.equal(
+      written((w) => w.string(t)),
+      JSON.stringify(t),
+    );
+    // Inside a string begun before: what comes before it is kept.
+    const inside = (w: JsonWriter) => {
+      w.raw('"ab');
+      w.inString(t);
+      w.raw('"');
+    };
+    assert.equal(written(inside), JSON.stringify(`ab${t}`));
+  }
+});
+
+test('a writer grows past its first buffer and keeps what it wrote; bytes written before are written again', () => {
+  const out = written((w) => {
+    w.raw('[');
+    const start = w.at;
+    w.string('https://board.example/media/originals/ab/cd/abcd.png');
+    const end = w.at;
+    for (let i = 0; i < 100; i++) {
+      w.raw(',');
+      w.again(start, end);
+    }
+    w.raw(']');
+  }, 4);
+  assert.deepEqual(JSON.parse(out), Array(101).fill('https://board.example/media/originals/ab/cd/abcd.png'));
 });

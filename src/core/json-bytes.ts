@@ -13,10 +13,6 @@ const MIN_BYTES = 512 * 1024;
 /** Larger answers get a buffer of their own that is not kept. */
 const MAX_KEPT_BYTES = 4 * 1024 * 1024;
 
-const COMMA = 0x2c;
-const OPEN = 0x5b;
-const CLOSE = 0x5d;
-
 export class BytePool {
   private readonly free: Buffer[] = [];
 
@@ -26,31 +22,140 @@ export class BytePool {
   }
 
   /**
-   * The JSON array of the given JSON texts, as bytes in a buffer of the pool, which it takes
-   * back when `res` has finished.
+   * JSON that `write` writes, as bytes in a buffer of the pool, which it takes back when `res`
+   * has finished.
    */
-  jsonArray(items: readonly string[], res: ServerResponse): Buffer {
-    let size = 2 + Math.max(0, items.length - 1);
-    for (const item of items) size += Buffer.byteLength(item);
-    const buffer = this.take(size);
-    buffer[0] = OPEN;
-    let at = 1;
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) buffer[at++] = COMMA;
-      at += buffer.write(items[i], at);
-    }
-    buffer[at++] = CLOSE;
+  json(res: ServerResponse, write: (w: JsonWriter) => void): Buffer {
+    const w = new JsonWriter(this.take(MIN_BYTES), this);
+    write(w);
+    const buffer = w.buffer;
     if (buffer.length <= MAX_KEPT_BYTES) res.once('finish', () => this.give(buffer));
-    return buffer.subarray(0, at);
+    return buffer.subarray(0, w.at);
   }
 
-  private take(size: number): Buffer {
+  /** A buffer of at least `size` bytes: a kept one when one is large enough. */
+  take(size: number): Buffer {
     const i = this.free.findIndex((b) => b.length >= size);
     if (i >= 0) return this.free.splice(i, 1)[0];
     return Buffer.allocUnsafeSlow(size > MAX_KEPT_BYTES ? size : Math.max(MIN_BYTES, 2 ** Math.ceil(Math.log2(size))));
   }
 
-  private give(buffer: Buffer): void {
-    if (this.free.length < KEEP) this.free.push(buffer);
+  /** Takes back a buffer nothing reads any more. */
+  give(buffer: Buffer): void {
+    if (this.free.length < KEEP && buffer.length <= MAX_KEPT_BYTES) this.free.push(buffer);
   }
 }
+
+/**
+ * Writes JSON as bytes, piece by piece, into a buffer that grows (from a BytePool when given one).
+ * Nothing is made on the JS heap for a piece in the common case: a page of 200 Danbooru posts built
+ * as texts and joined made some 1.9 MB of short-lived strings a request, and the collections of
+ * them (and of the page's texts they caught half-built and kept) were a fifth of its time.
+ */
+export class JsonWriter {
+  /** Where the next byte goes. */
+  at = 0;
+
+  constructor(
+    public buffer: Buffer = Buffer.allocUnsafe(4096),
+    private readonly pool?: BytePool,
+  ) {}
+
+  /** Makes room for `n` more bytes. */
+  room(n: number): void {
+    if (this.at + n <= this.buffer.length) return;
+    const size = Math.max(2 * this.buffer.length, this.at + n);
+    const next = this.pool ? this.pool.take(size) : Buffer.allocUnsafe(size);
+    this.buffer.copy(next, 0, 0, this.at);
+    this.pool?.give(this.buffer);
+    this.buffer = next;
+  }
+
+  /** One ASCII character, by its code. */
+  byte(code: number): void {
+    this.room(1);
+    this.buffer[this.at++] = code;
+  }
+
+  /** Text written as it is: JSON punctuation and names, ASCII only (the caller's constants). */
+  raw(text: string): void {
+    this.room(text.length);
+    const b = this.buffer;
+    let at = this.at;
+    for (let i = 0; i < text.length; i++) b[at++] = text.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** A number as JSON writes it; whole numbers digit by digit. */
+  number(n: number): void {
+    if (!Number.isSafeInteger(n)) {
+      this.raw(JSON.stringify(n));
+      return;
+    }
+    this.room(17);
+    const b = this.buffer;
+    if (n < 0) {
+      b[this.at++] = MINUS;
+      n = -n;
+    }
+    let digits = 1;
+    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    let at = this.at + digits;
+    this.at = at;
+    do {
+      const q = Math.floor(n / 10);
+      b[--at] = ZERO + (n - q * 10);
+      n = q;
+    } while (n > 0);
+  }
+
+  /** A JSON string. */
+  string(text: string): void {
+    this.byte(QUOTE);
+    this.inString(text);
+    this.byte(QUOTE);
+  }
+
+  /**
+   * Text inside a JSON string (its quotes written apart): ASCII that needs no escape is copied
+   * as it is; other text is written as JSON.stringify writes it.
+   */
+  inString(text: string): void {
+    this.room(text.length);
+    const b = this.buffer;
+    const start = this.at;
+    let at = start;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c === QUOTE || c === BACKSLASH || c >= 0x80) {
+        const json = JSON.stringify(text);
+        this.at = start;
+        this.room(Buffer.byteLength(json));
+        this.at += this.buffer.write(json, this.at) - 2;
+        // The quotes JSON.stringify added are cut off: its text is shifted one byte left.
+        this.buffer.copy(this.buffer, start, start + 1, this.at + 1);
+        return;
+      }
+      b[at++] = c;
+    }
+    this.at = at;
+  }
+
+  /** JSON text written as it is (a value a caller made with JSON.stringify). */
+  json(text: string): void {
+    this.room(Buffer.byteLength(text));
+    this.at += this.buffer.write(text, this.at);
+  }
+
+  /** Writes again the bytes from `start` to `end` written before (a URL a post gives twice). */
+  again(start: number, end: number): void {
+    this.room(end - start);
+    this.buffer.copy(this.buffer, this.at, start, end);
+    this.at += end - start;
+  }
+}
+
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;

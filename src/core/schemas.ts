@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { BytePool } from './json-bytes.ts';
+import { BytePool, type JsonWriter } from './json-bytes.ts';
 
 /** A string enum that validates with `enum` so errors can list the allowed values. */
 export function StringEnum<T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) {
@@ -87,9 +87,9 @@ const LARGE_TEXT = 64 * 1024;
 
 const bytes = new BytePool();
 
-/** Sends a JSON array of JSON texts a service wrote itself (many of them: see BytePool). */
-export function sendJsonArray(reply: FastifyReply, items: readonly string[]): FastifyReply {
-  return reply.type(JSON_TEXT).send(bytes.jsonArray(items, reply.raw));
+/** Sends JSON a service writes itself as bytes (a large answer: see BytePool and JsonWriter). */
+export function sendJsonWritten(reply: FastifyReply, body: { write(w: JsonWriter): void }): FastifyReply {
+  return reply.type(JSON_TEXT).send(bytes.json(reply.raw, (w) => body.write(w)));
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

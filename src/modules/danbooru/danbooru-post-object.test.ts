@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { danbooruPostJson, type PostRow } from './danbooru-post-object.ts';
+import { JsonWriter } from '../../core/json-bytes.ts';
+import { DanbooruPostArray, danbooruPostJson, type PostRow } from './danbooru-post-object.ts';
 
 const row = (tagString: string): PostRow => ({
   id: 7,
@@ -55,4 +56,104 @@ test('tag strings and counts: with no categorised tag at all, with some elsewher
   assert.equal(p.tag_string_artist, 'picasso');
   assert.equal(p.tag_string_character, 'hatsune_miku');
   assert.deepEqual([p.tag_count, p.tag_count_general, p.tag_count_artist, p.tag_count_copyright, p.tag_count_character, p.tag_count_meta], [4, 2, 1, 0, 1, 0]);
+});
+
+test('every field of a video post with a sample, a parent, children, comments and text outside ASCII', () => {
+  const p: PostRow = {
+    ...row('cat "odd" tag ünï'),
+    media_type: 'video',
+    file_path: 'originals/ab/cd/abcd.mp4',
+    thumb_path: 'thumbs/ab/cd/abcd.webp',
+    preview_path: 'previews/ab/cd/abcd.webm',
+    width: 1920,
+    height: 1080,
+    duration: 12.5,
+    parent_id: 3,
+    has_children: true,
+    last_commented_at: Date.UTC(2026, 0, 4, 5, 6, 7, 89),
+    source: 'https://example.com/ü?a="b"\\',
+    uploader_name: 'ñame',
+    content_rating: 'unsafe',
+  };
+  const url = (path: string) => `${ROOT}${path}`;
+  assert.deepEqual(JSON.parse(danbooruPostJson(p, ROOT, new Map([['cat', 'artist']]))), {
+    id: 7,
+    created_at: '2026-01-02T00:00:00.000+00:00',
+    updated_at: '2026-01-03T00:00:00.000+00:00',
+    uploader_id: 2,
+    uploader_name: 'ñame',
+    score: 3,
+    up_score: 3,
+    down_score: 0,
+    fav_count: 1,
+    source: 'https://example.com/ü?a="b"\\',
+    md5: 'd41d8cd98f00b204e9800998ecf8427e',
+    rating: 'e',
+    image_width: 1920,
+    image_height: 1080,
+    file_ext: 'mp4',
+    file_size: 1234,
+    tag_string: 'cat "odd" tag ünï',
+    tag_string_general: '"odd" tag ünï',
+    tag_string_artist: 'cat',
+    tag_string_copyright: '',
+    tag_string_character: '',
+    tag_string_meta: '',
+    tag_count: 4,
+    tag_count_general: 3,
+    tag_count_artist: 1,
+    tag_count_copyright: 0,
+    tag_count_character: 0,
+    tag_count_meta: 0,
+    parent_id: 3,
+    has_children: true,
+    has_active_children: true,
+    has_large: true,
+    is_pending: false,
+    is_flagged: false,
+    is_deleted: false,
+    is_banned: false,
+    file_url: url('originals/ab/cd/abcd.mp4'),
+    large_file_url: url('previews/ab/cd/abcd.webm'),
+    preview_file_url: url('thumbs/ab/cd/abcd.webp'),
+    media_asset: {
+      id: 7,
+      md5: 'd41d8cd98f00b204e9800998ecf8427e',
+      file_ext: 'mp4',
+      file_size: 1234,
+      image_width: 1920,
+      image_height: 1080,
+      duration: 12.5,
+      variants: [
+        { type: '180x180', url: url('thumbs/ab/cd/abcd.webp'), width: 180, height: 101, file_ext: 'webp' },
+        { type: 'sample', url: url('previews/ab/cd/abcd.webm'), width: 1920, height: 1080, file_ext: 'webm' },
+        { type: 'original', url: url('originals/ab/cd/abcd.mp4'), width: 1920, height: 1080, file_ext: 'mp4' },
+      ],
+    },
+    last_comment_bumped_at: null,
+    last_commented_at: '2026-01-04T05:06:07.089+00:00',
+    last_noted_at: null,
+    approver_id: null,
+    pixiv_id: null,
+    bit_flags: 0,
+  });
+});
+
+test('a page of posts is one JSON array of their objects, in the order given', () => {
+  const rows = [row('a'), { ...row('b c'), id: 5 }, { ...row(''), id: 2 }];
+  const w = new JsonWriter(Buffer.alloc(16));
+  new DanbooruPostArray(rows, ROOT, new Map()).write(w);
+  const page = JSON.parse(w.buffer.toString('utf8', 0, w.at));
+  assert.deepEqual(
+    page.map((p: { id: number; tag_string: string }) => [p.id, p.tag_string]),
+    [
+      [7, 'a'],
+      [5, 'b c'],
+      [2, ''],
+    ],
+  );
+  assert.deepEqual(page[1], JSON.parse(danbooruPostJson(rows[1], ROOT, new Map())));
+  const empty = new JsonWriter();
+  new DanbooruPostArray([], ROOT, new Map()).write(empty);
+  assert.equal(empty.buffer.toString('utf8', 0, empty.at), '[]');
 });

@@ -4,6 +4,7 @@ import type { Static } from 'typebox';
 import type { DanbooruPost } from './danbooru.schemas.ts';
 import { danbooruTime } from './danbooru-time.ts';
 import { fromTagString } from '../posts/tag-string.ts';
+import { JsonWriter } from '../../core/json-bytes.ts';
 
 export type DanbooruPostObject = Static<typeof DanbooruPost>;
 
@@ -40,149 +41,179 @@ const extOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 /** Thumbnails are made to fit 180x180 (Danbooru's name for that variant). */
 const THUMB = 180;
 
-/** A JSON string literal. */
-const str = JSON.stringify;
+/** Each category's fields, in the order Danbooru gives them. */
+const STRING_FIELDS = CATEGORIES.map((c) => `,"tag_string_${c}":`);
+const COUNT_FIELDS = CATEGORIES.map((c) => `,"tag_count_${c}":`);
 
 /**
- * A post as Danbooru's clients read it, as JSON text. `mediaRoot` (absolute, ending in `/`) is
- * where its media are; `categories` gives each tag's category (a missing tag is general).
- * Written as text, not built as an object and then serialized: a page of 200 is some 400 kB, and
- * the objects and their serializing were a third of such a page's time. The pieces are joined
- * once: a text grown piece by piece is a tree of hundreds of pieces that sending copies again.
+ * A post as Danbooru's clients read it, written as JSON into `w`. `mediaRoot` (absolute, ending in
+ * `/`) is where its media are; `categories` gives each tag's category (a missing tag is general).
+ * Written piece by piece into the answer's bytes, not built as an object or a text: a page of 200
+ * is some 400 kB, and the objects, texts and their collection were most of such a page's time.
  */
-export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<string, string>): string {
-  const base = str(mediaRoot).slice(0, -1);
+export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, categories: Map<string, string>): void {
   // The tag string is the names sorted and joined by one space (tag-string.ts): most posts have
   // general tags only, and then their lists are the whole string, and no name need be cut out.
-  const tagString = str(p.tag_string);
   const names = categories.size === 0 ? null : fromTagString(p.tag_string);
-  const count = names ? names.length : countNames(p.tag_string);
-  let general = tagString;
-  let counts = [count, 0, 0, 0, 0];
-  let others = ['""', '""', '""', '""'];
+  let byCategory: string[][] | null = null;
   if (names?.some((n) => categories.has(n))) {
-    const byCategory: string[][] = [[], [], [], [], []];
+    byCategory = [[], [], [], [], []];
     for (const n of names) byCategory[CATEGORY_INDEX.get(categories.get(n) ?? 'general') ?? 0].push(n);
-    general = str(byCategory[0].join(' '));
-    counts = byCategory.map((list) => list.length);
-    others = byCategory.slice(1).map((list) => str(list.join(' ')));
   }
-  const fileExt = str(extOf(p.file_path));
+  const fileExt = extOf(p.file_path);
+  const hasSample = p.preview_path !== null && p.preview_path !== '';
+  w.raw('{"id":');
+  w.number(p.id);
+  w.raw(',"created_at":"');
+  w.raw(danbooruTime(Number(p.created_at)));
+  w.raw('","updated_at":"');
+  w.raw(danbooruTime(Number(p.updated_at)));
+  w.raw('","uploader_id":');
+  w.number(p.uploader_id);
+  w.raw(',"uploader_name":');
+  w.string(p.uploader_name ?? '');
+  w.raw(',"score":');
+  w.number(p.like_count);
+  w.raw(',"up_score":');
+  w.number(p.like_count);
+  w.raw(',"down_score":0,"fav_count":');
+  w.number(p.favorite_count);
+  w.raw(',"source":');
+  w.string(p.source ?? '');
+  w.raw(',"md5":');
+  w.string(p.md5 ?? '');
+  w.raw(',"rating":"');
+  w.raw(LETTER[p.content_rating] ?? 'q');
+  w.raw('",');
+  writeSize(w, p);
+  w.raw(',"file_ext":');
+  w.string(fileExt);
+  w.raw(',"file_size":');
+  w.number(p.file_size);
+  w.raw(',"tag_string":');
+  w.string(p.tag_string);
+  for (let c = 0; c < CATEGORIES.length; c++) {
+    w.raw(STRING_FIELDS[c]);
+    w.string(byCategory ? byCategory[c].join(' ') : c === 0 ? p.tag_string : '');
+  }
+  w.raw(',"tag_count":');
+  w.number(names ? names.length : countNames(p.tag_string));
+  for (let c = 0; c < CATEGORIES.length; c++) {
+    w.raw(COUNT_FIELDS[c]);
+    w.number(byCategory ? byCategory[c].length : c === 0 ? (names ? names.length : countNames(p.tag_string)) : 0);
+  }
+  w.raw(',"parent_id":');
+  if (p.parent_id === null) w.raw('null');
+  else w.number(p.parent_id);
+  w.raw(p.has_children ? ',"has_children":true,"has_active_children":true' : ',"has_children":false,"has_active_children":false');
+  w.raw(hasSample ? ',"has_large":true' : ',"has_large":false');
+  w.raw(',"is_pending":false,"is_flagged":false,"is_deleted":false,"is_banned":false,"file_url":');
+  const original = writeUrl(w, mediaRoot, p.file_path);
+  w.raw(',"large_file_url":');
+  let sample = original;
+  if (hasSample) sample = writeUrl(w, mediaRoot, p.preview_path!);
+  else w.again(original[0], original[1]);
+  w.raw(',"preview_file_url":');
+  const thumb = writeUrl(w, mediaRoot, p.thumb_path);
+  w.raw(',"media_asset":{"id":');
+  w.number(p.id);
+  w.raw(',"md5":');
+  w.string(p.md5 ?? '');
+  w.raw(',"file_ext":');
+  w.string(fileExt);
+  w.raw(',"file_size":');
+  w.number(p.file_size);
+  w.raw(',');
+  writeSize(w, p);
+  w.raw(',"duration":');
+  if (p.duration === null) w.raw('null');
+  else w.number(p.duration);
+  w.raw(',"variants":[{"type":"180x180","url":');
+  w.again(thumb[0], thumb[1]);
   const scale = Math.min(1, THUMB / Math.max(p.width, p.height, 1));
-  const original = urlJson(base, p.file_path);
-  const thumb = urlJson(base, p.thumb_path);
-  const preview = p.preview_path ? urlJson(base, p.preview_path) : null;
-  const md5 = str(p.md5 ?? '');
-  const size = `"image_width":${p.width},"image_height":${p.height}`;
-  const sample = preview ? `{"type":"sample","url":${preview},"width":${p.width},"height":${p.height},"file_ext":${str(extOf(p.preview_path!))}},` : '';
-  return [
-    '{"id":',
-    p.id,
-    ',"created_at":"',
-    danbooruTime(Number(p.created_at)),
-    '","updated_at":"',
-    danbooruTime(Number(p.updated_at)),
-    '","uploader_id":',
-    p.uploader_id,
-    ',"uploader_name":',
-    str(p.uploader_name ?? ''),
-    ',"score":',
-    p.like_count,
-    ',"up_score":',
-    p.like_count,
-    ',"down_score":0,"fav_count":',
-    p.favorite_count,
-    ',"source":',
-    str(p.source ?? ''),
-    ',"md5":',
-    md5,
-    ',"rating":"',
-    LETTER[p.content_rating] ?? 'q',
-    '",',
-    size,
-    ',"file_ext":',
-    fileExt,
-    ',"file_size":',
-    p.file_size,
-    ',"tag_string":',
-    tagString,
-    ',"tag_string_general":',
-    general,
-    ',"tag_string_artist":',
-    others[0],
-    ',"tag_string_copyright":',
-    others[1],
-    ',"tag_string_character":',
-    others[2],
-    ',"tag_string_meta":',
-    others[3],
-    ',"tag_count":',
-    count,
-    ',"tag_count_general":',
-    counts[0],
-    ',"tag_count_artist":',
-    counts[1],
-    ',"tag_count_copyright":',
-    counts[2],
-    ',"tag_count_character":',
-    counts[3],
-    ',"tag_count_meta":',
-    counts[4],
-    ',"parent_id":',
-    p.parent_id ?? 'null',
-    ',"has_children":',
-    p.has_children,
-    ',"has_active_children":',
-    p.has_children,
-    ',"has_large":',
-    preview !== null,
-    ',"is_pending":false,"is_flagged":false,"is_deleted":false,"is_banned":false,"file_url":',
-    original,
-    ',"large_file_url":',
-    preview ?? original,
-    ',"preview_file_url":',
-    thumb,
-    ',"media_asset":{"id":',
-    p.id,
-    ',"md5":',
-    md5,
-    ',"file_ext":',
-    fileExt,
-    ',"file_size":',
-    p.file_size,
-    ',',
-    size,
-    ',"duration":',
-    p.duration ?? 'null',
-    ',"variants":[{"type":"180x180","url":',
-    thumb,
-    ',"width":',
-    Math.round(p.width * scale),
-    ',"height":',
-    Math.round(p.height * scale),
-    ',"file_ext":',
-    str(extOf(p.thumb_path)),
-    '},',
-    sample,
-    '{"type":"original","url":',
-    original,
-    ',"width":',
-    p.width,
-    ',"height":',
-    p.height,
-    ',"file_ext":',
-    fileExt,
-    '}]},"last_comment_bumped_at":null,"last_commented_at":',
-    p.last_commented_at === null ? 'null' : `"${danbooruTime(Number(p.last_commented_at))}"`,
-    ',"last_noted_at":null,"approver_id":null,"pixiv_id":null,"bit_flags":0}',
-  ].join('');
+  w.raw(',"width":');
+  w.number(Math.round(p.width * scale));
+  w.raw(',"height":');
+  w.number(Math.round(p.height * scale));
+  w.raw(',"file_ext":');
+  w.string(extOf(p.thumb_path));
+  w.raw('},');
+  if (hasSample) {
+    w.raw('{"type":"sample","url":');
+    w.again(sample[0], sample[1]);
+    w.raw(',"width":');
+    w.number(p.width);
+    w.raw(',"height":');
+    w.number(p.height);
+    w.raw(',"file_ext":');
+    w.string(extOf(p.preview_path!));
+    w.raw('},');
+  }
+  w.raw('{"type":"original","url":');
+  w.again(original[0], original[1]);
+  w.raw(',"width":');
+  w.number(p.width);
+  w.raw(',"height":');
+  w.number(p.height);
+  w.raw(',"file_ext":');
+  w.string(fileExt);
+  w.raw('}]},"last_comment_bumped_at":null,"last_commented_at":');
+  if (p.last_commented_at === null) w.raw('null');
+  else {
+    w.raw('"');
+    w.raw(danbooruTime(Number(p.last_commented_at)));
+    w.raw('"');
+  }
+  w.raw(',"last_noted_at":null,"approver_id":null,"pixiv_id":null,"bit_flags":0}');
+}
+
+/** Posts in the order given, to be written as a JSON array of Danbooru's objects (a page of posts.json). */
+export class DanbooruPostArray {
+  constructor(
+    readonly rows: PostRow[],
+    private readonly mediaRoot: string,
+    private readonly categories: Map<string, string>,
+  ) {}
+
+  write(w: JsonWriter): void {
+    w.raw('[');
+    for (let i = 0; i < this.rows.length; i++) {
+      if (i > 0) w.raw(',');
+      writeDanbooruPost(w, this.rows[i], this.mediaRoot, this.categories);
+    }
+    w.raw(']');
+  }
+
+  /** The `i`th post's object as JSON text. */
+  json(i: number): string {
+    return danbooruPostJson(this.rows[i], this.mediaRoot, this.categories);
+  }
+}
+
+/** The post as JSON text (one post: GET /posts/<id>.json). */
+export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<string, string>): string {
+  const w = new JsonWriter();
+  writeDanbooruPost(w, p, mediaRoot, categories);
+  return w.buffer.toString('utf8', 0, w.at);
 }
 
 const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]));
 
-/** A media URL as a JSON string: `base` is the JSON string of origin and media prefix without its closing quote. */
-function urlJson(base: string, path: string): string {
-  return base + str(path).slice(1);
+function writeSize(w: JsonWriter, p: PostRow): void {
+  w.raw('"image_width":');
+  w.number(p.width);
+  w.raw(',"image_height":');
+  w.number(p.height);
+}
+
+/** A media URL as a JSON string; gives where its bytes start and end, to be written again. */
+function writeUrl(w: JsonWriter, mediaRoot: string, path: string): [number, number] {
+  const start = w.at;
+  w.raw('"');
+  w.inString(mediaRoot);
+  w.inString(path);
+  w.raw('"');
+  return [start, w.at];
 }
 
 /** How many names a tag string holds (one space between two). */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { sendJsonArray, sendJsonText } from '../../core/schemas.ts';
+import { sendJsonWritten, sendJsonText } from '../../core/schemas.ts';
 import type { TypedApp } from '../../core/typed-app.ts';
 import type { DanbooruPostsService } from './danbooru-posts.ts';
 import { DanbooruPopularQuery, DanbooruPost, DanbooruPostParams, DanbooruPosts, DanbooruPostsQuery, danbooruErrors } from './danbooru.schemas.ts';
@@ -22,8 +22,8 @@ export function danbooruPostRoutes(app: TypedApp, posts: DanbooruPostsService): 
       },
       config,
     },
-    // 200 posts are some 400 kB, written as text (danbooru-post-object.ts), not by the schema's serializer.
-    async (req, reply) => sendJsonArray(reply, await posts.list(req.query, originOf(req))),
+    // 200 posts are some 400 kB, written as bytes (danbooru-post-object.ts), not by the schema's serializer.
+    async (req, reply) => sendJsonWritten(reply, await posts.list(req.query, originOf(req))),
   );
 
   app.get(
@@ -51,6 +51,6 @@ export function danbooruPostRoutes(app: TypedApp, posts: DanbooruPostsService): 
       },
       config,
     },
-    async (req, reply) => sendJsonArray(reply, await posts.popular(req.query, originOf(req))),
+    async (req, reply) => sendJsonWritten(reply, await posts.popular(req.query, originOf(req))),
   );
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import type { PostsService } from '../posts/post-listing.ts';
 import type { PostListQuery } from '../posts/posts.schemas.ts';
-import { danbooruPostJson, type PostRow } from './danbooru-post-object.ts';
+import { DanbooruPostArray, type PostRow } from './danbooru-post-object.ts';
 import { pagingOf } from './danbooru-paging.ts';
 import { ourQuery } from './danbooru-query.ts';
 import { TagCategories } from './danbooru-tag-categories.ts';
@@ -41,37 +41,37 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
     return { rows: found.map((r) => rowOf(r.t)), version: found.length ? Number(found[0].version) : undefined };
   };
 
-  /** The objects of the given posts as JSON texts, in the order of `ids`; a post missing (or hidden) is left out. */
-  const objects = async (ids: number[], rows: PostRow[], origin: string): Promise<string[]> => {
+  /** The page's posts in the order of `ids`, to be written as Danbooru's objects; a post missing (or hidden) is left out. */
+  const objects = async (ids: number[], rows: PostRow[], origin: string): Promise<DanbooruPostArray> => {
     const categories = await tagCategories.current(db);
     // Danbooru's URLs are absolute: this server's own /media/ unless media have a public address.
     const mediaRoot = deps.config.mediaPublicUrl || origin + MEDIA_PREFIX;
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => {
+    const shown = ids.flatMap((id) => {
       const row = byId.get(id);
-      return row && visible(row) ? [danbooruPostJson(row, mediaRoot, categories)] : [];
+      return row && visible(row) ? [row] : [];
     });
+    return new DanbooruPostArray(shown, mediaRoot, categories);
   };
 
   /**
    * A page of /api/posts's list (what an anonymous viewer is shown there) as Danbooru's objects: the
-   * ids from the search, then one statement reads their rows (and the data version). The objects are
-   * JSON texts: `sendJsonArray` sends a page's answer of them.
+   * ids from the search, then one statement reads their rows (and the data version).
    */
-  const listed = async (q: PostListQuery, origin: string): Promise<string[]> =>
+  const listed = async (q: PostListQuery, origin: string): Promise<DanbooruPostArray> =>
     posts.page(q, async ({ ids }) => {
       const { rows, version } = await rowsOf(ids);
       return { value: await objects(ids, rows, origin), version };
     });
 
   return {
-    /** GET /posts.json: the page's objects as JSON texts (sendJsonArray sends them). */
+    /** GET /posts.json: the page's posts, to be written as Danbooru's objects (sendJsonWritten). */
     list: async (q: DanbooruListQuery, origin: string) => {
       const paging = pagingOf(q);
       const query = await ourQuery(db, q.tags ?? '', paging.cursor);
       const found = await listed({ q: query, offset: paging.offset, limit: paging.limit }, origin);
       // a<id> reads upwards from the id; Danbooru answers newest first all the same.
-      if (paging.cursor && 'above' in paging.cursor) found.reverse();
+      if (paging.cursor && 'above' in paging.cursor) found.rows.reverse();
       return found;
     },
     /** GET /counts/posts.json. */
@@ -81,11 +81,11 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
     /** GET /posts/<id>.json: the post, when /api/posts would show it. */
     get: async (rawId: string, origin: string) => {
       const id = toId(rawId);
-      const [post] = id === null ? [] : await listed({ q: `id:${id}`, limit: 1 }, origin);
-      if (!post) throw new AppError(404, `Couldn't find Post with 'id'=${rawId}`);
-      return post;
+      const found = id === null ? null : await listed({ q: `id:${id}`, limit: 1 }, origin);
+      if (!found?.rows.length) throw new AppError(404, `Couldn't find Post with 'id'=${rawId}`);
+      return found.json(0);
     },
-    /** GET /explore/posts/popular.json: the span's posts by score, then newest, as JSON texts. */
+    /** GET /explore/posts/popular.json: the span's posts by score, then newest. */
     popular: async (q: { date?: string; scale?: 'day' | 'week' | 'month'; limit?: string | number; page?: string | number }, origin: string) => {
       const paging = pagingOf({ limit: q.limit, page: q.page });
       if (paging.cursor) throw new AppError(400, 'page: popular posts are paged by number');
