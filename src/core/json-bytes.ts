@@ -133,7 +133,7 @@ export class JsonWriter {
         this.room(Buffer.byteLength(json));
         this.at += this.buffer.write(json, this.at) - 2;
         // The quotes JSON.stringify added are cut off: its text is shifted one byte left.
-        this.buffer.copy(this.buffer, start, start + 1, this.at + 1);
+        this.buffer.copyWithin(start, start + 1, this.at + 1);
         return;
       }
       b[at++] = c;
@@ -150,7 +150,7 @@ export class JsonWriter {
   /** Writes again the bytes from `start` to `end` written before (a URL a post gives twice). */
   again(start: number, end: number): void {
     this.room(end - start);
-    this.buffer.copy(this.buffer, this.at, start, end);
+    this.buffer.copyWithin(this.at, start, end);
     this.at += end - start;
   }
 }

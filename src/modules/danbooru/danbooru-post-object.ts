@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { PostsTable } from '../../db/types.ts';
 import type { Static } from 'typebox';
 import type { DanbooruPost } from './danbooru.schemas.ts';
-import { danbooruTime } from './danbooru-time.ts';
+import { writeDanbooruTime } from './danbooru-time.ts';
 import { fromTagString } from '../posts/tag-string.ts';
 import { JsonWriter } from '../../core/json-bytes.ts';
 
@@ -65,9 +65,9 @@ export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, 
   w.raw('{"id":');
   w.number(p.id);
   w.raw(',"created_at":"');
-  w.raw(danbooruTime(Number(p.created_at)));
+  writeDanbooruTime(w, Number(p.created_at));
   w.raw('","updated_at":"');
-  w.raw(danbooruTime(Number(p.updated_at)));
+  writeDanbooruTime(w, Number(p.updated_at));
   w.raw('","uploader_id":');
   w.number(p.uploader_id);
   w.raw(',"uploader_name":');
@@ -161,7 +161,7 @@ export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, 
   if (p.last_commented_at === null) w.raw('null');
   else {
     w.raw('"');
-    w.raw(danbooruTime(Number(p.last_commented_at)));
+    writeDanbooruTime(w, Number(p.last_commented_at));
     w.raw('"');
   }
   w.raw(',"last_noted_at":null,"approver_id":null,"pixiv_id":null,"bit_flags":0}');
