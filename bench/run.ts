@@ -168,6 +168,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
         sampleMs: { median: percentile(ms, 50), max: ms[ms.length - 1] ?? 0 },
         sampleErrors: sample.errors,
         ceilingTarget: s.ceilingTarget,
+        ...(s.p99TargetMs ? { p99TargetMs: s.p99TargetMs } : {}),
         runs: [],
       });
       if (sample.errors) o.log(`warning: ${sample.errors} of ${o.samples} sample requests of ${s.name} were not 2xx`);

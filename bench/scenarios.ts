@@ -14,6 +14,8 @@ export interface Scenario {
   description: string;
   /** The ceiling share it should reach (targets check), when it has one. */
   ceilingTarget: number | null;
+  /** Its own p99 target on SQLite, ms, where its issue sets one other than the 50 ms of every scenario. */
+  p99TargetMs?: number;
   paths: string[];
 }
 
@@ -281,6 +283,7 @@ export async function buildScenarios(d: Dataset, seed: number, now = Date.now())
       name,
       description: DESCRIPTIONS[name],
       ceilingTarget: CEILING_TARGETS[name] ?? null,
+      ...(P99_TARGETS[name] ? { p99TargetMs: P99_TARGETS[name] } : {}),
       paths: distinct(pools[name]),
     }));
   } finally {
@@ -313,6 +316,9 @@ export const DESCRIPTIONS: Record<string, string> = {
   'danbooru-posts': 'GET /posts.json?tags=<tag>[ rating:<letter>]&limit=200&page=<1-3 or b<id>>',
   upload: 'POST /api/upload (multipart PNG, signed in), one at a time',
 };
+
+/** p99 targets of their own on SQLite: issue 23 point 10 asks 200 Danbooru posts a page under 100 ms at 16 connections. */
+export const P99_TARGETS: Record<string, number> = { 'danbooru-posts': 100 };
 
 /** Share of the bare-Node ceiling each scenario should reach (issue 8); others have none. */
 export const CEILING_TARGETS: Record<string, number> = {
