@@ -5,11 +5,13 @@ import {
   allOfNoneOf,
   below,
   bitsOf,
+  descending,
   difference,
   eachId,
   fromIds,
   has,
   intersection,
+  memberDescending,
   pageOf,
   type PostSet,
   Scratch,
@@ -111,6 +113,24 @@ test('pages in both directions, sizes, membership and the cursor agree with plai
       );
     }),
   );
+});
+
+test('a set read from the top one id at a time, and tested by ids asked in descending order, agrees with plain sets', () => {
+  fc.assert(
+    fc.property(setArb, fc.uniqueArray(fc.integer({ min: 0, max: MAX_ID }), { maxLength: 40 }), ({ plain, set }, asked) => {
+      const walk = descending(set);
+      const read: number[] = [];
+      for (let id = walk.next(); id >= 0; id = walk.next()) read.push(id);
+      assert.deepEqual(read, desc(plain));
+      assert.equal(walk.next(), -1);
+      const member = memberDescending(descending(set));
+      for (const id of desc(asked)) assert.equal(member(id), plain.has(id), String(id));
+    }),
+  );
+  // Bit 31 of a word, and the last id of the last word.
+  const top = { bits: Int32Array.of(1 << 31, 0, -1 << 31) };
+  const walk = descending(top);
+  assert.deepEqual([walk.next(), walk.next(), walk.next()], [95, 31, -1]);
 });
 
 test('bitmaps given back by one search and taken by the next give the same answers as new ones', () => {

@@ -45,6 +45,60 @@ export class Scratch {
   }
 }
 
+/** A set's ids from the highest down, one a call to next(); -1 once there are no more. */
+export interface Descending {
+  next(): number;
+}
+
+/** The ids of a set as it is held, from the highest down. */
+export function descending(s: PostSet): Descending {
+  if ('ids' in s) {
+    const ids = s.ids;
+    let i = 0;
+    return { next: () => (i < ids.length ? ids[i++] : -1) };
+  }
+  const bits = s.bits;
+  let w = bits.length - 1;
+  let word = w >= 0 ? bits[w] : 0;
+  return {
+    next() {
+      while (word === 0) {
+        if (--w < 0) return -1;
+        word = bits[w];
+      }
+      const bit = 31 - Math.clz32(word);
+      word &= ~(1 << bit);
+      return w * 32 + bit;
+    },
+  };
+}
+
+/** The union of sets read from the top: each id once, highest first. */
+export function unionDescending(parts: Descending[]): Descending {
+  if (parts.length === 1) return parts[0];
+  const heads = parts.map((p) => p.next());
+  return {
+    next() {
+      let top = -1;
+      for (let i = 0; i < heads.length; i++) if (heads[i] > top) top = heads[i];
+      if (top >= 0) for (let i = 0; i < heads.length; i++) if (heads[i] === top) heads[i] = parts[i].next();
+      return top;
+    },
+  };
+}
+
+/**
+ * A membership test for ids asked in descending order only (a walk from the top): the set's ids
+ * are read down to each one asked, so a walk that stops early reads no further.
+ */
+export function memberDescending(ids: Descending): (id: number) => boolean {
+  let at = ids.next();
+  return (id) => {
+    while (at > id) at = ids.next();
+    return at === id;
+  };
+}
+
 const EMPTY: PostSet = { ids: new Int32Array(0) };
 export const emptySet = (): PostSet => EMPTY;
 

@@ -15,10 +15,14 @@ import { ORDERS } from './expr.ts';
 import {
   allOfNoneOf,
   below,
+  type Descending,
+  descending,
+  eachId,
   emptySet,
   fromIds,
   has,
   markIds,
+  memberDescending,
   memberOf,
   orInto,
   pageOf,
@@ -28,6 +32,7 @@ import {
   sizeOf,
   type Take,
   union,
+  unionDescending,
   within,
 } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
@@ -43,6 +48,10 @@ export interface KeptTags {
   sizeOf?(tagId: number): number;
   /** Sets the bits of a kept tag's posts in a bitmap without listing them first; without it, from postsOf. */
   markInto?(tagId: number, bits: Int32Array): void;
+  /** A kept tag's posts from the highest down, read as they are asked for; without it, from postsOf. */
+  descendingOf?(tagId: number): Descending;
+  /** Whether the tag is kept as a bitmap (a test is then a bit); without it, postsOf tells. */
+  hasBitmap?(tagId: number): boolean;
 }
 
 /** Every post, newest first (NewestOrder). */
@@ -319,9 +328,10 @@ function walkedPage(
   const most = Math.floor(WALK_AT_MOST / testsOf(c.expr));
   const driver = evaluator.driver(c.expr);
   const [low, high] = evaluator.bounds(c.expr, newestId);
-  const walked = driver ? driver.length : high - low + 1;
+  const walked = driver ? driver.size : high - low + 1;
   if (total === 0 || (need / total) * walked * 2 > most) return null;
-  const test = evaluator.tester(c.expr);
+  // Every post the driver walks is in it: only the rest of the query is tested.
+  const test = evaluator.tester(driver ? without(c.expr, driver.part) : c.expr, dir === 'desc');
   const ids: number[] = [];
   let skip = offset;
   const top = Math.min(high, c.before ? c.before.id - 1 : Infinity);
@@ -332,18 +342,35 @@ function walkedPage(
     return ids.length < limit;
   };
   let tested = 0;
-  if (driver) {
-    for (let i = dir === 'desc' ? 0 : driver.length - 1; i >= 0 && i < driver.length; i += dir === 'desc' ? 1 : -1) {
+  if (driver && dir === 'desc') {
+    const walk = driver.descending();
+    for (let id = walk.next(); id >= 0; id = walk.next()) {
       if (++tested > most) return null;
-      if (!take(driver[i])) break;
+      if (!take(id)) break;
     }
     return ids;
+  }
+  if (driver) {
+    let over = false;
+    eachId(driver.set(), 'asc', (id) => {
+      over = ++tested > most;
+      return !over && take(id);
+    });
+    return over ? null : ids;
   }
   for (let id = dir === 'desc' ? top : low; id >= low && id <= top; id += dir === 'desc' ? -1 : 1) {
     if (++tested > most) return null;
     if (!take(id)) break;
   }
   return ids;
+}
+
+/** `e` without one of the parts it ANDs (everything, when `e` is that part). */
+function without(e: Expr, part: Expr): Expr {
+  if (e === part) return { kind: 'all' };
+  if (e.kind !== 'and') return e;
+  const rest = e.exprs.filter((x) => x !== part);
+  return rest.length === 1 ? rest[0] : { kind: 'and', exprs: rest };
 }
 
 /**
@@ -520,19 +547,30 @@ class Evaluator {
     return [low, high];
   }
 
-  /** The ids (highest first) of the smallest set listed by id that `e` ANDs: a tag, a title word, an uploader, favorites, a pool. */
-  driver(e: Expr): Int32Array | null {
-    let best: Int32Array | null = null;
+  /**
+   * The smallest set listed by id that `e` ANDs: a tag, a title word, an uploader, favorites, a
+   * pool, or a union of a few such (a title's words, `a or b`); one kept as a bitmap is no list.
+   * Which part it is, how many posts it holds at most, and its ids highest first, whole or read as
+   * they are walked.
+   */
+  driver(e: Expr): Driver | null {
+    let best: Driver | null = null;
     for (const x of e.kind === 'and' ? e.exprs : [e]) {
-      const one =
-        (x.kind === 'tags' && x.ids.length === 1) ||
-        (x.kind === 'title' && x.words?.length === 1) ||
-        x.kind === 'uploader' ||
-        x.kind === 'fav' ||
-        x.kind === 'pool';
-      if (!one) continue;
-      const s = this.eval(x);
-      if ('ids' in s && (!best || s.ids.length < best.length)) best = s.ids;
+      const keys = listedKeys(x, this.indexes);
+      if (!keys || keys.length > DRIVER_PARTS || keys.some((k) => this.isBitmap(k))) continue;
+      const size = keys.reduce((n, k) => n + this.sizeOfKey(k), 0);
+      if (best && size >= best.size) continue;
+      best = {
+        part: x,
+        size,
+        set: () =>
+          union(
+            keys.map((k) => this.kept(k.kind, k.sets, k.key)),
+            this.words,
+            this.take,
+          ),
+        descending: () => unionDescending(keys.map((k) => this.streamOf(k))),
+      };
     }
     return best;
   }
@@ -542,7 +580,7 @@ class Evaluator {
    * they are (a bit, or a search in ids), unions part by part, id and (while ids follow dates)
    * date ranges by their bounds; nothing is evaluated whole but what is read by key.
    */
-  tester(e: Expr): (id: number) => boolean {
+  tester(e: Expr, desc = false): (id: number) => boolean {
     switch (e.kind) {
       case 'all':
         return () => true;
@@ -553,30 +591,65 @@ class Evaluator {
       case 'type':
       case 'title': {
         // The biggest first: most posts that are in the union are found by the first test.
-        const parts = this.parts(e)
-          .sort((x, y) => sizeHint(y) - sizeHint(x))
-          .map(memberOf);
-        return parts.length === 1 ? parts[0] : (id) => parts.some((p) => p(id));
+        const parts = this.keysOf(e)
+          .map((k) => ({ k, size: this.sizeOfKey(k) }))
+          .sort((x, y) => y.size - x.size)
+          .map(({ k }) => this.memberTest(k, desc));
+        return parts.length === 1 ? parts[0] : anyOf(parts);
       }
       case 'num': {
         const spans = this.spansOf(e);
         if (!spans) break;
-        return (id) => spans.some(([lo, hi]) => id >= lo && id <= hi);
+        const lows = spans.map((r) => r[0]);
+        const highs = spans.map((r) => r[1]);
+        return (id) => {
+          for (let i = 0; i < lows.length; i++) if (id >= lows[i] && id <= highs[i]) return true;
+          return false;
+        };
       }
       case 'not': {
-        const inner = this.tester(e.expr);
+        const inner = this.tester(e.expr, desc);
         return (id) => !inner(id);
       }
       case 'and': {
-        const all = e.exprs.map((x) => this.tester(x));
-        return (id) => all.every((t) => t(id));
+        const all = e.exprs.map((x) => this.tester(x, desc));
+        return (id) => {
+          for (let i = 0; i < all.length; i++) if (!all[i](id)) return false;
+          return true;
+        };
       }
-      case 'or': {
-        const any = e.exprs.map((x) => this.tester(x));
-        return (id) => any.some((t) => t(id));
-      }
+      case 'or':
+        return anyOf(e.exprs.map((x) => this.tester(x, desc)));
     }
     return memberOf(this.eval(e));
+  }
+
+  /**
+   * A test of membership in a kept set: a bit, or, in a walk from the top (`desc`: ids asked in
+   * descending order), the set's ids read down to each one asked; else a search in its ids.
+   */
+  private memberTest(k: KeptKey, desc: boolean): (id: number) => boolean {
+    return desc && !this.isBitmap(k) ? memberDescending(this.streamOf(k)) : memberOf(this.kept(k.kind, k.sets, k.key));
+  }
+
+  /** A kept set's ids from the highest down: read as they are asked for where it is kept as a list, else from the set as it is. */
+  private streamOf(k: KeptKey): Descending {
+    const listed = k.sets?.descendingOf && !this.fetched.has(keyOf(k.kind, k.key)) && k.sets.has(k.key);
+    return listed ? k.sets!.descendingOf!(k.key) : descending(this.kept(k.kind, k.sets, k.key));
+  }
+
+  /** Whether a set is kept as a bitmap (one read for the query never is). */
+  private isBitmap(k: KeptKey): boolean {
+    if (this.fetched.has(keyOf(k.kind, k.key)) || !k.sets?.has(k.key)) return false;
+    return k.sets.hasBitmap ? k.sets.hasBitmap(k.key) : 'bits' in k.sets.postsOf(k.key);
+  }
+
+  /** How many posts a kept set holds at most (read for the query: how many were read). */
+  private sizeOfKey(k: KeptKey): number {
+    const fetched = this.fetched.get(keyOf(k.kind, k.key));
+    if (fetched) return fetched.length;
+    if (!k.sets?.has(k.key)) return 0;
+    return k.sets.sizeOf ? k.sets.sizeOf(k.key) : sizeHint(k.sets.postsOf(k.key));
   }
 
   /** The id spans of an id range, or of a date range while ids follow dates; null for anything else. */
@@ -617,6 +690,54 @@ class Evaluator {
 
 /** A kept set a leaf reads: its kind, where it is kept (if anywhere), and its key. */
 type KeptKey = { kind: SetKind; sets: KeptTags | undefined; key: number };
+
+/** The set a walk goes through (walkedPage): every match of the query is one of its posts. */
+interface Driver {
+  part: Expr;
+  size: number;
+  /** Its posts. */
+  set(): PostSet;
+  /** Its ids, highest first, read as they are walked. */
+  descending(): Descending;
+}
+
+/** Sets listed by id a driver may be the union of: past a few, the merge costs more than a bitmap (`marked`). */
+const DRIVER_PARTS = 8;
+
+/** The sets listed by id a leaf, or an OR of such leaves, is the union of: tags, title words, an uploader, favorites, a pool. */
+function listedKeys(x: Expr, indexes: SetIndexes): KeptKey[] | null {
+  switch (x.kind) {
+    case 'tags':
+      return x.ids.map((key) => ({ kind: 'tags', sets: indexes.tags, key }));
+    case 'title':
+      return x.words ? x.words.map((key) => ({ kind: 'word', sets: indexes.words, key })) : null;
+    case 'uploader':
+      return [{ kind: 'uploader', sets: indexes.uploaders, key: x.userId }];
+    case 'fav':
+      return [{ kind: 'fav', sets: undefined, key: x.userId }];
+    case 'pool':
+      return [{ kind: 'pool', sets: undefined, key: x.poolId }];
+    case 'or': {
+      const keys: KeptKey[] = [];
+      for (const part of x.exprs) {
+        const more = listedKeys(part, indexes);
+        if (!more) return null;
+        keys.push(...more);
+      }
+      return keys;
+    }
+    default:
+      return null;
+  }
+}
+
+/** A test that passes when any of `tests` does, in their order. */
+function anyOf(tests: ((id: number) => boolean)[]): (id: number) => boolean {
+  return (id) => {
+    for (let i = 0; i < tests.length; i++) if (tests[i](id)) return true;
+    return false;
+  };
+}
 
 /** How big a set is, roughly: a bitmap counts as holding a post in 16 (BITMAP_AT of tag-sets.ts). */
 const sizeHint = (s: PostSet) => ('ids' in s ? s.ids.length : s.bits.length * 2);

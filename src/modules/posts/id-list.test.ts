@@ -19,6 +19,23 @@ test('an id list gives back its ids highest first, across gaps of every varint l
   assert.deepEqual(all(lists, lists.add([7])), [7]);
 });
 
+test('a list read one id at a time gives the same ids, then -1, and a reader stopped early leaves the next reader whole', () => {
+  const lists = new IdLists(64);
+  const made = [[9, 8, 3, 0], [2 ** 31 - 1, 2 ** 21 + 3, 16_384, 127, 1], [], [5]];
+  const numbers = made.map((ids) => lists.add(ids));
+  const read = (k: number, most = Infinity) => {
+    const r = lists.reader(k);
+    const out: number[] = [];
+    for (let id = r.next(); id >= 0 && out.length < most; id = r.next()) out.push(id);
+    return out;
+  };
+  for (const [i, k] of numbers.entries()) assert.deepEqual(read(k), made[i]);
+  assert.deepEqual(read(numbers[1], 2), made[1].slice(0, 2));
+  assert.deepEqual(read(numbers[1]), made[1]);
+  const r = lists.reader(numbers[3]);
+  assert.deepEqual([r.next(), r.next(), r.next()], [5, -1, -1]);
+});
+
 test('dense ids take a byte each', () => {
   const lists = new IdLists();
   lists.add(Array.from({ length: 1000 }, (_, i) => 100_000 - i * 3));

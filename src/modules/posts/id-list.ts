@@ -60,6 +60,11 @@ export class IdLists {
     this.read(k, out, null, null);
   }
 
+  /** List `k`'s ids from the highest down, read as they are asked for: a walk that stops early decodes no further. */
+  reader(k: number): IdReader {
+    return new IdReader(this.chunks[this.chunkOf[k]], this.startOf[k], this.endOf[k]);
+  }
+
   /**
    * Sets the bits of list `k`'s ids in `bits`, but of those whose bit is set in `skip` (stale
    * posts); ids past the bitmap's end are left out. The ids are never written out as a list.
@@ -113,6 +118,31 @@ export class IdLists {
     this.startOf = widen(this.startOf, length);
     this.endOf = widen(this.endOf, length);
     this.sizes = widen(this.sizes, length);
+  }
+}
+
+/** One list's ids from the highest down, one a call to next(); -1 once there are no more. */
+export class IdReader {
+  private last = -1;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private at: number,
+    private readonly end: number,
+  ) {}
+
+  next(): number {
+    if (this.at >= this.end) return -1;
+    const bytes = this.bytes;
+    let b = bytes[this.at++];
+    let x = b & 127;
+    for (let shift = 7; b >= 128; shift += 7) {
+      b = bytes[this.at++];
+      x |= (b & 127) << shift;
+    }
+    // The first number is the highest id itself, each after it the gap down to the next.
+    this.last = this.last < 0 ? x : this.last - x;
+    return this.last;
   }
 }
 
