@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { prepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/types.ts';
 import { badRequest } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
@@ -52,12 +51,4 @@ async function chainReaches(trx: Kysely<DB>, from: number, target: number): Prom
       UNION SELECT p.parent_id FROM posts p JOIN chain c ON p.id = c.id
     ) SELECT id FROM chain WHERE id = ${target}`.execute(trx);
   return found.rows.length > 0;
-}
-
-const childRows = prepared((db, p: { postId: number }) => db.selectFrom('posts').select('id').where('parent_id', '=', p.postId).orderBy('id'));
-
-/** A post's children's ids, oldest first. */
-export async function childrenOf(db: Kysely<DB>, postId: number): Promise<string[]> {
-  const rows = await childRows(db, { postId });
-  return rows.map((r) => String(r.id));
 }

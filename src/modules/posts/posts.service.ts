@@ -6,7 +6,6 @@ import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
 import { parseId, toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
-import { childrenOf } from './post-family.ts';
 import type { Wildcard } from '../../search/expr.ts';
 import type { NewPost } from '../../db/types.ts';
 
@@ -97,11 +96,9 @@ export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null =
   const id = parseId(rawId, 'Post');
   const p = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
   const tags = fromTagString(p.tag_string);
-  const [mine, details, children] = await Promise.all([
-    repo.viewerReactions(deps.db, id, viewer?.id ?? null),
-    repo.tagDetails(deps.db, tags),
-    childrenOf(deps.db, id),
-  ]);
+  const mine = await repo.viewerReactions(deps.db, id, viewer?.id ?? null);
+  const details = repo.tagDetailsOf(tags, p.tag_rows);
+  const children = p.children ? p.children.split(',') : [];
   return {
     id: String(p.id),
     title: p.title,
