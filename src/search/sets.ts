@@ -52,6 +52,8 @@ export interface KeptTags {
   descendingOf?(tagId: number): Descending;
   /** Whether the tag is kept as a bitmap (a test is then a bit); without it, postsOf tells. */
   hasBitmap?(tagId: number): boolean;
+  /** A listed tag's ids if they are kept decoded (a test is then a binary search), without decoding them. */
+  decodedOf?(tagId: number): Int32Array | undefined;
 }
 
 /** Every post, newest first (NewestOrder). */
@@ -249,10 +251,12 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   try {
     const evaluator = new Evaluator(indexes, await fetchSets(db, c.expr, indexes), words, budgetMs, scratch.take, follows);
     // Asked again at the same data version, the total is known: a page near the top is found by
-    // testing posts from there, as long as the matches are dense enough to be met soon.
-    if (known && (follows || !how.byDate)) {
-      const ids = walkedPage(evaluator, c, how.dir, offset, limit, known.total, posts.allPosts(words), posts.newestId);
-      if (ids) return { ids, ...known };
+    // testing posts from there, as long as the matches are dense enough to be met soon. Asked for
+    // the first time, a query driven by a small set walks all of it and counts what matches.
+    if (follows || !how.byDate) {
+      const walked = walkedPage(evaluator, c, how.dir, offset, limit, known?.total ?? null, posts.allPosts(words), posts.newestId);
+      if (walked && known) return { ids: walked.ids, ...known };
+      if (walked) return { ids: walked.ids, ...kept.remember(() => ({ total: walked.total, estimated: false })) };
     }
     const found = evaluator.eval(c.expr);
     if (how.byDate && !follows) {
@@ -309,10 +313,12 @@ function testsOf(e: Expr): number {
 }
 
 /**
- * A page in id order found by testing posts one by one from the top (or bottom), when `total`
- * matches make it likely within WALK_AT_MOST tests; null when not, or when the walk runs out of
- * tests first. The posts walked are those of the smallest set listed by id the query ANDs (its
- * driver: every match is one of them), else every post.
+ * A page in id order found by testing posts one by one from the top (or bottom), and how many
+ * matched. With the total known: when `total` matches make the page likely within WALK_AT_MOST
+ * tests, stopping once it is full; null when not, or when the walk runs out of tests first. With
+ * no total (null): when the driver is small enough to be walked whole within them, counting every
+ * match (the total); else null. The posts walked are those of the smallest set listed by id the
+ * query ANDs (its driver: every match is one of them), else every post.
  */
 function walkedPage(
   evaluator: Evaluator,
@@ -320,26 +326,28 @@ function walkedPage(
   dir: 'asc' | 'desc',
   offset: number,
   limit: number,
-  total: number,
+  total: number | null,
   exists: Int32Array,
   newestId: number,
-): number[] | null {
-  const need = Math.min(offset + limit, total);
+): { ids: number[]; total: number } | null {
   const most = Math.floor(WALK_AT_MOST / testsOf(c.expr));
   const driver = evaluator.driver(c.expr);
   const [low, high] = evaluator.bounds(c.expr, newestId);
   const walked = driver ? driver.size : high - low + 1;
-  if (total === 0 || (need / total) * walked * 2 > most) return null;
+  const counting = total === null;
+  if (counting ? !driver || walked > most : total === 0 || (Math.min(offset + limit, total) / total) * walked * 2 > most) return null;
   // Every post the driver walks is in it: only the rest of the query is tested.
   const test = evaluator.tester(driver ? without(c.expr, driver.part) : c.expr, dir === 'desc');
   const ids: number[] = [];
   let skip = offset;
+  let found = 0;
   const top = Math.min(high, c.before ? c.before.id - 1 : Infinity);
   const take = (id: number) => {
     if (id > top || (exists[id >>> 5] & (1 << (id & 31))) === 0 || !test(id)) return true;
+    found++;
     if (skip > 0) skip--;
-    else ids.push(id);
-    return ids.length < limit;
+    else if (ids.length < limit) ids.push(id);
+    return counting || ids.length < limit;
   };
   let tested = 0;
   if (driver && dir === 'desc') {
@@ -348,7 +356,7 @@ function walkedPage(
       if (++tested > most) return null;
       if (!take(id)) break;
     }
-    return ids;
+    return { ids, total: found };
   }
   if (driver) {
     let over = false;
@@ -356,13 +364,13 @@ function walkedPage(
       over = ++tested > most;
       return !over && take(id);
     });
-    return over ? null : ids;
+    return over ? null : { ids, total: found };
   }
   for (let id = dir === 'desc' ? top : low; id >= low && id <= top; id += dir === 'desc' ? -1 : 1) {
     if (++tested > most) return null;
     if (!take(id)) break;
   }
-  return ids;
+  return { ids, total: found };
 }
 
 /** `e` without one of the parts it ANDs (everything, when `e` is that part). */
@@ -625,11 +633,13 @@ class Evaluator {
   }
 
   /**
-   * A test of membership in a kept set: a bit, or, in a walk from the top (`desc`: ids asked in
-   * descending order), the set's ids read down to each one asked; else a search in its ids.
+   * A test of membership in a kept set: a bit, a search in its ids where they are at hand
+   * (decoded, or read for the query), or, in a walk from the top (`desc`: ids asked in descending
+   * order), its list read down to each one asked; else a search in its ids, decoded.
    */
   private memberTest(k: KeptKey, desc: boolean): (id: number) => boolean {
-    return desc && !this.isBitmap(k) ? memberDescending(this.streamOf(k)) : memberOf(this.kept(k.kind, k.sets, k.key));
+    const streamed = desc && !this.isBitmap(k) && !this.fetched.has(keyOf(k.kind, k.key)) && !k.sets?.decodedOf?.(k.key);
+    return streamed ? memberDescending(this.streamOf(k)) : memberOf(this.kept(k.kind, k.sets, k.key));
   }
 
   /** A kept set's ids from the highest down: read as they are asked for where it is kept as a list, else from the set as it is. */

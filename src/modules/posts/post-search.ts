@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { toId } from '../../core/ids.ts';
 import { escapeLike } from '../../db/engine.ts';
+import { prepared } from '../../db/prepared.ts';
 import { type Lookups, namedTagExpr, titleLeaf } from '../../search/compile.ts';
 import { type Expr, ORDERS, SORT_ORDERS } from '../../search/expr.ts';
 import type { ListFilters } from '../../search/filters.ts';
@@ -23,6 +24,8 @@ export interface KeptLookups {
   version: number;
 }
 
+const poolById = prepared((db, p: { id: number }) => db.selectFrom('pools').select('id').where('id', '=', p.id));
+
 /** What the search module looks up, from this board's tables. */
 export function boardLookups(deps: Deps, tagsNamed: TagLookup, kept?: KeptLookups): Lookups {
   const { db } = deps;
@@ -41,7 +44,7 @@ export function boardLookups(deps: Deps, tagsNamed: TagLookup, kept?: KeptLookup
     pool: async (raw) => {
       const id = toId(raw);
       if (id === null) return undefined;
-      return (await db.selectFrom('pools').select('id').where('id', '=', id).executeTakeFirst())?.id;
+      return (await poolById(db, { id }))[0]?.id;
     },
   };
 

@@ -265,6 +265,11 @@ export class PostSets {
     return new MergedDescending(list, extra, this.anyStale ? this.stale : null);
   }
 
+  /** A listed tag's ids, highest first, if they are kept decoded (shared: read them, never write them). */
+  decodedOf(tagId: number): Int32Array | undefined {
+    return this.bits.has(tagId) ? undefined : DECODED.get(this.owner, tagId);
+  }
+
   /** This kind of set's number among the decoded lists. */
   private readonly owner = DECODED.owner();
 

@@ -2,9 +2,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { prepared } from '../../db/prepared.ts';
 
+// Prepared once: a search by user: or fav: looks its name up on every request.
+const userIdByName = prepared((db, p: { lower: string }) => db.selectFrom('users').select('id').where('username_lower', '=', p.lower));
+
 export async function findUserIdByName(db: Kysely<DB>, username: string): Promise<number | undefined> {
-  const row = await db.selectFrom('users').select('id').where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
-  return row?.id;
+  return (await userIdByName(db, { lower: username.toLowerCase() }))[0]?.id;
 }
 
 const userByName = prepared((db, p: { lower: string }) => db.selectFrom('users').selectAll().where('username_lower', '=', p.lower));
