@@ -321,8 +321,12 @@ export function below(s: PostSet, id: number, words: number, take: Take = fresh)
 
 /** The set's posts whose ids lie in any of the spans (each from its low to its high id, both included). */
 export function within(s: PostSet, spans: [number, number][], words: number, take: Take = fresh): PostSet {
-  const inside = (id: number) => spans.some(([lo, hi]) => id >= lo && id <= hi);
-  if ('ids' in s) return { ids: s.ids.filter(inside) };
+  if ('ids' in s) {
+    // Ids highest first: each span is one stretch of them, found by binary search, not copied.
+    const ids = s.ids;
+    const parts = spans.map(([lo, hi]): PostSet => ({ ids: ids.subarray(firstAtMost(ids, hi), firstAtMost(ids, lo - 1)) }));
+    return parts.length === 1 ? parts[0] : union(parts, words, take);
+  }
   const out = take(words);
   for (const [lo, hi] of spans) {
     const from = Math.max(0, lo);
@@ -335,6 +339,18 @@ export function within(s: PostSet, spans: [number, number][], words: number, tak
     }
   }
   return { bits: out };
+}
+
+/** The first index of ids (highest first) whose id is at most `x`: ids.length when none is. */
+function firstAtMost(ids: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid] <= x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** Visits the set's ids, highest first ('desc') or lowest first, until `visit` returns false. */
