@@ -106,18 +106,95 @@ function rank(
     const ids = fromLeaders(numbers.leading(first.field as CountField), candidates, keep, k);
     if (ids) return { ids: ids.slice(offset), ...total() };
   }
-  const matches = new Int32Array(size);
-  let n = 0;
-  eachId(candidates, 'desc', (id) => {
-    if (keep(id)) matches[n++] = id;
-    return true;
-  });
+  const matches = matchesRoom(size);
+  const n = collect(candidates, below, oneRange(rest, numbers), keep, matches);
   const found = matches.subarray(0, n);
   // By a count, newer first among equals: ranked by the count's histogram, without comparing posts.
   if (COUNT_FIELDS.includes(first.field) && tieByNewest) {
-    return { ids: byCount(found, numbers.column(first.field as CountField), first.dir, k).slice(offset), total: n, estimated: false };
+    return { ids: byCount(found, countReader(numbers, first.field as CountField), first.dir, k).slice(offset), total: n, estimated: false };
   }
   return { ids: top(found, k, comparator(c.order, c.seed, numbers)).slice(offset), total: n, estimated: false };
+}
+
+/**
+ * Room for a ranking's matches, used again by every ranking of the process (each is over before
+ * the next starts): a fresh array each time, up to a million ids, was a sixth of a page by likes
+ * in collecting garbage.
+ */
+let matchesKept = new Int32Array(1024);
+/** Past this many (1 MB) the room is made for the one ranking: a process keeps no more. */
+const KEPT_MATCHES = 1 << 18;
+function matchesRoom(size: number): Int32Array {
+  if (size > KEPT_MATCHES) return new Int32Array(size);
+  if (matchesKept.length < size) matchesKept = new Int32Array(Math.min(KEPT_MATCHES, Math.max(size, 2 * matchesKept.length)));
+  return matchesKept;
+}
+
+/** A condition on one count, as inclusive bounds, read from the count's array. */
+interface OneRange {
+  array: Uint16Array | Int32Array;
+  capped: number;
+  value: (id: number) => number;
+  lo: number;
+  hi: number;
+}
+
+/** The conditions when they are none or one range of one count (`likes:>N`, the usual case); else null. */
+function oneRange(rest: Expr[], numbers: KeptNumbers): OneRange | null {
+  if (rest.length === 0) return { array: new Int32Array(0), capped: -1, value: () => 0, lo: 0, hi: 0 };
+  const e = rest[0];
+  if (rest.length > 1 || e.kind !== 'num' || !COUNT_FIELDS.includes(e.field) || e.ranges.length !== 1) return null;
+  const { lo, hi, loOpen, hiOpen } = e.ranges[0];
+  const field = e.field as CountField;
+  // Counts are whole numbers: an open or fractional bound becomes the nearest whole one inside.
+  return {
+    ...numbers.values(field),
+    value: numbers.column(field),
+    lo: loOpen ? Math.floor(lo) + 1 : Math.ceil(lo),
+    hi: hiOpen ? Math.ceil(hi) - 1 : Math.floor(hi),
+  };
+}
+
+/**
+ * Writes the candidates below `below` that pass the conditions into `out`, highest first; how
+ * many. With none or one range of one count (`range`), the loop reads the count's array itself:
+ * a call an id through eachId, keep and the tester cost a page by likes most of its time.
+ */
+function collect(candidates: PostSet, below: number, range: OneRange | null, keep: (id: number) => boolean, out: Int32Array): number {
+  let n = 0;
+  if (range === null) {
+    eachId(candidates, 'desc', (id) => {
+      if (keep(id)) out[n++] = id;
+      return true;
+    });
+    return n;
+  }
+  const { array, capped, value, lo, hi } = range;
+  const any = array.length === 0;
+  const passes = (id: number): boolean => {
+    if (any) return true;
+    let v = id < array.length ? array[id] : 0;
+    if (v === capped) v = value(id);
+    return v >= lo && v <= hi;
+  };
+  if ('ids' in candidates) {
+    const ids = candidates.ids;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (id < below && passes(id)) out[n++] = id;
+    }
+    return n;
+  }
+  const bits = candidates.bits;
+  for (let w = bits.length - 1; w >= 0; w--) {
+    for (let x = bits[w]; x !== 0; ) {
+      const b = 31 - Math.clz32(x);
+      x &= ~(1 << b);
+      const id = w * 32 + b;
+      if (id < below && passes(id)) out[n++] = id;
+    }
+  }
+  return n;
 }
 
 /** How many candidates `keep` takes (exact, or estimated far above COUNT_CAP); `every`: it takes them all. */
@@ -192,6 +269,16 @@ function countOf(s: PostSet, keep: (id: number) => boolean, size: number): { tot
     return true;
   });
   return { total: n, estimated: false };
+}
+
+/** A post's count read from the count's array (a function V8 can inline, where column() is a call through the kept numbers). */
+function countReader(numbers: KeptNumbers, field: CountField): (id: number) => number {
+  const { array, capped } = numbers.values(field);
+  const column = numbers.column(field);
+  return (id) => {
+    const v = id < array.length ? array[id] : 0;
+    return v === capped ? column(id) : v;
+  };
 }
 
 /** Counts at or above this share the histogram's last bucket (and are then compared one by one). */

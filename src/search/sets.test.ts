@@ -147,7 +147,10 @@ eachDatabase('the in-memory set strategy', (ctx) => {
     assert.equal(plan(compiled(tags), { ...DEFAULT_SEARCH, strategy: 'sql' }, indexes), 'sql');
     assert.equal(plan(compiled(tags), DEFAULT_SEARCH), 'sql');
     // With the counts kept: a rating and a floor of likes, most liked first (the old list's sortBy=most_liked), from memory.
-    const counted = { ...indexes, numbers: { current: async () => 0, column: () => () => 0, leading: () => new Int32Array(0) } };
+    const counted = {
+      ...indexes,
+      numbers: { current: async () => 0, column: () => () => 0, leading: () => new Int32Array(0), values: () => ({ array: new Int32Array(0), capped: -1 }) },
+    };
     assert.equal(plan(compiled({ kind: 'and', exprs: [safe, liked] }, SORT_ORDERS.most_liked), DEFAULT_SEARCH, counted), 'columns');
     assert.equal(plan(compiled({ kind: 'and', exprs: [tags, liked] }, ORDERS.likes), DEFAULT_SEARCH, counted), 'columns');
   });

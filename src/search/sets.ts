@@ -89,6 +89,11 @@ export interface KeptNumbers {
   column(field: CountField): (id: number) => number;
   /** The first posts in the order of a count (highest first, the higher id first among equals): a prefix of that order over every post. */
   leading(field: CountField): Int32Array;
+  /**
+   * A count of every post as an array by id (past its end: 0), for loops over many posts without
+   * a call a post; where it holds `capped`, the count is at least that and column() gives it.
+   */
+  values(field: CountField): { array: Uint16Array | Int32Array; capped: number };
 }
 
 export interface SetIndexes {

@@ -145,6 +145,10 @@ export class PostNumbers implements KeptNumbers {
     return (id) => c.get(id);
   }
 
+  values(field: CountField): { array: Uint16Array; capped: number } {
+    return { array: this.columns[field].small, capped: BIG };
+  }
+
   leading(field: CountField): Int32Array {
     let l = this.leaders.get(field);
     if (!l) this.leaders.set(field, (l = new Leaders(this.columns[field])));
