@@ -363,6 +363,8 @@ export function termArb(w: World): fc.Arbitrary<Term> {
         // A pattern ending in an unmatched ')' would close a group: such tags get a prefix pattern.
         .map(([name, prefix]): Term => ({ t: 'wild', pattern: prefix || /[()]/.test(name.slice(-3)) ? `${name.slice(0, 2)}*` : `*${name.slice(-3)}` })),
     },
+    // Wide wildcards: unions of more tags than a walk merges one by one (post-set.ts, UNION_SCANNED).
+    { weight: 1, arbitrary: fc.constantFrom('*', '*a*', '*r*').map((pattern): Term => ({ t: 'wild', pattern })) },
     {
       weight: 2,
       arbitrary: fc

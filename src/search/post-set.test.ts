@@ -17,6 +17,8 @@ import {
   Scratch,
   sizeOf,
   union,
+  UNION_SCANNED,
+  unionDescending,
   within,
 } from './post-set.ts';
 
@@ -173,6 +175,18 @@ test('eachId visits the ids in either direction and stops when told', () => {
         const sorted = dir === 'desc' ? desc(plain) : desc(plain).reverse();
         assert.deepEqual(seen, sorted.slice(0, Math.max(1, stopAfter)));
       }
+    }),
+  );
+});
+
+test('a union read from the top gives each id of its parts once, highest first, for few parts and for a heap of many', () => {
+  fc.assert(
+    fc.property(fc.array(setArb, { minLength: 1, maxLength: 3 * UNION_SCANNED }), fc.nat(200), (sets, stopAfter) => {
+      const want = desc(new Set(sets.flatMap((s) => [...s.plain])));
+      const walk = unionDescending(sets.map((s) => descending(s.set)));
+      const got: number[] = [];
+      for (let id = walk.next(); id >= 0 && got.length < stopAfter; id = walk.next()) got.push(id);
+      assert.deepEqual(got, want.slice(0, stopAfter));
     }),
   );
 });

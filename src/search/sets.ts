@@ -32,6 +32,7 @@ import {
   sizeOf,
   type Take,
   union,
+  UNION_SCANNED,
   unionDescending,
   within,
 } from './post-set.ts';
@@ -335,11 +336,15 @@ function walkedPage(
   exists: Int32Array,
   newestId: number,
 ): { ids: number[]; total: number } | null {
-  const most = Math.floor(WALK_AT_MOST / testsOf(c.expr));
-  const driver = evaluator.driver(c.expr);
-  const [low, high] = evaluator.bounds(c.expr, newestId);
-  const walked = driver ? driver.size : high - low + 1;
   const counting = total === null;
+  let driver = evaluator.driver(c.expr);
+  const [low, high] = evaluator.bounds(c.expr, newestId);
+  // A range of ids or dates the query ANDs is walked whole when that costs less than the driver:
+  // a driver is read from its top, through every post of it above the range.
+  if (driver && !counting && (high - low + 1) * testsOf(c.expr) < driver.size * driver.cost) driver = null;
+  // What a post walked costs: the tests of the rest of the query, and the merge of a driving union.
+  const most = Math.floor(WALK_AT_MOST / (driver ? driver.cost : testsOf(c.expr)));
+  const walked = driver ? driver.size : high - low + 1;
   if (counting ? !driver || walked > most : total === 0 || (Math.min(offset + limit, total) / total) * walked * 2 > most) return null;
   // Every post the driver walks is in it: only the rest of the query is tested.
   const test = evaluator.tester(driver ? without(c.expr, driver.part) : c.expr, dir === 'desc');
@@ -561,21 +566,25 @@ class Evaluator {
   }
 
   /**
-   * The smallest set listed by id that `e` ANDs: a tag, a title word, an uploader, favorites, a
-   * pool, or a union of a few such (a title's words, `a or b`); one kept as a bitmap is no list.
-   * Which part it is, how many posts it holds at most, and its ids highest first, whole or read as
-   * they are walked.
+   * The smallest set that `e` ANDs and that is read by key: a tag, a title word, an uploader,
+   * favorites, a pool, or a union of a few such (a title's words, `a or b`, a wildcard's few
+   * tags), bitmaps among them (a wildcard whose tags include a common one then drives a walk
+   * instead of being made whole each time). Which part it is, how many posts it holds at most,
+   * and its ids highest first, whole or read as they are walked.
    */
   driver(e: Expr): Driver | null {
     let best: Driver | null = null;
     for (const x of e.kind === 'and' ? e.exprs : [e]) {
       const keys = listedKeys(x, this.indexes);
-      if (!keys || keys.length > DRIVER_PARTS || keys.some((k) => this.isBitmap(k))) continue;
+      if (!keys || keys.length > DRIVER_PARTS) continue;
       const size = keys.reduce((n, k) => n + this.sizeOfKey(k), 0);
-      if (best && size >= best.size) continue;
+      // The cheapest walk, not the smallest set: a tag driving `many* tag` would test each post against the wildcard's every tag.
+      const cost = testsOf(without(e, x)) + mergeCost(keys.length);
+      if (best && size * cost >= best.size * best.cost) continue;
       best = {
         part: x,
         size,
+        cost,
         set: () =>
           union(
             keys.map((k) => this.kept(k.kind, k.sets, k.key)),
@@ -664,6 +673,8 @@ class Evaluator {
     const fetched = this.fetched.get(keyOf(k.kind, k.key));
     if (fetched) return fetched.length;
     if (!k.sets?.has(k.key)) return 0;
+    // A bitmap's own posts (counted once a data version), not every id it can hold: walks are priced by them.
+    if (this.isBitmap(k)) return sizeOfResult(this.kept(k.kind, k.sets, k.key), this.indexes.version);
     return k.sets.sizeOf ? k.sets.sizeOf(k.key) : sizeHint(k.sets.postsOf(k.key));
   }
 
@@ -710,14 +721,22 @@ type KeptKey = { kind: SetKind; sets: KeptTags | undefined; key: number };
 interface Driver {
   part: Expr;
   size: number;
+  /** What a post walked through it costs, in membership tests: the rest of the query's, and the merge of its parts. */
+  cost: number;
   /** Its posts. */
   set(): PostSet;
   /** Its ids, highest first, read as they are walked. */
   descending(): Descending;
 }
 
-/** Sets listed by id a driver may be the union of: past a few, the merge costs more than a bitmap (`marked`). */
-const DRIVER_PARTS = 8;
+/** Sets a driver may be the union of (a wildcard's tags, up to its cap), merged as they are walked (unionDescending). */
+const DRIVER_PARTS = 128;
+
+/** What merging a union of `parts` sets costs a post walked, in membership tests: a comparison a part, or a heap's two a level. */
+function mergeCost(parts: number): number {
+  if (parts <= 1) return 0;
+  return parts <= UNION_SCANNED ? parts / 8 : Math.log2(parts) / 2;
+}
 
 /** The sets listed by id a leaf, or an OR of such leaves, is the union of: tags, title words, an uploader, favorites, a pool. */
 function listedKeys(x: Expr, indexes: SetIndexes): KeptKey[] | null {
