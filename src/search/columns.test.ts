@@ -6,7 +6,7 @@ import { mulberry as rng } from '../../test/prng.ts';
 import type { Database } from '../db/engine.ts';
 import { columnsSearch } from './columns.ts';
 import { type Compiled, type Expr, type Interval, ORDERS, type OrderKey, randomRank } from './expr.ts';
-import type { PostSet } from './post-set.ts';
+import { descending, type PostSet, sizeOf } from './post-set.ts';
 import type { CountField, KeptNumbers, KeptTags, SetIndexes } from './sets.ts';
 import { COUNT_CAP } from './sql.ts';
 
@@ -35,7 +35,17 @@ function setOf(tag: number): PostSet {
 }
 
 const sets = new Map([1, 2, 3].map((t) => [t, setOf(t)]));
-const tags: KeptTags = { current: async () => undefined, has: (id) => sets.has(id), bitmapWords: WORDS, postsOf: (id) => sets.get(id)! };
+const tags: KeptTags = {
+  current: async () => undefined,
+  has: (id) => sets.has(id),
+  bitmapWords: WORDS,
+  postsOf: (id) => sets.get(id)!,
+  // As TagSets keeps them: a list can be read from its top as it is walked (tag 3, small enough, is ranked so).
+  hasBitmap: (id) => 'bits' in sets.get(id)!,
+  sizeOf: (id) => sizeOf(sets.get(id)!),
+  descendingOf: (id) => descending(sets.get(id)!),
+  decodedOf: () => undefined,
+};
 const none: KeptTags = { current: async () => undefined, has: () => false, bitmapWords: WORDS, postsOf: () => ({ ids: new Int32Array(0) }) };
 const all = new Int32Array(WORDS).fill(-1);
 all[0] &= ~1;

@@ -8,8 +8,19 @@
  */
 import { split } from './driven.ts';
 import { type Compiled, type Expr, type Interval, type OrderKey, randomRank } from './expr.ts';
-import { eachId, has, type PostSet, Scratch } from './post-set.ts';
-import { type CountField, current, datePage, evaluateSets, type KeptNumbers, keptTotalsOf, type SetIndexes, type SetStrategy, sizeOfResult } from './sets.ts';
+import { type Descending, eachId, has, type PostSet, Scratch } from './post-set.ts';
+import {
+  type CountField,
+  current,
+  datePage,
+  evaluateSets,
+  type KeptNumbers,
+  type KeptTags,
+  keptTotalsOf,
+  type SetIndexes,
+  type SetStrategy,
+  sizeOfResult,
+} from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
 import type { Total } from './totals.ts';
 
@@ -63,6 +74,8 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
   try {
     // Without a set that selects posts, every post is a candidate.
     const parts: Expr[] = sets.some((x) => x.kind !== 'not') ? sets : [{ kind: 'all' }, ...sets];
+    const listed = byCountAlone(c.order) ? loneList(parts, indexes.tags) : null;
+    if (listed) return rankListed(c, rest, listed, numbers, offset, limit);
     const candidates = await evaluateSets(db, parts.length === 1 ? parts[0] : { kind: 'and', exprs: parts }, indexes, budgetMs, scratch.take, follows);
     if (c.order[0].field === 'created' && !follows) {
       // Dates out of id order: the newest order walked; a cursor there is SQL's.
@@ -100,7 +113,7 @@ function rank(
     const ids = firstMatches(candidates, first.dir, keep, k);
     return { ids: ids.slice(offset), ...total() };
   }
-  const tieByNewest = then.every((x) => (x.field === 'id' || x.field === 'created') && x.dir === 'desc');
+  const tieByNewest = tiesByNewest(then);
   // The highest counts first: the count's leading posts, walked until the page is found among them.
   if (COUNT_FIELDS.includes(first.field) && first.dir === 'desc' && tieByNewest && size > EXACT_UP_TO) {
     const ids = fromLeaders(numbers.leading(first.field as CountField), candidates, keep, k);
@@ -160,41 +173,76 @@ function oneRange(rest: Expr[], numbers: KeptNumbers): OneRange | null {
  * many. With none or one range of one count (`range`), the loop reads the count's array itself:
  * a call an id through eachId, keep and the tester cost a page by likes most of its time.
  */
-function collect(candidates: PostSet, below: number, range: OneRange | null, keep: (id: number) => boolean, out: Int32Array): number {
+function collect(candidates: PostSet | Descending, below: number, range: OneRange | null, keep: (id: number) => boolean, out: Int32Array): number {
+  const passes = range === null ? keep : (id: number) => id < below && inRange(range, id);
   let n = 0;
-  if (range === null) {
-    eachId(candidates, 'desc', (id) => {
-      if (keep(id)) out[n++] = id;
-      return true;
-    });
-    return n;
-  }
-  const { array, capped, value, lo, hi } = range;
-  const any = array.length === 0;
-  const passes = (id: number): boolean => {
-    if (any) return true;
-    let v = id < array.length ? array[id] : 0;
-    if (v === capped) v = value(id);
-    return v >= lo && v <= hi;
-  };
-  if ('ids' in candidates) {
+  if ('next' in candidates) {
+    for (let id = candidates.next(); id >= 0; id = candidates.next()) if (passes(id)) out[n++] = id;
+  } else if ('ids' in candidates) {
     const ids = candidates.ids;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      if (id < below && passes(id)) out[n++] = id;
-    }
-    return n;
-  }
-  const bits = candidates.bits;
-  for (let w = bits.length - 1; w >= 0; w--) {
-    for (let x = bits[w]; x !== 0; ) {
-      const b = 31 - Math.clz32(x);
-      x &= ~(1 << b);
-      const id = w * 32 + b;
-      if (id < below && passes(id)) out[n++] = id;
+    for (let i = 0; i < ids.length; i++) if (passes(ids[i])) out[n++] = ids[i];
+  } else {
+    const bits = candidates.bits;
+    for (let w = bits.length - 1; w >= 0; w--) {
+      for (let x = bits[w]; x !== 0; ) {
+        const b = 31 - Math.clz32(x);
+        x &= ~(1 << b);
+        if (passes(w * 32 + b)) out[n++] = w * 32 + b;
+      }
     }
   }
   return n;
+}
+
+/** Whether order keys break ties by newest (by id or date, descending), as a count's order does. */
+const tiesByNewest = (keys: readonly OrderKey[]) => keys.every((x) => (x.field === 'id' || x.field === 'created') && x.dir === 'desc');
+
+/** Whether the order is by a count, ties by newest: ranked by the count's histogram. */
+const byCountAlone = (order: readonly OrderKey[]) => COUNT_FIELDS.includes(order[0].field) && tiesByNewest(order.slice(1));
+
+/**
+ * The query's one tag when it is kept as a list of at most EXACT_UP_TO posts that is not kept
+ * decoded: ranked, it is read from its top as it is walked. Decoding it into an array for each
+ * ask (the decoded lists' budget holds few of the tags a page by likes asks) was a quarter of
+ * that page's time, in the decoding and in collecting the arrays.
+ */
+function loneList(parts: Expr[], tags: KeptTags): { size: number; read: () => Descending } | null {
+  const [e] = parts;
+  if (parts.length !== 1 || e.kind !== 'tags' || e.ids.length !== 1) return null;
+  const id = e.ids[0];
+  const { descendingOf, sizeOf, hasBitmap, decodedOf } = tags;
+  if (!descendingOf || !sizeOf || !hasBitmap || !tags.has(id) || hasBitmap.call(tags, id) || decodedOf?.call(tags, id)) return null;
+  const size = sizeOf.call(tags, id);
+  return size <= EXACT_UP_TO ? { size, read: () => descendingOf.call(tags, id) } : null;
+}
+
+/** The page and total of a tag kept as a list (loneList) by a count: its ids read from the top into the matches, then ranked. */
+function rankListed(
+  c: Compiled,
+  rest: Expr[],
+  listed: { size: number; read: () => Descending },
+  numbers: KeptNumbers,
+  offset: number,
+  limit: number,
+): SearchPage {
+  const test = tester({ kind: 'and', exprs: rest }, numbers);
+  const below = c.before?.id ?? Infinity;
+  const matches = matchesRoom(listed.size);
+  const n = collect(listed.read(), below, oneRange(rest, numbers), (id) => id < below && test(id), matches);
+  const first = c.order[0];
+  return {
+    ids: byCount(matches.subarray(0, n), countReader(numbers, first.field as CountField), first.dir, offset + limit).slice(offset),
+    total: n,
+    estimated: false,
+  };
+}
+
+/** Whether a post's count is within a range read from the count's array. */
+function inRange(range: OneRange, id: number): boolean {
+  if (range.array.length === 0) return true;
+  let v = id < range.array.length ? range.array[id] : 0;
+  if (v === range.capped) v = range.value(id);
+  return v >= range.lo && v <= range.hi;
 }
 
 /** How many candidates `keep` takes (exact, or estimated far above COUNT_CAP); `every`: it takes them all. */
