@@ -143,26 +143,22 @@ function matchesRoom(size: number): Int32Array {
   return matchesKept;
 }
 
-/** A condition on one count, as inclusive bounds, read from the count's array. */
+/** A condition on one count as inclusive bounds, the count read from its array (countReader). */
 interface OneRange {
-  array: Uint16Array | Int32Array;
-  capped: number;
-  value: (id: number) => number;
+  count: (id: number) => number;
   lo: number;
   hi: number;
 }
 
-/** The conditions when they are none or one range of one count (`likes:>N`, the usual case); else null. */
+/** The conditions when they are none (every count passes) or one range of one count (`likes:>N`, the usual case); else null. */
 function oneRange(rest: Expr[], numbers: KeptNumbers): OneRange | null {
-  if (rest.length === 0) return { array: new Int32Array(0), capped: -1, value: () => 0, lo: 0, hi: 0 };
+  if (rest.length === 0) return { count: () => 0, lo: 0, hi: 0 };
   const e = rest[0];
   if (rest.length > 1 || e.kind !== 'num' || !COUNT_FIELDS.includes(e.field) || e.ranges.length !== 1) return null;
   const { lo, hi, loOpen, hiOpen } = e.ranges[0];
-  const field = e.field as CountField;
   // Counts are whole numbers: an open or fractional bound becomes the nearest whole one inside.
   return {
-    ...numbers.values(field),
-    value: numbers.column(field),
+    count: countReader(numbers, e.field as CountField),
     lo: loOpen ? Math.floor(lo) + 1 : Math.ceil(lo),
     hi: hiOpen ? Math.ceil(hi) - 1 : Math.floor(hi),
   };
@@ -237,11 +233,9 @@ function rankListed(
   };
 }
 
-/** Whether a post's count is within a range read from the count's array. */
+/** Whether a post's count is within the range. */
 function inRange(range: OneRange, id: number): boolean {
-  if (range.array.length === 0) return true;
-  let v = id < range.array.length ? range.array[id] : 0;
-  if (v === range.capped) v = range.value(id);
+  const v = range.count(id);
   return v >= range.lo && v <= range.hi;
 }
 
