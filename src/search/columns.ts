@@ -119,14 +119,32 @@ function rank(
     const ids = fromLeaders(numbers.leading(first.field as CountField), candidates, keep, k);
     if (ids) return { ids: ids.slice(offset), ...total() };
   }
+  return ranked(c, rest, candidates, size, numbers, offset, limit, keep);
+}
+
+/**
+ * Every candidate that passes (`keep`, or one range of one count read in the loop), then the
+ * first `offset + limit` of them in the query's order: by a count, newer first among equals,
+ * ranked by the count's histogram without comparing posts; else by a bounded heap. The total is exact.
+ */
+function ranked(
+  c: Compiled,
+  rest: Expr[],
+  candidates: PostSet | Descending,
+  size: number,
+  numbers: KeptNumbers,
+  offset: number,
+  limit: number,
+  keep: (id: number) => boolean,
+): SearchPage {
   const matches = matchesRoom(size);
-  const n = collect(candidates, below, oneRange(rest, numbers), keep, matches);
+  const n = collect(candidates, c.before?.id ?? Infinity, oneRange(rest, numbers), keep, matches);
   const found = matches.subarray(0, n);
-  // By a count, newer first among equals: ranked by the count's histogram, without comparing posts.
-  if (COUNT_FIELDS.includes(first.field) && tieByNewest) {
-    return { ids: byCount(found, countReader(numbers, first.field as CountField), first.dir, k).slice(offset), total: n, estimated: false };
-  }
-  return { ids: top(found, k, comparator(c.order, c.seed, numbers)).slice(offset), total: n, estimated: false };
+  const k = offset + limit;
+  const ids = byCountAlone(c.order)
+    ? byCount(found, countReader(numbers, c.order[0].field as CountField), c.order[0].dir, k)
+    : top(found, k, comparator(c.order, c.seed, numbers));
+  return { ids: ids.slice(offset), total: n, estimated: false };
 }
 
 /**
@@ -206,10 +224,9 @@ function loneList(parts: Expr[], tags: KeptTags): { size: number; read: () => De
   const [e] = parts;
   if (parts.length !== 1 || e.kind !== 'tags' || e.ids.length !== 1) return null;
   const id = e.ids[0];
-  const { descendingOf, sizeOf, hasBitmap, decodedOf } = tags;
-  if (!descendingOf || !sizeOf || !hasBitmap || !tags.has(id) || hasBitmap.call(tags, id) || decodedOf?.call(tags, id)) return null;
-  const size = sizeOf.call(tags, id);
-  return size <= EXACT_UP_TO ? { size, read: () => descendingOf.call(tags, id) } : null;
+  if (!tags.descendingOf || !tags.sizeOf || !tags.hasBitmap || !tags.has(id) || tags.hasBitmap(id) || tags.decodedOf?.(id)) return null;
+  const size = tags.sizeOf(id);
+  return size <= EXACT_UP_TO ? { size, read: () => tags.descendingOf!(id) } : null;
 }
 
 /** The page and total of a tag kept as a list (loneList) by a count: its ids read from the top into the matches, then ranked. */
@@ -223,14 +240,7 @@ function rankListed(
 ): SearchPage {
   const test = tester({ kind: 'and', exprs: rest }, numbers);
   const below = c.before?.id ?? Infinity;
-  const matches = matchesRoom(listed.size);
-  const n = collect(listed.read(), below, oneRange(rest, numbers), (id) => id < below && test(id), matches);
-  const first = c.order[0];
-  return {
-    ids: byCount(matches.subarray(0, n), countReader(numbers, first.field as CountField), first.dir, offset + limit).slice(offset),
-    total: n,
-    estimated: false,
-  };
+  return ranked(c, rest, listed.read(), listed.size, numbers, offset, limit, (id) => id < below && test(id));
 }
 
 /** Whether a post's count is within the range. */

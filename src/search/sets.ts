@@ -341,9 +341,10 @@ function walkedPage(
   const [low, high] = evaluator.bounds(c.expr, newestId);
   // A range of ids or dates the query ANDs is walked whole when that costs less than the driver:
   // a driver is read from its top, through every post of it above the range.
-  if (driver && !counting && (high - low + 1) * testsOf(c.expr) < driver.size * driver.cost) driver = null;
+  const tests = testsOf(c.expr);
+  if (driver && !counting && (high - low + 1) * tests < driver.size * driver.cost) driver = null;
   // What a post walked costs: the tests of the rest of the query, and the merge of a driving union.
-  const most = Math.floor(WALK_AT_MOST / (driver ? driver.cost : testsOf(c.expr)));
+  const most = Math.floor(WALK_AT_MOST / (driver ? driver.cost : tests));
   const walked = driver ? driver.size : high - low + 1;
   if (counting ? !driver || walked > most : total === 0 || (Math.min(offset + limit, total) / total) * walked * 2 > most) return null;
   // Every post the driver walks is in it: only the rest of the query is tested.
