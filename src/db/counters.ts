@@ -1,9 +1,16 @@
 import { PostgresAdapter, sql, type Kysely, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { writingInCommitOrder } from './locks.ts';
 import type { DB } from './types.ts';
-import { prepared } from './prepared.ts';
+import { preparedLookup } from './prepared.ts';
 
-const counterRow = prepared((db, p: { name: string }) => db.selectFrom('counters').select('value').where('name', '=', p.name));
+const counterRow = preparedLookup(
+  (db, keyIs) =>
+    db
+      .selectFrom('counters')
+      .select(['name', 'value'])
+      .where(keyIs(sql.ref('name'))),
+  (row) => row.name,
+);
 
 /**
  * A counter kept by triggers (migrations/001-initial-schema.ts): 'posts', 'posts:<rating>', or 'version', the data
@@ -12,7 +19,7 @@ const counterRow = prepared((db, p: { name: string }) => db.selectFrom('counters
  * one row each: no two writers wait for a row there rather than for the lock.
  */
 export async function counter(db: Kysely<DB>, name: string): Promise<number> {
-  const [row] = await counterRow(db, { name });
+  const [row] = await counterRow(db, name);
   return Number(row?.value ?? 0);
 }
 

@@ -78,6 +78,15 @@ export class Database extends Kysely<DB> {
     return this.engine === 'sqlite';
   }
 
+  /**
+   * Whether reads that arrive while others are out pay to be joined into one statement
+   * (coalesce.ts): on PostgreSQL, where each statement is a round trip to another process (a
+   * write and a wake-up on each side); SQLite runs its statements in this thread, one at a time.
+   */
+  get coalesces(): boolean {
+    return this.engine === 'postgres';
+  }
+
   /** Case-insensitive substring match; `needle` is matched literally (%, _ and \ escaped). */
   containsInsensitive(column: Expression<string>, needle: string): RawBuilder<boolean> {
     return sqlText.containsInsensitive(this.engine, column, needle);
@@ -126,6 +135,26 @@ export class Database extends Kysely<DB> {
     return this.engine === 'sqlite'
       ? { from: sql`json_each(${list}) j`, id: sql<number>`j.value`, position: sql<number>`j.key` }
       : { from: sql`unnest(${list}::integer[]) WITH ORDINALITY AS j(id, ord)`, id: sql<number>`j.id`, position: sql<number>`j.ord` };
+  }
+
+  /**
+   * Several lists of post ids in one statement, as rows `j(id, page, position)`: `ids` and `pages`
+   * (listParam) are of one length, `pages[i]` the list `ids[i]` is of; positions count over both.
+   */
+  idPageRows(ids: unknown, pages: unknown): { from: RawBuilder<unknown>; id: RawBuilder<number>; page: RawBuilder<number>; position: RawBuilder<number> } {
+    return this.engine === 'sqlite'
+      ? {
+          from: sql`json_each(${ids}) j JOIN json_each(${pages}) g ON g.key = j.key`,
+          id: sql<number>`j.value`,
+          page: sql<number>`g.value`,
+          position: sql<number>`j.key`,
+        }
+      : {
+          from: sql`unnest(${ids}::integer[], ${pages}::integer[]) WITH ORDINALITY AS j(id, page, ord)`,
+          id: sql<number>`j.id`,
+          page: sql<number>`j.page`,
+          position: sql<number>`j.ord`,
+        };
   }
 
   /**

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { databaseKinds, freshDatabase } from '../../test/helpers.ts';
 import { createPost, createUser } from '../../test/factories.ts';
 import type { Database } from './database.ts';
-import { prepared, preparedOnDatabase } from './prepared.ts';
+import { prepared, preparedLookup, preparedOnDatabase } from './prepared.ts';
 
 describe('prepared queries: built once per database, run with new values', () => {
   const dbs: { kind: string; database: Database; cleanup: () => Promise<void> }[] = [];
@@ -79,6 +79,66 @@ describe('prepared queries: built once per database, run with new values', () =>
       assert.deepEqual(await titles(['ann-4']), ['ann-4'], kind);
       assert.deepEqual(await titles(['nobody', 'it\'s "quoted"']), [], kind);
       assert.deepEqual(await titles([]), [], kind);
+    }
+  });
+
+  // Posts by title, with the uploader's name: a lookup by a text key, one row a key here.
+  const byTitle = preparedLookup(
+    (db, keyIs) =>
+      db
+        .selectFrom('posts')
+        .innerJoin('users', 'users.id', 'posts.uploader_id')
+        .select(['posts.title', 'users.username'])
+        .where(keyIs(sql.ref('posts.title'))),
+    (row) => row.title,
+  );
+  // Posts by uploader: a key with several rows.
+  const byUploader = preparedLookup(
+    (db, keyIs) =>
+      db
+        .selectFrom('posts')
+        .select(['uploader_id', 'title'])
+        .where(keyIs(sql.ref('uploader_id')))
+        .orderBy('title'),
+    (row) => row.uploader_id,
+  );
+
+  test('a lookup made by many callers at once gives each its own rows; on PostgreSQL they share statements', async () => {
+    for (const { kind, database } of dbs) {
+      let statements = 0;
+      const spy = database.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => {
+          statements++;
+          return args.result;
+        },
+      });
+      const titles = ['ann-0', 'bob-2', 'nobody', 'ann-0', 'it\'s "quoted", {x}', 'bob-1', 'ann-4'];
+      const found = await Promise.all(titles.map((t) => byTitle(spy, t)));
+      assert.deepEqual(
+        found.map((rows) => rows.map((r) => `${r.title} by ${r.username}`)),
+        [['ann-0 by ann'], ['bob-2 by bob'], [], ['ann-0 by ann'], [], ['bob-1 by bob'], ['ann-4 by ann']],
+        kind,
+      );
+      const uploads = await Promise.all([1, 2, 3, 2].map((u) => byUploader(spy, u)));
+      assert.deepEqual(
+        uploads.map((rows) => rows.map((r) => r.title)),
+        [['ann-0', 'ann-1', 'ann-2', 'ann-3', 'ann-4'], ['bob-0', 'bob-1', 'bob-2'], [], ['bob-0', 'bob-1', 'bob-2']],
+        kind,
+      );
+      // SQLite runs each call's statement in turn; PostgreSQL sends the first call alone and the rest together.
+      assert.equal(statements, kind === 'postgres' ? 4 : 11, `${kind}: statements for 11 calls`);
+      // Inside a transaction each call is its own statement and sees the transaction's writes.
+      const inside = await database.transaction().execute(async (trx) => {
+        await trx.updateTable('posts').set({ title: 'renamed' }).where('title', '=', 'ann-1').execute();
+        return Promise.all([byTitle(trx, 'renamed'), byTitle(trx, 'ann-1')]);
+      });
+      assert.deepEqual(
+        inside.map((rows) => rows.length),
+        [1, 0],
+        kind,
+      );
+      await database.updateTable('posts').set({ title: 'ann-1' }).where('title', '=', 'renamed').execute();
     }
   });
 });

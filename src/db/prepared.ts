@@ -1,7 +1,8 @@
-import type { Compilable, CompiledQuery, Kysely, RawBuilder } from 'kysely';
+import { type Compilable, type CompiledQuery, type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from './types.ts';
-import type { Database } from './engine.ts';
+import { Database } from './engine.ts';
 import { nameStatement } from './named-statements.ts';
+import { coalescedReads } from './coalesce.ts';
 
 /** Stands for a named value in a query built once (see prepared): compiled as a parameter, bound per call. */
 class Slot {
@@ -48,4 +49,31 @@ function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<D
     const parameters = query.parameters.map((v) => (v instanceof Slot ? values[v.name] : v));
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
   };
+}
+
+/**
+ * A lookup of rows by one key (a post's id, a user's name), prepared as above. On a database where
+ * it pays (Database.coalesces) the keys of calls made while a lookup is out go together in one
+ * statement (`column = ANY(keys)`), and `keyOf` gives each row back to its call. `build` gets
+ * `keyIs`, the condition on the key's column to put in its WHERE. In a transaction (a `db` that
+ * is not the Database) each call is its own statement, as it must see the transaction's writes.
+ */
+export function preparedLookup<K extends number | string, R>(
+  build: (db: Database, keyIs: (column: Expression<unknown>) => RawBuilder<SqlBool>) => Query<R>,
+  keyOf: (row: R) => K,
+) {
+  const one = preparedOnDatabase((db, p: { key: K }) => build(db, (column) => sql<SqlBool>`${column} = ${p.key}`));
+  const many = preparedOnDatabase((db, p: { keys: unknown }) => build(db, (column) => db.oneOf(column, p.keys)));
+  const batched = coalescedReads<K, R[]>(async (db, keys) => {
+    const byKey = new Map<K, R[]>();
+    for (const row of await many(db, { keys: db.listParam(keys as (number | string)[]) })) {
+      const k = keyOf(row);
+      const list = byKey.get(k);
+      if (list) list.push(row);
+      else byKey.set(k, [row]);
+    }
+    return byKey;
+  });
+  return async (db: Kysely<DB>, key: K): Promise<R[]> =>
+    db instanceof Database && db.coalesces ? ((await batched(db, [key])).get(key) ?? []) : one(db as Database, { key });
 }

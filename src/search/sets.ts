@@ -7,8 +7,10 @@
  * whole words by their bit count, and the total is exact. Tags the process does not keep, and a
  * user's favorites or uploads and a pool's posts, are read by key for the query.
  */
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { DB } from '../db/types.ts';
 import { type Database, OverBudget } from '../db/engine.ts';
+import { coalescedReads } from '../db/coalesce.ts';
 import type { Rating } from '../core/schemas.ts';
 import type { Compiled, Expr, Interval, MediaKind, OrderKey } from './expr.ts';
 import { ORDERS } from './expr.ts';
@@ -214,13 +216,26 @@ async function fetchSets(db: Database, e: Expr, indexes: SetIndexes): Promise<Fe
   walk(e);
   const out: Fetched = new Map();
   for (const [kind, keys] of wanted) {
-    const { from, key, post } = SOURCES[kind];
-    const rows = await sql<{ k: number; ids: string | null }>`SELECT ${key} AS k, ${db.joinedText(sql.ref(post))} AS ids FROM ${from}
-      WHERE ${db.oneOf(key, db.listParam([...keys]))} GROUP BY ${key}`.execute(db);
-    for (const r of rows.rows) out.set(keyOf(kind, Number(r.k)), r.ids ? r.ids.split(',').map(Number) : []);
+    const found = await SET_READS[kind](db, [...keys]);
+    for (const k of keys) {
+      const ids = found.get(k);
+      if (ids) out.set(keyOf(kind, k), ids);
+    }
   }
   return out;
 }
+
+/** The ids of each key's set, from its table's index; searches asked at once read theirs together (coalescedReads). */
+const SET_READS = Object.fromEntries(
+  Object.entries(SOURCES).map(([kind, { from, key, post }]) => [
+    kind,
+    coalescedReads(async (db, keys: number[]) => {
+      const rows = await sql<{ k: number; ids: string | null }>`SELECT ${key} AS k, ${db.joinedText(sql.ref(post))} AS ids FROM ${from}
+        WHERE ${db.oneOf(key, db.listParam(keys))} GROUP BY ${key}`.execute(db);
+      return new Map(rows.rows.map((r) => [Number(r.k), r.ids ? r.ids.split(',').map(Number) : []]));
+    }),
+  ]),
+) as Record<SetKind, (db: Kysely<DB>, keys: number[]) => Promise<Map<number, number[]>>>;
 
 /** Brings every kept set up to the data version; whether ids follow dates. */
 export async function current(db: Database, indexes: SetIndexes): Promise<boolean> {

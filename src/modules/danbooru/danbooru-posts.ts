@@ -2,6 +2,8 @@ import { MEDIA_PREFIX } from '../../core/media-paths.ts';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { FIELD_SEPARATOR } from '../../db/engine.ts';
+import { coalescedReads } from '../../db/coalesce.ts';
+import { preparedOnDatabase } from '../../db/prepared.ts';
 import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import type { PostsService } from '../posts/post-listing.ts';
@@ -29,16 +31,9 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
   /** The rows of the given posts, with the data version they were read at. */
   const rowsOf = async (ids: number[]): Promise<{ rows: PostRow[]; version?: number }> => {
     if (ids.length === 0) return { rows: [] };
-    const found = await db
-      .selectFrom('posts')
-      .leftJoin('users', 'users.id', 'posts.uploader_id')
-      .select([
-        db.fieldsText(ROW_FIELDS.map((f) => COMPUTED[f as keyof typeof COMPUTED] ?? sql.ref(`posts.${f}`))).as('t'),
-        sql<number>`(SELECT value FROM counters WHERE name = 'version')`.as('version'),
-      ])
-      .where('posts.id', 'in', ids)
-      .execute();
-    return { rows: found.map((r) => rowOf(r.t)), version: found.length ? Number(found[0].version) : undefined };
+    const found = await rowReads(db, ids);
+    const rows = ids.flatMap((id) => found.get(id) ?? []);
+    return { rows: rows.map((r) => r.row), version: rows[0]?.version };
   };
 
   /** The page's posts in the order of `ids`, to be written as Danbooru's objects; a post missing (or hidden) is left out. */
@@ -135,6 +130,28 @@ const HAS_CHILDREN = sql`CASE WHEN EXISTS (SELECT 1 FROM posts c WHERE c.parent_
 
 /** The fields of ROW_FIELDS that are not the post's own columns. */
 const COMPUTED = { uploader_name: sql.ref('users.username'), last_commented_at: LAST_COMMENT, has_children: HAS_CHILDREN };
+
+/** The rows of posts by id, each with its fields as one text and the data version beside it. */
+const rowsById = preparedOnDatabase((db, p: { ids: unknown }) =>
+  db
+    .selectFrom('posts')
+    .leftJoin('users', 'users.id', 'posts.uploader_id')
+    .select([
+      db.fieldsText(ROW_FIELDS.map((f) => COMPUTED[f as keyof typeof COMPUTED] ?? sql.ref(`posts.${f}`))).as('t'),
+      sql<number>`(SELECT value FROM counters WHERE name = 'version')`.as('version'),
+    ])
+    .where(db.oneOf(sql.ref('posts.id'), p.ids)),
+);
+
+/** Posts' rows by id: pages asked at once read theirs in one statement (coalescedReads). */
+const rowReads = coalescedReads(async (db, ids: number[]) => {
+  const found = new Map<number, { row: PostRow; version: number }>();
+  for (const r of await rowsById(db, { ids: db.listParam(ids) })) {
+    const row = rowOf(r.t);
+    found.set(row.id, { row, version: Number(r.version) });
+  }
+  return found;
+});
 
 /** A PostRow from its fields as one text (rowsOf); an empty text is NULL where the column may be. */
 function rowOf(text: string): PostRow {

@@ -3,9 +3,10 @@ import { type Database, FIELD_SEPARATOR } from '../../db/engine.ts';
 import { ITEM_JSON } from '../../db/schema/list-item.ts';
 import type { Config } from '../../config.ts';
 import { publicItemJson } from '../../core/media-paths.ts';
-import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
+import { prepared, preparedLookup, preparedOnDatabase } from '../../db/prepared.ts';
 import type { PostListItem } from './posts.schemas.ts';
 import type { DB, NewPost } from '../../db/types.ts';
+import { Coalescer, coalescerPer } from '../../db/coalesce.ts';
 import { insertPostLinked } from '../../db/queries/post-insert.ts';
 import { toTagString } from './tag-string.ts';
 import { tagsForWrite } from './post-tags.ts';
@@ -61,8 +62,35 @@ export async function itemsByIds(db: Database, ids: number[], urls: Pick<Config,
   return { ...items, json: publicItemJson(urls, items.json) };
 }
 
+/**
+ * The items of several pages in one statement, a row a page that found any (`page`: its index in
+ * the lists given), each with the data version. What pages of concurrent requests are read with
+ * where joining them pays (Database.coalesces).
+ */
+const itemsOfPages = preparedOnDatabase((db, p: { ids: unknown; pages: unknown }) => {
+  const j = db.idPageRows(p.ids, p.pages);
+  const joined = (value: Expression<unknown>) => db.joinedTextInOrder(value, j.position);
+  return sql<ItemsRow & { page: number }>`SELECT ${j.page} AS page, ${joined(sql.ref('posts.id'))} AS ids, ${joined(ITEM_JSON)} AS json${ALONGSIDE}
+    FROM ${j.from} JOIN posts ON posts.id = ${j.id} GROUP BY ${j.page}`;
+});
+
+/** The items of each of several lists of posts, in one statement (itemsOfPages). */
+export async function itemsOfLists(db: Database, lists: number[][]): Promise<Items[]> {
+  const ids = lists.flat();
+  const pages = lists.flatMap((list, page) => list.map(() => page));
+  const rows = await itemsOfPages(db, { ids: db.listParam(ids), pages: db.listParam(pages) });
+  // A list that found none of its posts has no row; the version is the statement's, on any row.
+  const version = rows.length ? Number(rows[0].version) : undefined;
+  const out: Items[] = lists.map(() => ({ ids: [], json: '[]', version }));
+  for (const r of rows) out[Number(r.page)] = { ids: idList(r), json: `[${r.json ?? ''}]`, version };
+  return out;
+}
+
+const pageBatches = coalescerPer((db: Database) => new Coalescer<number[], Items>((lists) => itemsOfLists(db, lists)));
+
 async function storedItems(db: Database, ids: number[]): Promise<Items> {
   if (ids.length === 0) return { ids: [], json: '[]' };
+  if (db.coalesces) return pageBatches(db).run(ids);
   const param = { ids: db.listParam(ids) };
   const [row] = isRun(ids) ? await itemsRun(db, { low: ids[ids.length - 1], high: ids[0] }) : await itemsInListOrder(db, param);
   const found = idList(row);
@@ -121,22 +149,24 @@ const DETAIL_COLUMNS = [
  * name, category and count, FIELD_SEPARATOR between them, commas between tags, which no tag name
  * holds) and its children's ids, oldest first: three statements cost a detail twice the time.
  */
-const postById = preparedOnDatabase((db, p: { id: number }) =>
-  db
-    .selectFrom('posts')
-    .innerJoin('users', 'users.id', 'posts.uploader_id')
-    .select(DETAIL_COLUMNS)
-    .select(['users.username', 'users.avatar_path'])
-    .select(
-      sql<string | null>`(SELECT ${db.joinedText(db.fieldsText([sql.ref('t.name'), sql.ref('t.category'), sql.ref('t.post_count')]))}
+const postById = preparedLookup(
+  (db, keyIs) =>
+    db
+      .selectFrom('posts')
+      .innerJoin('users', 'users.id', 'posts.uploader_id')
+      .select(DETAIL_COLUMNS)
+      .select(['users.username', 'users.avatar_path'])
+      .select(
+        sql<string | null>`(SELECT ${db.joinedText(db.fieldsText([sql.ref('t.name'), sql.ref('t.category'), sql.ref('t.post_count')]))}
         FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.post_id = posts.id)`.as('tag_rows'),
-    )
-    .select(sql<string | null>`(SELECT ${db.joinedTextInOrder(sql.ref('c.id'), sql`c.id`)} FROM posts c WHERE c.parent_id = posts.id)`.as('children'))
-    .where('posts.id', '=', p.id),
+      )
+      .select(sql<string | null>`(SELECT ${db.joinedTextInOrder(sql.ref('c.id'), sql`c.id`)} FROM posts c WHERE c.parent_id = posts.id)`.as('children'))
+      .where(keyIs(sql.ref('posts.id'))),
+  (row) => row.id,
 );
 
 export async function findPost(db: Database, id: number) {
-  return (await postById(db, { id }))[0];
+  return (await postById(db, id))[0];
 }
 
 const tagsNamed = preparedOnDatabase((db, p: { names: unknown }) =>
