@@ -56,7 +56,9 @@ function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<D
  * it pays (Database.coalesces) the keys of calls made while a lookup is out go together in one
  * statement (`column = ANY(keys)`), and `keyOf` gives each row back to its call. `build` gets
  * `keyIs`, the condition on the key's column to put in its WHERE. In a transaction (a `db` that
- * is not the Database) each call is its own statement, as it must see the transaction's writes.
+ * is not the Database) each call is its own statement, as it must see the transaction's writes;
+ * there `build` gets the transaction, so a lookup whose `build` calls the Database's own methods
+ * (joinedText, ...) must not be run in one.
  */
 export function preparedLookup<K extends number | string, R>(
   build: (db: Database, keyIs: (column: Expression<unknown>) => RawBuilder<SqlBool>) => Query<R>,
