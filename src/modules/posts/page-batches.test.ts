@@ -1,7 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDatabase } from '../../../test/helpers.ts';
-import { addLike, createPost, createUser } from '../../../test/factories.ts';
+import { addFavorite, addLike, createPool, createPost, createUser } from '../../../test/factories.ts';
 import { itemsByIds, itemsOfLists } from './posts.repo.ts';
 
 const HOUR = 3_600_000;
@@ -23,6 +23,9 @@ eachDatabase('pages of several requests read in one statement', (ctx) => {
       );
     }
     for (const id of ids.slice(0, 6)) await addLike(db, u, id, ctx.clock.now());
+    const fan = await createUser(db, { username: 'fan' });
+    for (const id of ids.filter((_, i) => i % 3 === 0)) await addFavorite(db, fan, id, ctx.clock.now());
+    await createPool(db, { creatorId: u, name: 'every fifth', postIds: ids.filter((_, i) => i % 5 === 0), at: ctx.clock.now() });
   });
 
   test('each list gets its own posts, in its order, leaving out those that do not exist', async () => {
@@ -40,8 +43,21 @@ eachDatabase('pages of several requests read in one statement', (ctx) => {
     assert.ok(version !== undefined && version > 0, 'the data version is read with the items');
   });
 
-  test('list requests made at once each get the page they asked for', async () => {
+  test('requests made at once each get what they asked for: lists, details, profiles, Danbooru pages', async () => {
+    // Every read joined with others' on PostgreSQL: pages' items, counters, tag and table sets
+    // (fav:, pool:, user:), a post's detail, users and their counts, Danbooru's rows.
     const urls = [
+      '/api/posts?q=fav:fan',
+      '/api/posts?q=fav:maker',
+      '/api/posts?q=pool:1%20t0',
+      '/api/posts?q=user:maker%20fourth',
+      `/api/posts/${ids[4]}`,
+      `/api/posts/${ids[9]}`,
+      '/api/users/maker',
+      '/api/users/fan',
+      '/posts.json?tags=common&limit=4',
+      '/posts.json?tags=fav:fan',
+      `/posts/${ids[12]}.json`,
       '/api/posts',
       '/api/posts?limit=3',
       '/api/posts?q=fourth',
@@ -65,7 +81,7 @@ eachDatabase('pages of several requests read in one statement', (ctx) => {
     }
     // A visitor is shown the safe posts only (VISITOR_RATINGS): of those tagged fourth, every third.
     assert.deepEqual(
-      alone[2].posts.map((p: { id: string }) => Number(p.id)),
+      alone[urls.indexOf('/api/posts?q=fourth')].posts.map((p: { id: string }) => Number(p.id)),
       ids.filter((_, i) => i % 4 === 0 && i % 3 === 0).reverse(),
     );
   });

@@ -27,9 +27,10 @@ const ALONGSIDE = sql`, (SELECT value FROM counters WHERE name = 'version') AS v
 
 /**
  * The posts of a list, joined into one text by the database: no row objects to build, key or
- * join in JavaScript. `ordered`: the aggregate sorts by the list's positions (PostgreSQL always
- * does; SQLite only to recover, as sorting the texts costs it several times the join: its join is
- * driven by the list, so it meets the posts in the list's order).
+ * join in JavaScript. SQLite's reads (PostgreSQL reads pages with others', itemsOfLists).
+ * `ordered`: the aggregate sorts by the list's positions, only to recover, as sorting the texts
+ * costs SQLite several times the join: its join is driven by the list, so it meets the posts in
+ * the list's order.
  */
 const itemsQuery = (ordered: boolean) =>
   preparedOnDatabase((db, p: { ids: unknown }) => {
