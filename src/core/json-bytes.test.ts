@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
-import { BytePool, JsonWriter } from './json-bytes.ts';
+import { BytePool, JsonWriter, asciiBytes } from './json-bytes.ts';
 
 /** What BytePool uses of a response: its 'finish' event. */
 const response = () => new EventEmitter() as unknown as ServerResponse;
@@ -82,7 +82,7 @@ test('numbers are written as JSON.stringify writes them', () => {
 });
 
 test('strings are written as JSON.stringify writes them: quotes, backslashes, control characters, text outside ASCII, lone surrogates', () => {
-  const texts = [
+  const short = [
     '',
     'cat',
     'a "quoted" tag',
@@ -94,6 +94,8 @@ test('strings are written as JSON.stringify writes them: quotes, backslashes, co
     'del \u007f',
     'x'.repeat(5000),
   ];
+  // Long texts are checked and encoded another way (inString): each case again, long, with the odd character at either end.
+  const texts = [...short, ...short.flatMap((t) => [`${'long text '.repeat(4)}${t}`, `${t}${' and more'.repeat(5)}`])];
   for (const t of texts) {
     assert.equal(
       written((w) => w.string(t)),
@@ -107,6 +109,15 @@ test('strings are written as JSON.stringify writes them: quotes, backslashes, co
     };
     assert.equal(written(inside), JSON.stringify(`ab${t}`));
   }
+});
+
+test('bytes made beforehand are written as they are, short and long, growing the buffer', () => {
+  const pieces = [',', '{"id":', ',"is_pending":false,"is_flagged":false,"file_url":'].map(asciiBytes);
+  const out = written((w) => {
+    for (let i = 0; i < 50; i++) for (const p of pieces) w.bytes(p);
+  }, 4);
+  assert.equal(out, '{"id":,"is_pending":false,"is_flagged":false,"file_url":'.replace(/^/, ',').repeat(50));
+  assert.throws(() => asciiBytes('caf\u00e9'), /not ASCII/);
 });
 
 test('a writer grows past its first buffer and keeps what it wrote; bytes written before are written again', () => {

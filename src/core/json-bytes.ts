@@ -86,6 +86,24 @@ export class JsonWriter {
     this.at = at;
   }
 
+  /**
+   * Bytes made beforehand (asciiBytes): a constant piece of many objects. Copying bytes is several
+   * times cheaper than reading a text's characters one by one; short ones are copied in a loop,
+   * which costs less than the call that copies a long one.
+   */
+  bytes(piece: Uint8Array): void {
+    this.room(piece.length);
+    if (piece.length >= 16) {
+      this.buffer.set(piece, this.at);
+      this.at += piece.length;
+      return;
+    }
+    const b = this.buffer;
+    let at = this.at;
+    for (let i = 0; i < piece.length; i++) b[at++] = piece[i];
+    this.at = at;
+  }
+
   /** A number as JSON writes it; whole numbers digit by digit. */
   number(n: number): void {
     if (!Number.isSafeInteger(n)) {
@@ -118,9 +136,16 @@ export class JsonWriter {
 
   /**
    * Text inside a JSON string (its quotes written apart): ASCII that needs no escape is copied
-   * as it is; other text is written as JSON.stringify writes it.
+   * as it is; other text is written as JSON.stringify writes it. Long text is checked by a
+   * regular expression and encoded by Buffer's own code, which is several times faster than
+   * going through it a character at a time.
    */
   inString(text: string): void {
+    if (text.length >= LONG && !NEEDS_CARE.test(text)) {
+      this.room(3 * text.length);
+      this.at += this.buffer.write(text, this.at);
+      return;
+    }
     this.room(text.length);
     const b = this.buffer;
     const start = this.at;
@@ -154,6 +179,21 @@ export class JsonWriter {
     this.at += end - start;
   }
 }
+
+/** A text's bytes, made once, for JsonWriter.bytes (ASCII: one byte a character). */
+export function asciiBytes(text: string): Uint8Array {
+  if (Buffer.byteLength(text) !== text.length) throw new Error(`not ASCII: ${text}`);
+  return Buffer.from(text, 'latin1');
+}
+
+/** From this length up, a string is checked and encoded by native code (inString). */
+const LONG = 24;
+/**
+ * What JSON.stringify escapes (controls, quote, backslash) and the surrogates, which it writes
+ * as escapes when alone; text with any of them takes the careful path.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for.
+const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 const MINUS = 0x2d;
 const ZERO = 0x30;

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import type { DanbooruPost } from './danbooru.schemas.ts';
 import { writeDanbooruTime } from './danbooru-time.ts';
 import { fromTagString } from '../posts/tag-string.ts';
-import { JsonWriter } from '../../core/json-bytes.ts';
+import { JsonWriter, asciiBytes } from '../../core/json-bytes.ts';
 
 export type DanbooruPostObject = Static<typeof DanbooruPost>;
 
@@ -42,14 +42,60 @@ const extOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 const THUMB = 180;
 
 /** Each category's fields, in the order Danbooru gives them. */
-const STRING_FIELDS = CATEGORIES.map((c) => `,"tag_string_${c}":`);
-const COUNT_FIELDS = CATEGORIES.map((c) => `,"tag_count_${c}":`);
+const STRING_FIELDS = CATEGORIES.map((c) => asciiBytes(`,"tag_string_${c}":`));
+const COUNT_FIELDS = CATEGORIES.map((c) => asciiBytes(`,"tag_count_${c}":`));
+
+/** The object's constant pieces, as bytes (JsonWriter.bytes), in the order they are written. */
+const K = {
+  id: asciiBytes('{"id":'),
+  createdAt: asciiBytes(',"created_at":"'),
+  updatedAt: asciiBytes('","updated_at":"'),
+  uploaderId: asciiBytes('","uploader_id":'),
+  uploaderName: asciiBytes(',"uploader_name":'),
+  score: asciiBytes(',"score":'),
+  upScore: asciiBytes(',"up_score":'),
+  favCount: asciiBytes(',"down_score":0,"fav_count":'),
+  source: asciiBytes(',"source":'),
+  md5: asciiBytes(',"md5":'),
+  rating: asciiBytes(',"rating":"'),
+  afterRating: asciiBytes('",'),
+  fileExt: asciiBytes(',"file_ext":'),
+  fileSize: asciiBytes(',"file_size":'),
+  tagString: asciiBytes(',"tag_string":'),
+  tagCount: asciiBytes(',"tag_count":'),
+  parentId: asciiBytes(',"parent_id":'),
+  null: asciiBytes('null'),
+  children: asciiBytes(',"has_children":true,"has_active_children":true'),
+  noChildren: asciiBytes(',"has_children":false,"has_active_children":false'),
+  large: asciiBytes(',"has_large":true'),
+  noLarge: asciiBytes(',"has_large":false'),
+  fileUrl: asciiBytes(',"is_pending":false,"is_flagged":false,"is_deleted":false,"is_banned":false,"file_url":'),
+  largeFileUrl: asciiBytes(',"large_file_url":'),
+  previewFileUrl: asciiBytes(',"preview_file_url":'),
+  mediaAsset: asciiBytes(',"media_asset":{"id":'),
+  comma: asciiBytes(','),
+  duration: asciiBytes(',"duration":'),
+  thumbVariant: asciiBytes(',"variants":[{"type":"180x180","url":'),
+  width: asciiBytes(',"width":'),
+  height: asciiBytes(',"height":'),
+  variantEnd: asciiBytes('},'),
+  sampleVariant: asciiBytes('{"type":"sample","url":'),
+  originalVariant: asciiBytes('{"type":"original","url":'),
+  lastCommentedAt: asciiBytes('}]},"last_comment_bumped_at":null,"last_commented_at":'),
+  quote: asciiBytes('"'),
+  end: asciiBytes(',"last_noted_at":null,"approver_id":null,"pixiv_id":null,"bit_flags":0}'),
+  imageWidth: asciiBytes('"image_width":'),
+  imageHeight: asciiBytes(',"image_height":'),
+};
+const RATING: Record<string, Uint8Array> = Object.fromEntries(Object.entries(LETTER).map(([name, letter]) => [name, asciiBytes(letter)]));
+const UNKNOWN_RATING = asciiBytes('q');
 
 /**
  * A post as Danbooru's clients read it, written as JSON into `w`. `mediaRoot` (absolute, ending in
  * `/`) is where its media are; `categories` gives each tag's category (a missing tag is general).
  * Written piece by piece into the answer's bytes, not built as an object or a text: a page of 200
  * is some 400 kB, and the objects, texts and their collection were most of such a page's time.
+ * Its constant pieces are bytes made once, and a text it writes twice is copied from its first.
  */
 export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, categories: Map<string, string>): void {
   // The tag string is the names sorted and joined by one space (tag-string.ts): most posts have
@@ -62,109 +108,112 @@ export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, 
   }
   const fileExt = extOf(p.file_path);
   const hasSample = p.preview_path !== null && p.preview_path !== '';
-  w.raw('{"id":');
+  w.bytes(K.id);
   w.number(p.id);
-  w.raw(',"created_at":"');
+  w.bytes(K.createdAt);
   writeDanbooruTime(w, Number(p.created_at));
-  w.raw('","updated_at":"');
+  w.bytes(K.updatedAt);
   writeDanbooruTime(w, Number(p.updated_at));
-  w.raw('","uploader_id":');
+  w.bytes(K.uploaderId);
   w.number(p.uploader_id);
-  w.raw(',"uploader_name":');
+  w.bytes(K.uploaderName);
   w.string(p.uploader_name ?? '');
-  w.raw(',"score":');
+  w.bytes(K.score);
   w.number(p.like_count);
-  w.raw(',"up_score":');
+  w.bytes(K.upScore);
   w.number(p.like_count);
-  w.raw(',"down_score":0,"fav_count":');
+  w.bytes(K.favCount);
   w.number(p.favorite_count);
-  w.raw(',"source":');
+  w.bytes(K.source);
   w.string(p.source ?? '');
-  w.raw(',"md5":');
-  w.string(p.md5 ?? '');
-  w.raw(',"rating":"');
-  w.raw(LETTER[p.content_rating] ?? 'q');
-  w.raw('",');
+  w.bytes(K.md5);
+  const md5 = written(w, p.md5 ?? '');
+  w.bytes(K.rating);
+  w.bytes(RATING[p.content_rating] ?? UNKNOWN_RATING);
+  w.bytes(K.afterRating);
   writeSize(w, p);
-  w.raw(',"file_ext":');
-  w.string(fileExt);
-  w.raw(',"file_size":');
+  w.bytes(K.fileExt);
+  const ext = written(w, fileExt);
+  w.bytes(K.fileSize);
   w.number(p.file_size);
-  w.raw(',"tag_string":');
-  w.string(p.tag_string);
+  w.bytes(K.tagString);
+  const tagString = written(w, p.tag_string);
+  const count = names ? names.length : countNames(p.tag_string);
   for (let c = 0; c < CATEGORIES.length; c++) {
-    w.raw(STRING_FIELDS[c]);
-    w.string(byCategory ? byCategory[c].join(' ') : c === 0 ? p.tag_string : '');
+    w.bytes(STRING_FIELDS[c]);
+    if (byCategory) w.string(byCategory[c].join(' '));
+    else if (c === 0) w.again(tagString[0], tagString[1]);
+    else w.string('');
   }
-  w.raw(',"tag_count":');
-  w.number(names ? names.length : countNames(p.tag_string));
+  w.bytes(K.tagCount);
+  w.number(count);
   for (let c = 0; c < CATEGORIES.length; c++) {
-    w.raw(COUNT_FIELDS[c]);
-    w.number(byCategory ? byCategory[c].length : c === 0 ? (names ? names.length : countNames(p.tag_string)) : 0);
+    w.bytes(COUNT_FIELDS[c]);
+    w.number(byCategory ? byCategory[c].length : c === 0 ? count : 0);
   }
-  w.raw(',"parent_id":');
-  if (p.parent_id === null) w.raw('null');
+  w.bytes(K.parentId);
+  if (p.parent_id === null) w.bytes(K.null);
   else w.number(p.parent_id);
-  w.raw(p.has_children ? ',"has_children":true,"has_active_children":true' : ',"has_children":false,"has_active_children":false');
-  w.raw(hasSample ? ',"has_large":true' : ',"has_large":false');
-  w.raw(',"is_pending":false,"is_flagged":false,"is_deleted":false,"is_banned":false,"file_url":');
+  w.bytes(p.has_children ? K.children : K.noChildren);
+  w.bytes(hasSample ? K.large : K.noLarge);
+  w.bytes(K.fileUrl);
   const original = writeUrl(w, mediaRoot, p.file_path);
-  w.raw(',"large_file_url":');
+  w.bytes(K.largeFileUrl);
   let sample = original;
   if (hasSample) sample = writeUrl(w, mediaRoot, p.preview_path!);
   else w.again(original[0], original[1]);
-  w.raw(',"preview_file_url":');
+  w.bytes(K.previewFileUrl);
   const thumb = writeUrl(w, mediaRoot, p.thumb_path);
-  w.raw(',"media_asset":{"id":');
+  w.bytes(K.mediaAsset);
   w.number(p.id);
-  w.raw(',"md5":');
-  w.string(p.md5 ?? '');
-  w.raw(',"file_ext":');
-  w.string(fileExt);
-  w.raw(',"file_size":');
+  w.bytes(K.md5);
+  w.again(md5[0], md5[1]);
+  w.bytes(K.fileExt);
+  w.again(ext[0], ext[1]);
+  w.bytes(K.fileSize);
   w.number(p.file_size);
-  w.raw(',');
+  w.bytes(K.comma);
   writeSize(w, p);
-  w.raw(',"duration":');
-  if (p.duration === null) w.raw('null');
+  w.bytes(K.duration);
+  if (p.duration === null) w.bytes(K.null);
   else w.number(p.duration);
-  w.raw(',"variants":[{"type":"180x180","url":');
+  w.bytes(K.thumbVariant);
   w.again(thumb[0], thumb[1]);
   const scale = Math.min(1, THUMB / Math.max(p.width, p.height, 1));
-  w.raw(',"width":');
+  w.bytes(K.width);
   w.number(Math.round(p.width * scale));
-  w.raw(',"height":');
+  w.bytes(K.height);
   w.number(Math.round(p.height * scale));
-  w.raw(',"file_ext":');
+  w.bytes(K.fileExt);
   w.string(extOf(p.thumb_path));
-  w.raw('},');
+  w.bytes(K.variantEnd);
   if (hasSample) {
-    w.raw('{"type":"sample","url":');
+    w.bytes(K.sampleVariant);
     w.again(sample[0], sample[1]);
-    w.raw(',"width":');
+    w.bytes(K.width);
     w.number(p.width);
-    w.raw(',"height":');
+    w.bytes(K.height);
     w.number(p.height);
-    w.raw(',"file_ext":');
+    w.bytes(K.fileExt);
     w.string(extOf(p.preview_path!));
-    w.raw('},');
+    w.bytes(K.variantEnd);
   }
-  w.raw('{"type":"original","url":');
+  w.bytes(K.originalVariant);
   w.again(original[0], original[1]);
-  w.raw(',"width":');
+  w.bytes(K.width);
   w.number(p.width);
-  w.raw(',"height":');
+  w.bytes(K.height);
   w.number(p.height);
-  w.raw(',"file_ext":');
-  w.string(fileExt);
-  w.raw('}]},"last_comment_bumped_at":null,"last_commented_at":');
-  if (p.last_commented_at === null) w.raw('null');
+  w.bytes(K.fileExt);
+  w.again(ext[0], ext[1]);
+  w.bytes(K.lastCommentedAt);
+  if (p.last_commented_at === null) w.bytes(K.null);
   else {
-    w.raw('"');
+    w.bytes(K.quote);
     writeDanbooruTime(w, Number(p.last_commented_at));
-    w.raw('"');
+    w.bytes(K.quote);
   }
-  w.raw(',"last_noted_at":null,"approver_id":null,"pixiv_id":null,"bit_flags":0}');
+  w.bytes(K.end);
 }
 
 /** Posts in the order given, to be written as a JSON array of Danbooru's objects (a page of posts.json). */
@@ -200,19 +249,26 @@ export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<
 const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]));
 
 function writeSize(w: JsonWriter, p: PostRow): void {
-  w.raw('"image_width":');
+  w.bytes(K.imageWidth);
   w.number(p.width);
-  w.raw(',"image_height":');
+  w.bytes(K.imageHeight);
   w.number(p.height);
+}
+
+/** A JSON string; gives where its bytes start and end, to be written again. */
+function written(w: JsonWriter, text: string): [number, number] {
+  const start = w.at;
+  w.string(text);
+  return [start, w.at];
 }
 
 /** A media URL as a JSON string; gives where its bytes start and end, to be written again. */
 function writeUrl(w: JsonWriter, mediaRoot: string, path: string): [number, number] {
   const start = w.at;
-  w.raw('"');
+  w.bytes(K.quote);
   w.inString(mediaRoot);
   w.inString(path);
-  w.raw('"');
+  w.bytes(K.quote);
   return [start, w.at];
 }
 
