@@ -17,6 +17,7 @@ import * as accounts from './migrations/014-accounts.ts';
 import * as pendingPosts from './migrations/015-pending-posts.ts';
 import * as userPreferences from './migrations/016-user-preferences.ts';
 import * as commitOrderLock from './migrations/017-commit-order-lock.ts';
+import * as postsLastCommented from './migrations/018-posts-last-commented.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '015-pending-posts': pendingPosts,
   '016-user-preferences': userPreferences,
   '017-commit-order-lock': commitOrderLock,
+  '018-posts-last-commented': postsLastCommented,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */

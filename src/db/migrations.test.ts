@@ -116,8 +116,8 @@ for (const kind of databaseKinds()) {
       const before = await db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirstOrThrow();
       await migrateToLatest(db, kind);
       const after = await db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirstOrThrow();
-      // Later migrations add columns too: 013's source and parent, empty.
-      assert.deepEqual(after, { ...before, md5: null, source: null, parent_id: null });
+      // Later migrations add columns too: 013's source and parent, 018's last comment time, empty.
+      assert.deepEqual(after, { ...before, md5: null, source: null, parent_id: null, last_commented_at: null });
       // Filling md5 is no edit (as a like is none): caches keyed to the data version stay.
       const version = await counter(database, 'version');
       await db
@@ -128,6 +128,35 @@ for (const kind of databaseKinds()) {
       assert.equal(await counter(database, 'version'), version);
       await db.updateTable('posts').set({ title: 'edited' }).where('id', '=', postId).execute();
       assert.equal(await counter(database, 'version'), version + 1, 'an edit still moves it');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test(`018-posts-last-commented on a board with comments: each post gets its newest comment's time, a post without any null [${kind}]`, async () => {
+    const { database, cleanup } = await freshDatabase(kind, { lastMigration: '017-commit-order-lock' });
+    try {
+      const db = database as Kysely<any>;
+      const userId = await createUser(database, { username: 'talker' });
+      const at = Date.parse('2026-01-01T00:00:00Z');
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const row = { ...postRow({ uploaderId: userId, title: `post ${i}`, createdAt: at }), last_commented_at: undefined };
+        ids.push((await db.insertInto('posts').values(row).returning('id').executeTakeFirstOrThrow()).id);
+      }
+      const times = [at + 5_000, at + 90_000, at + 30_000];
+      for (const t of times)
+        await db.insertInto('comments').values({ post_id: ids[0], user_id: userId, content: 'hi', reply_count: 0, created_at: t }).execute();
+      await db
+        .insertInto('comments')
+        .values({ post_id: ids[1], user_id: userId, content: 'one', reply_count: 0, created_at: at + 7_000 })
+        .execute();
+      await migrateToLatest(db, kind);
+      const rows = await db.selectFrom('posts').select(['id', 'last_commented_at']).where('id', 'in', ids).orderBy('id').execute();
+      assert.deepEqual(
+        rows.map((r) => (r.last_commented_at === null ? null : Number(r.last_commented_at))),
+        [at + 90_000, at + 7_000, null],
+      );
     } finally {
       await cleanup();
     }

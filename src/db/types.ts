@@ -72,6 +72,8 @@ export interface PostsTable {
   source: ColumnType<string | null, string | null | undefined, string | null>;
   /** The parent post, or null; a deleted parent leaves null (migration 013). */
   parent_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** When the newest comment on the post was made, or null without comments (migration 018); moved with comment_count. */
+  last_commented_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TagsTable {

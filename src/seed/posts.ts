@@ -26,6 +26,8 @@ export interface PostInputs {
   likes: Int32Array;
   favorites: Int32Array;
   comments: Int32Array;
+  /** When each post's newest comment is made (epoch ms); 0 for a post without comments. */
+  lastCommented: Float64Array;
   bases: BaseImage[];
 }
 
@@ -74,6 +76,7 @@ export class PostRows {
       preview_path: null,
       like_count: inputs.likes[i],
       comment_count: inputs.comments[i],
+      last_commented_at: inputs.lastCommented[i] || null,
       favorite_count: inputs.favorites[i],
       created_at: created,
       updated_at: created,

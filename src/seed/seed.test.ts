@@ -43,6 +43,12 @@ async function counterMismatches(db: Kysely<DB>) {
       eb.selectFrom('likes').select(eb.fn.countAll<number>().as('n')).whereRef('likes.post_id', '=', 'posts.id').as('likes'),
       eb.selectFrom('comments').select(eb.fn.countAll<number>().as('n')).whereRef('comments.post_id', '=', 'posts.id').as('comments'),
       eb.selectFrom('favorites').select(eb.fn.countAll<number>().as('n')).whereRef('favorites.post_id', '=', 'posts.id').as('favorites'),
+      'posts.last_commented_at',
+      eb
+        .selectFrom('comments')
+        .select((c) => c.fn.max('comments.created_at').as('t'))
+        .whereRef('comments.post_id', '=', 'posts.id')
+        .as('newest_comment'),
     ])
     .execute();
   const tags = await db
@@ -71,7 +77,13 @@ async function counterMismatches(db: Kysely<DB>) {
     .execute();
   const wrong = (rows: { stored: number; actual: number | null }[]) => rows.filter((r) => r.stored !== Number(r.actual));
   return {
-    posts: posts.filter((p) => p.like_count !== Number(p.likes) || p.comment_count !== Number(p.comments) || p.favorite_count !== Number(p.favorites)),
+    posts: posts.filter(
+      (p) =>
+        p.like_count !== Number(p.likes) ||
+        p.comment_count !== Number(p.comments) ||
+        p.favorite_count !== Number(p.favorites) ||
+        (p.last_commented_at === null ? null : Number(p.last_commented_at)) !== (p.newest_comment === null ? null : Number(p.newest_comment)),
+    ),
     tags: wrong(tags),
     pools: wrong(pools),
     comments: wrong(comments),

@@ -57,6 +57,7 @@ export async function insertPosts(db: Kysely<DB>, phase: Phase): Promise<{ posts
       likes: plan.likes,
       favorites: plan.favorites,
       comments: plan.commentsPerPost,
+      lastCommented: lastCommentTimes(o.posts, plan.comments),
       bases: phase.bases,
     },
     new Random(o.seed, 'posts'),
@@ -69,6 +70,13 @@ export async function insertPosts(db: Kysely<DB>, phase: Phase): Promise<{ posts
     total.postTags += done.postTags;
   }
   return total;
+}
+
+/** Each post's newest comment time from the plan (0: none), written with the post (posts.last_commented_at). */
+function lastCommentTimes(posts: number, comments: { post: Int32Array; time: Float64Array }): Float64Array {
+  const last = new Float64Array(posts);
+  for (let i = 0; i < comments.post.length; i++) last[comments.post[i]] = Math.max(last[comments.post[i]], comments.time[i]);
+  return last;
 }
 
 /** Posts from..to-1; each batch's media files are handed to the writer before its rows go in. */

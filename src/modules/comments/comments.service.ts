@@ -48,7 +48,11 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
   const row = await deps.db.transaction().execute(async (trx) => {
     // Counting the comment first locks the post's row, so comment writes on one post take turns
     // (see deleteComment): a reply cannot land under a thread that is being deleted.
-    const post = await moveCount(trx, 'posts', 'comment_count', postId, 1).returning('id').executeTakeFirst();
+    const now = deps.clock.now();
+    const post = await moveCount(trx, 'posts', 'comment_count', postId, 1)
+      .set({ last_commented_at: sql<number>`CASE WHEN last_commented_at > ${now} THEN last_commented_at ELSE ${now} END` })
+      .returning('id')
+      .executeTakeFirst();
     if (!post) notFound('Post', body.postId);
     let parentId: number | null = null;
     if (parentRaw !== null) {
@@ -64,7 +68,7 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
     }
     const row = await trx
       .insertInto('comments')
-      .values({ post_id: postId, user_id: viewer.id, parent_id: parentId, content, reply_count: 0, created_at: deps.clock.now() })
+      .values({ post_id: postId, user_id: viewer.id, parent_id: parentId, content, reply_count: 0, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return commentQuery(trx).where('comments.id', '=', row.id).executeTakeFirstOrThrow();
@@ -118,7 +122,9 @@ export async function deleteComment(deps: Deps, viewer: Viewer, rawId: string) {
       .select(sql<number>`count(*)`.as('n'))
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('comments').where('id', '=', id).execute();
-    await moveCount(trx, 'posts', 'comment_count', c!.post_id, -Number(thread.n)).execute();
+    await moveCount(trx, 'posts', 'comment_count', c!.post_id, -Number(thread.n))
+      .set({ last_commented_at: sql<number | null>`(SELECT MAX(created_at) FROM comments WHERE post_id = ${c!.post_id})` })
+      .execute();
     if (c!.user_id !== viewer.id) await auditModeratorDelete(trx, viewer, deps.clock.now(), c!, Number(thread.n));
     if (c!.parent_id !== null) {
       await moveCount(trx, 'comments', 'reply_count', c!.parent_id, -1).execute();

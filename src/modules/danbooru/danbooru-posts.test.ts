@@ -4,6 +4,7 @@ import { eachDatabase, listeningPort, readMedia, type Ctx } from '../../../test/
 import { register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { createPost } from '../../../test/factories.ts';
 import { patchTag, uploadTagged } from '../../../test/tag-helpers.ts';
+import { comment } from '../../../test/moderation-helpers.ts';
 import { span } from './danbooru-posts.ts';
 
 const get = (ctx: Ctx, url: string) => ctx.app.inject({ url, headers: { host: 'board.example' } });
@@ -94,6 +95,28 @@ eachDatabase('danbooru API: posts', (ctx) => {
       p.media_asset.variants.map((v: any) => v.type),
       ['180x180', 'sample', 'original'],
     );
+  });
+
+  test("last_commented_at is the post's newest comment, kept as comments are added and deleted (a deleted newest gives the one before, none gives null)", async () => {
+    const post = String(made[2]);
+    const lastCommented = async () => (await get(ctx, `/posts/${post}.json`)).json().last_commented_at;
+    assert.equal(await lastCommented(), null);
+    const first = await comment(ctx.app, alice.headers, post, 'first');
+    const firstAt = new Date(ctx.clock.now()).toISOString().replace('Z', '+00:00');
+    assert.equal(await lastCommented(), firstAt);
+    ctx.clock.advance(60_000);
+    const second = await comment(ctx.app, mod.headers, post, 'second');
+    const secondAt = new Date(ctx.clock.now()).toISOString().replace('Z', '+00:00');
+    assert.equal(await lastCommented(), secondAt);
+    // A page of posts reads it from the same row.
+    assert.equal((await posts(ctx, `tags=id:${post}`))[0].last_commented_at, secondAt);
+    // Another post's comment leaves this one's alone.
+    await comment(ctx.app, alice.headers, String(made[3]), 'elsewhere');
+    assert.equal(await lastCommented(), secondAt);
+    assert.equal((await ctx.app.inject({ method: 'DELETE', url: `/api/comments/${second}`, headers: mod.headers })).statusCode, 200);
+    assert.equal(await lastCommented(), firstAt);
+    assert.equal((await ctx.app.inject({ method: 'DELETE', url: `/api/comments/${first}`, headers: alice.headers })).statusCode, 200);
+    assert.equal(await lastCommented(), null);
   });
 
   test('a category changed after a page was read shows on the next (the categories kept in memory follow tag history)', async () => {

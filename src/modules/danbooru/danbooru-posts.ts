@@ -122,14 +122,11 @@ const ROW_FIELDS = [
   'has_children',
 ] as const;
 
-/** When the post was last commented on; most posts have no comment, and no lookup for them. */
-const LAST_COMMENT = sql`CASE WHEN posts.comment_count = 0 THEN NULL ELSE (SELECT MAX(c.created_at) FROM comments c WHERE c.post_id = posts.id) END`;
-
 /** Whether any post has this one as its parent (the index on parent_id answers it). */
 const HAS_CHILDREN = sql`CASE WHEN EXISTS (SELECT 1 FROM posts c WHERE c.parent_id = posts.id) THEN 1 ELSE 0 END`;
 
 /** The fields of ROW_FIELDS that are not the post's own columns. */
-const COMPUTED = { uploader_name: sql.ref('users.username'), last_commented_at: LAST_COMMENT, has_children: HAS_CHILDREN };
+const COMPUTED = { uploader_name: sql.ref('users.username'), has_children: HAS_CHILDREN };
 
 /** The rows of posts by id, each with its fields as one text and the data version beside it. */
 const rowsById = preparedOnDatabase((db, p: { ids: unknown }) =>
