@@ -266,10 +266,23 @@ function written(w: JsonWriter, text: string): [number, number] {
 function writeUrl(w: JsonWriter, mediaRoot: string, path: string): [number, number] {
   const start = w.at;
   w.bytes(K.quote);
-  w.inString(mediaRoot);
+  w.bytes(rootBytes(mediaRoot));
   w.inString(path);
   w.bytes(K.quote);
   return [start, w.at];
+}
+
+/** The media root as it is written inside a JSON string, made once for the root last asked (every post of a page has the same). */
+let lastRoot = '';
+let lastRootBytes: Uint8Array = new Uint8Array(0);
+function rootBytes(mediaRoot: string): Uint8Array {
+  if (mediaRoot !== lastRoot) {
+    const w = new JsonWriter();
+    w.inString(mediaRoot);
+    lastRootBytes = w.buffer.subarray(0, w.at);
+    lastRoot = mediaRoot;
+  }
+  return lastRootBytes;
 }
 
 /** How many names a tag string holds (one space between two). */

@@ -12,6 +12,7 @@ import { DanbooruPostArray, type PostRow } from './danbooru-post-object.ts';
 import { pagingOf } from './danbooru-paging.ts';
 import { ourQuery } from './danbooru-query.ts';
 import { TagCategories } from './danbooru-tag-categories.ts';
+import { UserNames } from '../users/user-names.ts';
 
 export interface DanbooruListQuery {
   tags?: string;
@@ -28,12 +29,20 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
   const { db } = deps;
   const tagCategories = new TagCategories();
 
-  /** The rows of the given posts, with the data version they were read at. */
+  const userNames = new UserNames();
+
+  /** The rows of the given posts with their uploaders' names, and the data version they were read at. */
   const rowsOf = async (ids: number[]): Promise<{ rows: PostRow[]; version?: number }> => {
     if (ids.length === 0) return { rows: [] };
     const found = await rowReads(db, ids);
-    const rows = ids.flatMap((id) => found.get(id) ?? []);
-    return { rows: rows.map((r) => r.row), version: rows[0]?.version };
+    const read = ids.flatMap((id) => found.get(id) ?? []);
+    const rows = read.map((r) => r.row);
+    const names = await userNames.of(
+      db,
+      rows.map((r) => r.uploader_id),
+    );
+    for (const r of rows) r.uploader_name = names.get(r.uploader_id) ?? null;
+    return { rows, version: read[0]?.version };
   };
 
   /** The page's posts in the order of `ids`, to be written as Danbooru's objects; a post missing (or hidden) is left out. */
@@ -115,7 +124,6 @@ const ROW_FIELDS = [
   'created_at',
   'updated_at',
   'tag_string',
-  'uploader_name',
   'last_commented_at',
   'source',
   'parent_id',
@@ -126,13 +134,12 @@ const ROW_FIELDS = [
 const HAS_CHILDREN = sql`CASE WHEN EXISTS (SELECT 1 FROM posts c WHERE c.parent_id = posts.id) THEN 1 ELSE 0 END`;
 
 /** The fields of ROW_FIELDS that are not the post's own columns. */
-const COMPUTED = { uploader_name: sql.ref('users.username'), has_children: HAS_CHILDREN };
+const COMPUTED = { has_children: HAS_CHILDREN };
 
 /** The rows of posts by id, each with its fields as one text and the data version beside it. */
 const rowsById = preparedOnDatabase((db, p: { ids: unknown }) =>
   db
     .selectFrom('posts')
-    .leftJoin('users', 'users.id', 'posts.uploader_id')
     .select([
       db.fieldsText(ROW_FIELDS.map((f) => COMPUTED[f as keyof typeof COMPUTED] ?? sql.ref(`posts.${f}`))).as('t'),
       sql<number>`(SELECT value FROM counters WHERE name = 'version')`.as('version'),
@@ -150,7 +157,7 @@ const rowReads = coalescedReads(async (db, ids: number[]) => {
   return found;
 });
 
-/** A PostRow from its fields as one text (rowsOf); an empty text is NULL where the column may be. */
+/** A PostRow from its fields as one text (rowsOf), its uploader's name not yet given; an empty text is NULL where the column may be. */
 function rowOf(text: string): PostRow {
   const f = text.split(FIELD_SEPARATOR);
   return {
@@ -171,11 +178,11 @@ function rowOf(text: string): PostRow {
     created_at: Number(f[14]),
     updated_at: Number(f[15]),
     tag_string: f[16],
-    uploader_name: orNull(f[17]),
-    last_commented_at: numberOrNull(f[18]),
-    source: orNull(f[19]),
-    parent_id: numberOrNull(f[20]),
-    has_children: f[21] === '1',
+    uploader_name: null,
+    last_commented_at: numberOrNull(f[17]),
+    source: orNull(f[18]),
+    parent_id: numberOrNull(f[19]),
+    has_children: f[20] === '1',
   };
 }
 
