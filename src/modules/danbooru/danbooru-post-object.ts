@@ -87,8 +87,12 @@ const K = {
   imageWidth: asciiBytes('"image_width":'),
   imageHeight: asciiBytes(',"image_height":'),
 };
-const RATING: Record<string, Uint8Array> = Object.fromEntries(Object.entries(LETTER).map(([name, letter]) => [name, asciiBytes(letter)]));
-const UNKNOWN_RATING = asciiBytes('q');
+const RATING = { safe: asciiBytes(LETTER.safe), sketchy: asciiBytes(LETTER.sketchy), unsafe: asciiBytes(LETTER.unsafe) };
+
+/** The rating's letter as bytes; compared, not looked up by name (a lookup by a text read from the database looks the text up among V8's names first). */
+function ratingBytes(rating: string): Uint8Array {
+  return rating === 'safe' ? RATING.safe : rating === 'unsafe' ? RATING.unsafe : RATING.sketchy;
+}
 
 /**
  * A post as Danbooru's clients read it, written as JSON into `w`. `mediaRoot` (absolute, ending in
@@ -129,7 +133,7 @@ export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, 
   w.bytes(K.md5);
   const md5 = written(w, p.md5 ?? '');
   w.bytes(K.rating);
-  w.bytes(RATING[p.content_rating] ?? UNKNOWN_RATING);
+  w.bytes(ratingBytes(p.content_rating));
   w.bytes(K.afterRating);
   writeSize(w, p);
   w.bytes(K.fileExt);

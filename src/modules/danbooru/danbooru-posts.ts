@@ -41,7 +41,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
       db,
       rows.map((r) => r.uploader_id),
     );
-    for (const r of rows) r.uploader_name = names.get(r.uploader_id) ?? null;
+    for (const r of rows) r.uploader_name = names.get(r.uploader_id) ?? '';
     return { rows, version: read[0]?.version };
   };
 
@@ -157,7 +157,7 @@ const rowReads = coalescedReads(async (db, ids: number[]) => {
   return found;
 });
 
-/** A PostRow from its fields as one text (rowsOf), its uploader's name not yet given; an empty text is NULL where the column may be. */
+/** A PostRow from its fields as one text (rowsOf), its uploader's name not yet given (''); an empty text is NULL where the column may be. */
 function rowOf(text: string): PostRow {
   const f = text.split(FIELD_SEPARATOR);
   return {
@@ -178,7 +178,7 @@ function rowOf(text: string): PostRow {
     created_at: Number(f[14]),
     updated_at: Number(f[15]),
     tag_string: f[16],
-    uploader_name: null,
+    uploader_name: '',
     last_commented_at: numberOrNull(f[17]),
     source: orNull(f[18]),
     parent_id: numberOrNull(f[19]),

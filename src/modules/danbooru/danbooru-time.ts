@@ -10,6 +10,8 @@ const DAY = 86_400_000;
 const LAST = 253_402_300_800_000;
 /** Each day's `YYYY-MM-DDT` as bytes, made once a day seen. */
 const days = new Map<number, Uint8Array>();
+let lastDay = -1;
+let lastDate: Uint8Array | undefined;
 const ZERO = 0x30;
 /** `+00:00`, after the milliseconds. */
 const UTC = [0x2b, ZERO, ZERO, 0x3a, ZERO, ZERO];
@@ -27,13 +29,16 @@ export function writeDanbooruTime(w: JsonWriter, ms: number): void {
     return;
   }
   const day = Math.floor(ms / DAY);
-  let date = days.get(day);
+  // A post's times are mostly of one day: the day last written is kept aside from the map.
+  let date = day === lastDay ? lastDate : days.get(day);
   if (date === undefined) {
     // Bounded: a board's posts span some thousands of days.
     if (days.size >= 50_000) days.clear();
     date = Buffer.from(new Date(day * DAY).toISOString().slice(0, 11), 'latin1');
     days.set(day, date);
   }
+  lastDay = day;
+  lastDate = date;
   let t = ms - day * DAY;
   const h = Math.floor(t / 3_600_000);
   t -= h * 3_600_000;
