@@ -23,7 +23,8 @@ export interface DanbooruListQuery {
 /**
  * Danbooru's post reads, on our list: the ids come from GET /api/posts's own search (so nothing
  * it would not show appears here), then one statement reads the page's rows; the categories of
- * their tags come from memory (TagCategories). The list's own items are not read.
+ * their tags (TagCategories) and their uploaders' names (UserNames) come from memory. The list's
+ * own items are not read.
  */
 export function danbooruPosts(deps: Deps, posts: PostsService) {
   const { db } = deps;
