@@ -34,8 +34,6 @@ export type PostRow = Pick<
 
 export const CATEGORIES = ['general', 'artist', 'copyright', 'character', 'meta'] as const;
 
-const LETTER: Record<string, DanbooruPostObject['rating']> = { safe: 'g', sketchy: 'q', unsafe: 'e' };
-
 const extOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
 /** Thumbnails are made to fit 180x180 (Danbooru's name for that variant). */
@@ -87,21 +85,26 @@ const K = {
   imageWidth: asciiBytes('"image_width":'),
   imageHeight: asciiBytes(',"image_height":'),
 };
-const RATING = { safe: asciiBytes(LETTER.safe), sketchy: asciiBytes(LETTER.sketchy), unsafe: asciiBytes(LETTER.unsafe) };
+/** Danbooru's rating letters for ours, as bytes. */
+const RATING: Record<'safe' | 'sketchy' | 'unsafe', Uint8Array> = {
+  safe: asciiBytes('g' satisfies DanbooruPostObject['rating']),
+  sketchy: asciiBytes('q' satisfies DanbooruPostObject['rating']),
+  unsafe: asciiBytes('e' satisfies DanbooruPostObject['rating']),
+};
 
-/** The rating's letter as bytes; compared, not looked up by name (a lookup by a text read from the database looks the text up among V8's names first). */
+/** The rating's letter (an unknown rating is q); compared, not looked up by name (a lookup by a text read from the database looks the text up among V8's names first). */
 function ratingBytes(rating: string): Uint8Array {
   return rating === 'safe' ? RATING.safe : rating === 'unsafe' ? RATING.unsafe : RATING.sketchy;
 }
 
 /**
- * A post as Danbooru's clients read it, written as JSON into `w`. `mediaRoot` (absolute, ending in
- * `/`) is where its media are; `categories` gives each tag's category (a missing tag is general).
+ * A post as Danbooru's clients read it, written as JSON into `w`. `root` is where its media are
+ * (absolute, ending in `/`), as rootBytes writes it; `categories` gives each tag's category (a missing tag is general).
  * Written piece by piece into the answer's bytes, not built as an object or a text: a page of 200
  * is some 400 kB, and the objects, texts and their collection were most of such a page's time.
  * Its constant pieces are bytes made once, and a text it writes twice is copied from its first.
  */
-export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, categories: Map<string, string>): void {
+function writeDanbooruPost(w: JsonWriter, p: PostRow, root: Uint8Array, categories: Map<string, string>): void {
   // The tag string is the names sorted and joined by one space (tag-string.ts): most posts have
   // general tags only, and then their lists are the whole string, and no name need be cut out.
   const names = categories.size === 0 ? null : fromTagString(p.tag_string);
@@ -161,13 +164,13 @@ export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, 
   w.bytes(p.has_children ? K.children : K.noChildren);
   w.bytes(hasSample ? K.large : K.noLarge);
   w.bytes(K.fileUrl);
-  const original = writeUrl(w, mediaRoot, p.file_path);
+  const original = writeUrl(w, root, p.file_path);
   w.bytes(K.largeFileUrl);
   let sample = original;
-  if (hasSample) sample = writeUrl(w, mediaRoot, p.preview_path!);
+  if (hasSample) sample = writeUrl(w, root, p.preview_path!);
   else w.again(original[0], original[1]);
   w.bytes(K.previewFileUrl);
-  const thumb = writeUrl(w, mediaRoot, p.thumb_path);
+  const thumb = writeUrl(w, root, p.thumb_path);
   w.bytes(K.mediaAsset);
   w.number(p.id);
   w.bytes(K.md5);
@@ -222,31 +225,40 @@ export function writeDanbooruPost(w: JsonWriter, p: PostRow, mediaRoot: string, 
 
 /** Posts in the order given, to be written as a JSON array of Danbooru's objects (a page of posts.json). */
 export class DanbooruPostArray {
+  /** The media root as written in the page's URLs, made once for all its posts. */
+  private readonly root: Uint8Array;
+
   constructor(
     readonly rows: PostRow[],
-    private readonly mediaRoot: string,
+    mediaRoot: string,
     private readonly categories: Map<string, string>,
-  ) {}
+  ) {
+    this.root = rootBytes(mediaRoot);
+  }
 
   write(w: JsonWriter): void {
     w.raw('[');
     for (let i = 0; i < this.rows.length; i++) {
       if (i > 0) w.raw(',');
-      writeDanbooruPost(w, this.rows[i], this.mediaRoot, this.categories);
+      writeDanbooruPost(w, this.rows[i], this.root, this.categories);
     }
     w.raw(']');
   }
 
   /** The `i`th post's object as JSON text. */
   json(i: number): string {
-    return danbooruPostJson(this.rows[i], this.mediaRoot, this.categories);
+    return postJson(this.rows[i], this.root, this.categories);
   }
 }
 
 /** The post as JSON text (one post: GET /posts/<id>.json). */
 export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<string, string>): string {
+  return postJson(p, rootBytes(mediaRoot), categories);
+}
+
+function postJson(p: PostRow, root: Uint8Array, categories: Map<string, string>): string {
   const w = new JsonWriter();
-  writeDanbooruPost(w, p, mediaRoot, categories);
+  writeDanbooruPost(w, p, root, categories);
   return w.buffer.toString('utf8', 0, w.at);
 }
 
@@ -267,26 +279,20 @@ function written(w: JsonWriter, text: string): [number, number] {
 }
 
 /** A media URL as a JSON string; gives where its bytes start and end, to be written again. */
-function writeUrl(w: JsonWriter, mediaRoot: string, path: string): [number, number] {
+function writeUrl(w: JsonWriter, root: Uint8Array, path: string): [number, number] {
   const start = w.at;
   w.bytes(K.quote);
-  w.bytes(rootBytes(mediaRoot));
+  w.bytes(root);
   w.inString(path);
   w.bytes(K.quote);
   return [start, w.at];
 }
 
-/** The media root as it is written inside a JSON string, made once for the root last asked (every post of a page has the same). */
-let lastRoot = '';
-let lastRootBytes: Uint8Array = new Uint8Array(0);
+/** The media root as it is written inside a JSON string. */
 function rootBytes(mediaRoot: string): Uint8Array {
-  if (mediaRoot !== lastRoot) {
-    const w = new JsonWriter();
-    w.inString(mediaRoot);
-    lastRootBytes = w.buffer.subarray(0, w.at);
-    lastRoot = mediaRoot;
-  }
-  return lastRootBytes;
+  const w = new JsonWriter();
+  w.inString(mediaRoot);
+  return w.buffer.subarray(0, w.at);
 }
 
 /** How many names a tag string holds (one space between two). */

@@ -117,6 +117,17 @@ eachDatabase('danbooru API: posts', (ctx) => {
     assert.equal(await lastCommented(), firstAt);
     assert.equal((await ctx.app.inject({ method: 'DELETE', url: `/api/comments/${first}`, headers: alice.headers })).statusCode, 200);
     assert.equal(await lastCommented(), null);
+    // A comment stamped earlier than the newest (an instance whose clock is behind) leaves the newest.
+    const other = String(made[1]);
+    await comment(ctx.app, alice.headers, other, 'on time');
+    const onTime = new Date(ctx.clock.now()).toISOString().replace('Z', '+00:00');
+    ctx.clock.advance(-30_000);
+    try {
+      await comment(ctx.app, mod.headers, other, 'from a clock behind');
+    } finally {
+      ctx.clock.advance(30_000);
+    }
+    assert.equal((await get(ctx, `/posts/${other}.json`)).json().last_commented_at, onTime);
   });
 
   test('a category changed after a page was read shows on the next (the categories kept in memory follow tag history)', async () => {
