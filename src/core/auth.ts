@@ -119,7 +119,14 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('sessionId', null);
   app.decorateRequest('apiKeyId', null);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // A visitor on an open route (most reads) is answered without a promise: nothing to look up.
+  app.addHook('onRequest', (req, reply, done) => {
+    const config = req.routeOptions.config;
+    if (req.headers['x-api-key'] === undefined && !config?.auth && !(config?.compat && otherBoardKey(req)) && !req.cookies?.[SESSION_COOKIE]) return done();
+    resolveCaller(req, reply).then(() => done(), done);
+  });
+
+  async function resolveCaller(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const header = req.headers['x-api-key'];
     const other = header === undefined && req.routeOptions.config?.compat ? otherBoardKey(req) : null;
     const key = other ? other.key : header;
@@ -158,7 +165,7 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
       const ban = await banInForce(deps.db, req.viewer.id, deps.clock.now());
       if (ban) return deny(req, reply, 403, banMessage(ban), { ban: banJson(ban) });
     }
-  });
+  }
 }
 
 /** The signed-in viewer of a route guarded by `config.auth` (the hook guarantees it). */

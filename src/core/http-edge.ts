@@ -65,6 +65,7 @@ function unstorable(value: string): boolean {
  * Walked with a stack of its own: a hostile body may nest arrays deeper than the call stack.
  */
 export function firstUnstorable(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [v, at] = stack.pop()!;
@@ -97,11 +98,12 @@ const PARTS = [
  * alike (SQLite would store a NUL where PostgreSQL fails).
  */
 function refuseUnstorable(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     for (const [part, kind] of PARTS) {
       const field = firstUnstorable(req[part]);
-      if (field !== null) throw unstorableError(kind, field || part);
+      if (field !== null) return done(unstorableError(kind, field || part));
     }
+    done();
   });
 }
 
@@ -112,9 +114,9 @@ function refuseUnstorable(app: FastifyInstance): void {
  * keep the connection until it has arrived.
  */
 function drainUnreadBodies(app: FastifyInstance): void {
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     const raw = req.raw;
-    if (raw.complete || reply.statusCode < 400) return payload;
+    if (raw.complete || reply.statusCode < 400) return done(null, payload);
     // Fastify asks to close after a body it could not parse; Node would then close at once.
     if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
     let drained = 0;
@@ -124,7 +126,7 @@ function drainUnreadBodies(app: FastifyInstance): void {
     });
     raw.on('error', () => undefined);
     raw.resume();
-    return payload;
+    done(null, payload);
   });
 }
 
