@@ -17,6 +17,7 @@ import { toId } from '../../core/ids.ts';
 import { heldPostDetail } from '../approval/approval.service.ts';
 import type { ListFilters } from '../../search/filters.ts';
 import { listFilters } from '../preferences/preferences.service.ts';
+import { UserIds } from '../users/user-names.ts';
 
 /**
  * The post list and detail of one process, with the in-memory indexes the search reads (the
@@ -36,6 +37,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   const totals = new KeptTotals();
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const words = new TermWords();
+  const userIds = new UserIds();
   /** The data version this process saw last. */
   const seen: { version?: number } = {};
   /**
@@ -54,7 +56,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
         tagsNamed,
         render,
         { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, version },
-        { wildcards, words, version },
+        { wildcards, words, version, userIds },
         filters,
       );
     };

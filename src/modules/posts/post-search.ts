@@ -10,6 +10,7 @@ import type { ListFilters } from '../../search/filters.ts';
 import { type BaseQuery, type SearchResult, search } from '../../search/search.ts';
 import type { SetIndexes } from '../../search/sets.ts';
 import { findUserIdByName } from '../users/users.repo.ts';
+import type { UserIds } from '../users/user-names.ts';
 import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
 import { cursorPost, parseDateParam, postListJson, searchTerms, tagNamesOf } from './posts.service.ts';
@@ -17,11 +18,15 @@ import type { TagLookup } from './tag-lookup-cache.ts';
 import type { VersionedMap } from './versioned-map.ts';
 import { TermWords } from './title-terms.ts';
 
-/** Lookups a process keeps at one data version: wildcard expansions and the title words of texts (both move only with it). */
+/**
+ * Lookups a process keeps: at one data version, wildcard expansions and the title words of texts
+ * (both move only with it); and user ids by name, which never move.
+ */
 export interface KeptLookups {
   wildcards: VersionedMap<{ id: number; name: string }[]>;
   words: TermWords;
   version: number;
+  userIds?: UserIds;
 }
 
 const poolById = prepared((db, p: { id: number }) => db.selectFrom('pools').select('id').where('id', '=', p.id));
@@ -40,7 +45,7 @@ export function boardLookups(deps: Deps, tagsNamed: TagLookup, kept?: KeptLookup
       return found;
     },
     titleWords: (text) => (kept?.words ?? new TermWords(1)).idsOf(db, text, kept?.version),
-    user: (name) => findUserIdByName(db, name),
+    user: (name) => (kept?.userIds ? kept.userIds.of(db, name) : findUserIdByName(db, name)),
     pool: async (raw) => {
       const id = toId(raw);
       if (id === null) return undefined;

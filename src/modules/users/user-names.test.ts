@@ -2,7 +2,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDatabase } from '../../../test/helpers.ts';
 import { createUser } from '../../../test/factories.ts';
-import { UserNames } from './user-names.ts';
+import { UserIds, UserNames } from './user-names.ts';
 
 eachDatabase('usernames kept in memory', (ctx) => {
   const ids: number[] = [];
@@ -42,5 +42,27 @@ eachDatabase('usernames kept in memory', (ctx) => {
     );
     const after = await names.of(ctx.database, [ids[0], ids[3]]);
     assert.deepEqual([after.get(ids[0]), after.get(ids[3])], ['ann', 'dee']);
+  });
+
+  test('user ids by name: any case, read once; a name with no user is asked again, and found once someone takes it', async () => {
+    const userIds = new UserIds();
+    assert.equal(await userIds.of(ctx.database, 'BOB'), ids[1]);
+    const db = ctx.database;
+    const run = db.executeQuery.bind(db);
+    let statements = 0;
+    db.executeQuery = ((...args: Parameters<typeof run>) => {
+      statements++;
+      return run(...args);
+    }) as typeof db.executeQuery;
+    try {
+      assert.equal(await userIds.of(db, 'bob'), ids[1]);
+      assert.equal(statements, 0, 'a name already found is not read again');
+      assert.equal(await userIds.of(db, 'eve'), undefined);
+      assert.equal(statements, 1);
+    } finally {
+      db.executeQuery = run;
+    }
+    const eve = await createUser(ctx.database, { username: 'Eve' });
+    assert.equal(await userIds.of(ctx.database, 'eve'), eve);
   });
 });

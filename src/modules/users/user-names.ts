@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/engine.ts';
+import type { DB } from '../../db/types.ts';
+import { findUserIdByName } from './users.repo.ts';
 
 /** How many names are kept before the memory is emptied and filled again from what is asked. */
 const KEPT = 50_000;
@@ -38,5 +40,29 @@ export class UserNames {
       found.set(r.id, r.username);
     }
     return found;
+  }
+}
+
+/**
+ * User ids by name (case-insensitive), kept in memory for searches by `user:` and `fav:`, for the
+ * same reasons as UserNames: a name once taken names that user for good. A name with no user is
+ * not kept (someone may sign up with it), so it is looked up each time it is asked.
+ */
+export class UserIds {
+  private readonly ids = new Map<string, number>();
+
+  constructor(private readonly kept = KEPT) {}
+
+  /** The id of the user with this name, or undefined when there is none. */
+  async of(db: Kysely<DB>, name: string): Promise<number | undefined> {
+    const key = name.toLowerCase();
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    const id = await findUserIdByName(db, key);
+    if (id !== undefined) {
+      if (this.ids.size >= this.kept) this.ids.clear();
+      this.ids.set(key, id);
+    }
+    return id;
   }
 }

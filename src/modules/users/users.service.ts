@@ -5,12 +5,12 @@ import { iso } from '../../core/schemas.ts';
 import * as repo from './users.repo.ts';
 
 export async function getProfile(deps: Deps, username: string) {
-  const user = (await repo.findUserByName(deps.db, username)) ?? notFound('User', username);
+  const user = (await repo.findProfile(deps.db, username)) ?? notFound('User', username);
   return {
     username: user.username,
     bio: user.bio,
-    avatar: avatarUrl(deps.config, user.avatar_path),
-    createdAt: iso(user.created_at),
-    stats: await repo.userStats(deps.db, user.id),
+    avatar: avatarUrl(deps.config, user.avatarPath),
+    createdAt: iso(user.createdAt),
+    stats: user.stats,
   };
 }
