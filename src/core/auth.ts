@@ -119,17 +119,23 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('sessionId', null);
   app.decorateRequest('apiKeyId', null);
 
-  // A visitor on an open route (most reads) is answered without a promise: nothing to look up.
   app.addHook('onRequest', (req, reply, done) => {
-    const config = req.routeOptions.config;
-    if (req.headers['x-api-key'] === undefined && !config?.auth && !(config?.compat && otherBoardKey(req)) && !req.cookies?.[SESSION_COOKIE]) return done();
-    resolveCaller(req, reply).then(() => done(), done);
-  });
-
-  async function resolveCaller(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const header = req.headers['x-api-key'];
     const other = header === undefined && req.routeOptions.config?.compat ? otherBoardKey(req) : null;
     const key = other ? other.key : header;
+    const token = key === undefined ? req.cookies?.[SESSION_COOKIE] : undefined;
+    // A visitor on an open route (most reads) is answered without a promise: nothing to look up.
+    if (key === undefined && !token && !req.routeOptions.config?.auth) return done();
+    resolveCaller(req, reply, key, other, token).then(() => done(), done);
+  });
+
+  async function resolveCaller(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    key: string | string[] | undefined,
+    other: { username: string } | null,
+    token: string | undefined,
+  ): Promise<unknown> {
     if (key !== undefined) {
       const found = typeof key === 'string' && key.length <= 200 ? await userByKey(deps, key) : undefined;
       if (found?.is_active !== 1) return deny(req, reply, 401, 'Invalid or revoked API key');
@@ -144,7 +150,6 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
       }
       touch(deps, req, found);
     } else {
-      const token = req.cookies?.[SESSION_COOKIE];
       const found = token ? await userBySession(deps, token) : undefined;
       if (found) {
         req.viewer = { id: found.id, username: found.username, role: found.role as Viewer['role'], tier: found.tier as Viewer['tier'] };

@@ -36,15 +36,7 @@ const profileByName = preparedLookup(
   (row) => row.username_lower,
 );
 
-/** The user of that name (any case) with what they did, or undefined. */
+/** The user of that name (any case) with the counts of what they did, or undefined. */
 export async function findProfile(db: Kysely<DB>, username: string) {
-  const [row] = await profileByName(db, username.toLowerCase());
-  if (!row) return undefined;
-  return {
-    username: row.username,
-    bio: row.bio,
-    avatarPath: row.avatar_path,
-    createdAt: row.created_at,
-    stats: { uploads: Number(row.uploads), comments: Number(row.comments), favorites: Number(row.favorites), likes: Number(row.likes) },
-  };
+  return (await profileByName(db, username.toLowerCase()))[0];
 }

@@ -9,8 +9,8 @@ export async function getProfile(deps: Deps, username: string) {
   return {
     username: user.username,
     bio: user.bio,
-    avatar: avatarUrl(deps.config, user.avatarPath),
-    createdAt: iso(user.createdAt),
-    stats: user.stats,
+    avatar: avatarUrl(deps.config, user.avatar_path),
+    createdAt: iso(user.created_at),
+    stats: { uploads: Number(user.uploads), comments: Number(user.comments), favorites: Number(user.favorites), likes: Number(user.likes) },
   };
 }
