@@ -50,6 +50,24 @@ test('a buffer is used again only once its answer has finished; an answer cut sh
   assert.equal(pool.kept, 0);
 });
 
+test('a view of a buffer the pool made is taken back once sent; bytes it did not make are not', () => {
+  const pool = new BytePool(1024, 8);
+  const w = new JsonWriter(pool.take(10), pool);
+  w.raw('{"posts":[]}');
+  const sent = w.buffer.subarray(0, w.at);
+  assert.equal(w.buffer.length, 1024);
+  const res = response();
+  pool.release(res, sent);
+  assert.equal(pool.kept, 0);
+  res.emit('finish');
+  assert.equal(pool.kept, 1);
+  assert.equal(pool.take(10).buffer, sent.buffer);
+  const other = response();
+  pool.release(other, Buffer.from('{"a":1}'));
+  other.emit('finish');
+  assert.equal(pool.kept, 0);
+});
+
 test('a page larger than any kept buffer gets a larger one; at most a few are kept', () => {
   const pool = new BytePool();
   const big = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i, text: 'x'.repeat(300) }));

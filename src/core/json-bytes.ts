@@ -15,6 +15,14 @@ const MAX_KEPT_BYTES = 4 * 1024 * 1024;
 
 export class BytePool {
   private readonly free: Buffer[] = [];
+  /** The memory of the buffers it made, so a view of one can be given back (release). */
+  private readonly made = new WeakSet<ArrayBufferLike>();
+
+  /** `min`: the smallest buffer it makes; `keep`: how many it keeps. */
+  constructor(
+    private readonly min = MIN_BYTES,
+    private readonly keep = KEEP,
+  ) {}
 
   /** How many buffers wait to be used again. */
   get kept(): number {
@@ -26,7 +34,7 @@ export class BytePool {
    * has finished.
    */
   json(res: ServerResponse, write: (w: JsonWriter) => void): Buffer {
-    const w = new JsonWriter(this.take(MIN_BYTES), this);
+    const w = new JsonWriter(this.take(this.min), this);
     write(w);
     const buffer = w.buffer;
     if (buffer.length <= MAX_KEPT_BYTES) res.once('finish', () => this.give(buffer));
@@ -37,12 +45,20 @@ export class BytePool {
   take(size: number): Buffer {
     const i = this.free.findIndex((b) => b.length >= size);
     if (i >= 0) return this.free.splice(i, 1)[0];
-    return Buffer.allocUnsafeSlow(size > MAX_KEPT_BYTES ? size : Math.max(MIN_BYTES, 2 ** Math.ceil(Math.log2(size))));
+    const made = Buffer.allocUnsafeSlow(size > MAX_KEPT_BYTES ? size : Math.max(this.min, 2 ** Math.ceil(Math.log2(size))));
+    this.made.add(made.buffer);
+    return made;
   }
 
   /** Takes back a buffer nothing reads any more. */
   give(buffer: Buffer): void {
-    if (this.free.length < KEEP && buffer.length <= MAX_KEPT_BYTES) this.free.push(buffer);
+    if (this.free.length < this.keep && buffer.length <= MAX_KEPT_BYTES) this.free.push(buffer);
+  }
+
+  /** Takes back, once `res` has finished, the buffer that `bytes` lies in, when this pool made it (JsonWriter's buffer, sent). */
+  release(res: ServerResponse, bytes: Uint8Array): void {
+    const memory = bytes.buffer;
+    if (this.made.has(memory)) res.once('finish', () => this.give(Buffer.from(memory)));
   }
 }
 
@@ -102,6 +118,12 @@ export class JsonWriter {
     let at = this.at;
     for (let i = 0; i < piece.length; i++) b[at++] = piece[i];
     this.at = at;
+  }
+
+  /** Bytes `start` to `end` of `source` (a part of bytes kept elsewhere, with no view of it made). */
+  copy(source: Buffer, start: number, end: number): void {
+    this.room(end - start);
+    this.at += source.copy(this.buffer, this.at, start, end);
   }
 
   /** A number as JSON writes it; whole numbers digit by digit. */

@@ -71,11 +71,12 @@ export function errors(...codes: number[]): Record<number, TSchema> {
 export const JSON_TEXT = 'application/json; charset=utf-8';
 
 /**
- * Sends JSON text a service wrote itself. The route's response schema still documents it, but
+ * Sends JSON text a service wrote itself (or its bytes). The route's response schema still documents it, but
  * types the reply as an object; this reply is taken untyped, as the text is the object already.
  */
-export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type(JSON_TEXT).send(json.length > LARGE_TEXT ? Buffer.from(json) : json);
+export function sendJsonText(reply: FastifyReply, json: string | Buffer): FastifyReply {
+  if (typeof json !== 'string') pageBytes.release(reply.raw, json);
+  return reply.type(JSON_TEXT).send(typeof json === 'string' && json.length > LARGE_TEXT ? Buffer.from(json) : json);
 }
 
 /**
@@ -86,6 +87,12 @@ export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
 const LARGE_TEXT = 64 * 1024;
 
 const bytes = new BytePool();
+
+/**
+ * Buffers for pages of a few dozen list items written as bytes (NewestWindow): one made afresh
+ * each time is memory the collector counts and frees; sendJsonText gives them back.
+ */
+export const pageBytes = new BytePool(32 * 1024, 32);
 
 /** Sends JSON a service writes itself as bytes (a large answer: see BytePool and JsonWriter). */
 export function sendJsonWritten(reply: FastifyReply, body: { write(w: JsonWriter): void }): FastifyReply {

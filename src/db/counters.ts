@@ -1,7 +1,8 @@
 import { PostgresAdapter, sql, type Kysely, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { writingInCommitOrder } from './locks.ts';
 import type { DB } from './types.ts';
-import { preparedLookup } from './prepared.ts';
+import { prepared, preparedLookup } from './prepared.ts';
+import type { Database } from './engine.ts';
 
 const counterRow = preparedLookup(
   (db, keyIs) =>
@@ -21,6 +22,24 @@ const counterRow = preparedLookup(
 export async function counter(db: Kysely<DB>, name: string): Promise<number> {
   const [row] = await counterRow(db, name);
   return Number(row?.value ?? 0);
+}
+
+const bothVersions = prepared(
+  () => sql<{ version: unknown; counts: unknown }>`SELECT (SELECT value FROM counters WHERE name = 'version') AS version,
+    (SELECT value FROM counters WHERE name = 'counts') AS counts`,
+);
+
+/**
+ * The data version and the count log's position ('counts'), together: one statement, or on
+ * PostgreSQL two reads that join other requests' (counter).
+ */
+export async function versions(db: Database): Promise<{ version: number; counts: number }> {
+  if (db.coalesces) {
+    const [version, counts] = await Promise.all([counter(db, 'version'), counter(db, 'counts')]);
+    return { version, counts };
+  }
+  const [row] = await bothVersions(db, {});
+  return { version: Number(row?.version ?? 0), counts: Number(row?.counts ?? 0) };
 }
 
 /** The stored counts a write moves by hand (the posts counters above move by trigger). */

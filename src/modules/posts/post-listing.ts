@@ -4,7 +4,8 @@ import { KindSets, RatingSets, UploaderSets } from './column-sets.ts';
 import { NewestOrder } from './newest-order.ts';
 import { PostNumbers } from './post-numbers.ts';
 import { getPostAndNeighbours } from './post-neighbours.ts';
-import { listBySearch, listJson, type PageRenderer } from './post-search.ts';
+import { listBody, listBySearch, listJson, type PageRenderer } from './post-search.ts';
+import { NewestWindow } from './newest-window.ts';
 import type { PostDetailQuery, PostListQuery } from './posts.schemas.ts';
 import { type TagLookup, TagNames } from './tag-lookup-cache.ts';
 import { TagSets } from './tag-sets.ts';
@@ -38,6 +39,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const words = new TermWords();
   const userIds = new UserIds();
+  const newest = new NewestWindow(numbers);
   /** The data version this process saw last. */
   const seen: { version?: number } = {};
   /**
@@ -68,12 +70,13 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
     return result.value;
   };
   const json = listJson(deps);
+  const body = listBody(deps, newest, () => order.newestId);
   /** The list's JSON text, with no viewer's filters. */
   const list = (q: PostListQuery): Promise<string> => page(q, json);
   return {
     list,
-    /** GET /api/posts's JSON text, for this viewer (null: a visitor): with their filters, which are read afresh each time. */
-    listFor: async (viewer: Viewer | null, q: PostListQuery): Promise<string> => page(q, json, await listFilters(deps, viewer)),
+    /** GET /api/posts's JSON, as text or bytes, for this viewer (null: a visitor): with their filters, which are read afresh each time. */
+    listFor: async (viewer: Viewer | null, q: PostListQuery): Promise<string | Buffer> => page(q, body, await listFilters(deps, viewer)),
     page,
     /**
      * GET /api/posts/<id>, with its neighbours when asked: in the list as this viewer sees it (their

@@ -129,8 +129,9 @@ export class PostNumbers implements KeptNumbers {
   private maxId = 0;
   private syncing: Promise<void> | null = null;
 
-  async current(db: Database, newestId: number): Promise<number> {
-    const seq = await counter(db, 'counts');
+  /** Brings the counts up to the count log's position `seq` (read here when not given) and to the posts up to `newestId`; returns `seq`. */
+  async current(db: Database, newestId: number, given?: number): Promise<number> {
+    const seq = given ?? (await counter(db, 'counts'));
     while (this.seq < seq || this.maxId < newestId) {
       this.syncing ??= this.sync(db, newestId).finally(() => {
         this.syncing = null;
@@ -138,6 +139,11 @@ export class PostNumbers implements KeptNumbers {
       await this.syncing;
     }
     return seq;
+  }
+
+  /** A post's likes, comments and favourites, as last brought up to date. */
+  columnsOf(): { likes: (id: number) => number; comments: (id: number) => number; favs: (id: number) => number } {
+    return { likes: this.column('likes'), comments: this.column('comments'), favs: this.column('favs') };
   }
 
   column(field: CountField): (id: number) => number {

@@ -13,7 +13,8 @@ import { findUserIdByName } from '../users/users.repo.ts';
 import type { UserIds } from '../users/user-names.ts';
 import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
-import { cursorPost, parseDateParam, postListJson, searchTerms, tagNamesOf } from './posts.service.ts';
+import { cursorPost, parseDateParam, postListRest, searchTerms, tagNamesOf } from './posts.service.ts';
+import type { NewestWindow } from './newest-window.ts';
 import type { TagLookup } from './tag-lookup-cache.ts';
 import type { VersionedMap } from './versioned-map.ts';
 import { TermWords } from './title-terms.ts';
@@ -103,19 +104,34 @@ async function baseQuery(deps: Deps, q: PostListQuery, lookups: Lookups): Promis
 /** What a page is made into (the list's JSON, or another API's objects), and the data version its rows were read at, when a statement read them. */
 export type PageRenderer<T> = (page: SearchResult, offset: number, limit: number) => Promise<{ value: T; version?: number }>;
 
+/** What a page of GET /api/posts says after its posts (`found`: those it shows). */
+function listRest(result: SearchResult, found: number[], offset: number, limit: number): string {
+  const last = found[found.length - 1];
+  const cursor = result.order === ORDERS.newest && found.length === limit && last !== undefined ? String(last) : null;
+  return postListRest({ total: result.total, estimated: result.estimated, hidden: result.hidden }, offset, limit, cursor, result.wildcards);
+}
+
 /** GET /api/posts's JSON text: the page's stored items, read with the data version. */
 export const listJson =
   ({ db, config }: Pick<Deps, 'db' | 'config'>): PageRenderer<string> =>
   async (result, offset, limit) => {
     const items = await repo.itemsByIds(db, result.ids, config);
-    const newest = result.order === ORDERS.newest;
-    const last = items.ids[items.ids.length - 1];
-    const cursor = newest && items.ids.length === limit && last !== undefined ? String(last) : null;
-    return {
-      value: postListJson(items, { total: result.total, estimated: result.estimated, hidden: result.hidden }, offset, limit, cursor, result.wildcards),
-      version: items.version,
-    };
+    return { value: `{"posts":${items.json}${listRest(result, items.ids, offset, limit)}`, version: items.version };
   };
+
+/**
+ * GET /api/posts's answer: as bytes from the window when it holds the page's posts (the first
+ * pages of the newest list), else as listJson's text.
+ */
+export const listBody = (deps: Pick<Deps, 'db' | 'config'>, window: NewestWindow, newestId: () => number): PageRenderer<string | Buffer> => {
+  const text = listJson(deps);
+  return async (result, offset, limit) => {
+    const kept = await window.items(deps.db, result.ids, newestId(), deps.config);
+    if (!kept) return text(result, offset, limit);
+    kept.writer.json(listRest(result, kept.ids, offset, limit));
+    return { value: kept.writer.buffer.subarray(0, kept.writer.at), version: kept.version };
+  };
+};
 
 /**
  * GET /api/posts with `q` (or another reader of the same list): the search module's page, made

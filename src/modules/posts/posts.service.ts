@@ -65,8 +65,19 @@ export function postListJson(
   cursor: string | null,
   wildcards: Wildcard[] = [],
 ): string {
+  return `{"posts":${items.json}${postListRest(count, offset, limit, cursor, wildcards)}`;
+}
+
+/** What a PostList response holds after its posts, from the comma on (postListJson). */
+export function postListRest(
+  count: { total: number; estimated: boolean; hidden?: number },
+  offset: number,
+  limit: number,
+  cursor: string | null,
+  wildcards: Wildcard[] = [],
+): string {
   return (
-    `{"posts":${items.json},"totalPosts":${count.total},"totalIsEstimate":${count.estimated},` +
+    `,"totalPosts":${count.total},"totalIsEstimate":${count.estimated},` +
     `"currentPage":${Math.floor(offset / limit) + 1},"totalPages":${Math.ceil(count.total / limit)},"nextCursor":${cursor === null ? 'null' : JSON.stringify(cursor)}` +
     `${count.hidden === undefined ? '' : `,"hiddenPosts":${count.hidden}`}` +
     `${wildcards.length ? `,"wildcards":${JSON.stringify(wildcards)}` : ''}}`

@@ -1,0 +1,142 @@
+import { sql } from 'kysely';
+import type { Config } from '../../config.ts';
+import { versions } from '../../db/counters.ts';
+import type { Database } from '../../db/engine.ts';
+import { prepared } from '../../db/prepared.ts';
+import { publicItemJson } from '../../core/media-paths.ts';
+import { JsonWriter } from '../../core/json-bytes.ts';
+import { pageBytes } from '../../core/schemas.ts';
+import type { PostNumbers } from './post-numbers.ts';
+
+/** Posts the window holds: the first pages of the newest list, where most of a board's reads go. */
+export const WINDOW_POSTS = 2_048;
+/**
+ * Reads of the window's posts, at one data version, before the window is read again: each upload
+ * or edit moves the version, and a board written to often would otherwise pay a reading of
+ * every post of the window for a page or two served from it.
+ */
+export const READS_BEFORE_BUILD = 4;
+
+/** The stored parts of the list items of a range of ids, newest first (db/schema/list-item.ts). */
+const partsOfRange = prepared(
+  (_db, p: { low: number; high: number }) =>
+    sql<{ id: number; item_head: string; item_tail: string }>`SELECT id, item_head, item_tail FROM posts
+    WHERE id BETWEEN ${p.low} AND ${p.high} ORDER BY id DESC`,
+);
+
+interface Kept {
+  /** The data version its posts were read at (or later: it is read first). */
+  version: number;
+  high: number;
+  /** The stored parts of post `high - i`: head at heads[i]..tails[i], tail at tails[i]..ends[i]; ends[i] 0 when there is no such post. */
+  bytes: Buffer;
+  heads: Int32Array;
+  tails: Int32Array;
+  ends: Int32Array;
+}
+
+const COMMA = 0x2c;
+const OPEN = Buffer.from('{"posts":[');
+const LIKES = Buffer.from(',"likes":');
+const COMMENTS = Buffer.from(',"comments":');
+const FAVORITES = Buffer.from(',"favorites":');
+
+/**
+ * The list items of the newest posts as bytes, kept per process: a page of them is copied from
+ * here, with the like, comment and favourite counts from PostNumbers (which follows the count log),
+ * instead of joined by the database and sent as a text. Valid at one data version; uploads and
+ * edits move it, and the window is read again once its posts have been asked for a few times at
+ * the new one. Any page whose posts are not all in it is read from the database as before.
+ */
+export class NewestWindow {
+  private kept: Kept | null = null;
+  /** Reads of the window's posts since the version it holds, or since it was last read. */
+  private missed = 0;
+  private building: Promise<void> | null = null;
+  private readonly counts: ReturnType<PostNumbers['columnsOf']>;
+
+  constructor(
+    private readonly numbers: PostNumbers,
+    private readonly size = WINDOW_POSTS,
+  ) {
+    this.counts = numbers.columnsOf();
+  }
+
+  /**
+   * The items of `ids` (a page of the search, which ran at `newestId`'s order), written as
+   * `{"posts":[...]` for the caller to finish, with the posts it found and the data version; or
+   * null when the page is not the window's to answer (the database reads it).
+   */
+  async items(
+    db: Database,
+    ids: number[],
+    newestId: number,
+    urls: Pick<Config, 'mediaPublicUrl'>,
+  ): Promise<{ ids: number[]; writer: JsonWriter; version: number } | null> {
+    if (ids.length === 0 || !within(ids, newestId - this.size + 1, newestId)) return null;
+    const { version, counts: seq } = await versions(db);
+    let kept = this.kept;
+    if (!kept || kept.version !== version || kept.high !== newestId) {
+      if (++this.missed < READS_BEFORE_BUILD) return null;
+      this.building ??= this.build(db, version, newestId, urls).finally(() => {
+        this.building = null;
+      });
+      await this.building;
+      kept = this.kept;
+      if (!kept || kept.version !== version || kept.high !== newestId) return null;
+    }
+    await this.numbers.current(db, newestId, seq);
+    return { ...this.write(kept, ids), version };
+  }
+
+  private async build(db: Database, version: number, newestId: number, urls: Pick<Config, 'mediaPublicUrl'>): Promise<void> {
+    const rows = await partsOfRange(db, { low: Math.max(1, newestId - this.size + 1), high: newestId });
+    const heads = new Int32Array(this.size);
+    const tails = new Int32Array(this.size);
+    const ends = new Int32Array(this.size);
+    const texts: string[] = [];
+    let at = 0;
+    for (const r of rows) {
+      const i = newestId - Number(r.id);
+      const head = publicItemJson(urls, r.item_head);
+      heads[i] = at;
+      at += Buffer.byteLength(head);
+      tails[i] = at;
+      at += Buffer.byteLength(r.item_tail);
+      ends[i] = at;
+      texts.push(head, r.item_tail);
+    }
+    const bytes = Buffer.from(texts.join(''));
+    this.kept = { version, high: newestId, bytes, heads, tails, ends };
+    this.missed = 0;
+  }
+
+  private write(kept: Kept, ids: number[]): { ids: number[]; writer: JsonWriter } {
+    const { likes, comments, favs } = this.counts;
+    const w = new JsonWriter(pageBytes.take(1024 * ids.length + 512), pageBytes);
+    const found: number[] = [];
+    w.bytes(OPEN);
+    for (const id of ids) {
+      const i = kept.high - id;
+      if (kept.ends[i] === 0) continue;
+      if (found.length) w.byte(COMMA);
+      found.push(id);
+      w.copy(kept.bytes, kept.heads[i], kept.tails[i]);
+      w.bytes(LIKES);
+      w.number(likes(id));
+      w.bytes(COMMENTS);
+      w.number(comments(id));
+      w.bytes(FAVORITES);
+      w.number(favs(id));
+      w.copy(kept.bytes, kept.tails[i], kept.ends[i]);
+    }
+    w.byte(0x5d);
+    return { ids: found, writer: w };
+  }
+}
+
+/** Whether every id lies in low..high. */
+function within(ids: number[], low: number, high: number): boolean {
+  for (const id of ids) if (id < low || id > high) return false;
+  return true;
+}
