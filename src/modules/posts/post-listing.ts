@@ -4,6 +4,7 @@ import { KindSets, RatingSets, UploaderSets } from './column-sets.ts';
 import { NewestOrder } from './newest-order.ts';
 import { PostNumbers } from './post-numbers.ts';
 import { getPostAndNeighbours } from './post-neighbours.ts';
+import { getPostBytes } from './posts.service.ts';
 import { listBody, listBySearch, listJson, type PageRenderer } from './post-search.ts';
 import { NewestWindow } from './newest-window.ts';
 import type { PostDetailQuery, PostListQuery } from './posts.schemas.ts';
@@ -85,7 +86,9 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
      */
     get: async (id: string, viewer: Viewer | null, q: PostDetailQuery) => {
       try {
-        const filters = q.neighbours ? await listFilters(deps, viewer) : undefined;
+        // Alone, it is written as bytes; with its neighbours, as objects the route's serializer writes.
+        if (!q.neighbours) return await getPostBytes(deps, id, viewer);
+        const filters = await listFilters(deps, viewer);
         return await getPostAndNeighbours(deps, id, viewer, q, (list) => page(list, json, filters));
       } catch (err) {
         const held = err instanceof AppError && err.status === 404 && toId(id) !== null ? await heldPostDetail(deps, toId(id)!, viewer) : null;

@@ -42,7 +42,10 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
       },
       config: { limit: 'post' },
     },
-    async (req) => posts.get(req.params.id, req.viewer, req.query),
+    async (req, reply) => {
+      const post = await posts.get(req.params.id, req.viewer, req.query);
+      return Buffer.isBuffer(post) ? sendJsonText(reply, post) : post;
+    },
   );
 
   app.post(

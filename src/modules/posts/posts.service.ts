@@ -6,6 +6,7 @@ import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
 import { parseId, toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
+import { detailBytes } from './post-detail-bytes.ts';
 import type { Wildcard } from '../../search/expr.ts';
 import type { NewPost } from '../../db/types.ts';
 
@@ -103,11 +104,17 @@ export function mediaDetail(
   };
 }
 
-export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {
+/** A post's detail row and whether the viewer likes and favours it (404 when there is no such post). */
+async function detailRow(deps: Deps, rawId: string, viewer: Viewer | null) {
   const id = parseId(rawId, 'Post');
-  const p = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
+  const row = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
+  return { row, mine: await repo.viewerReactions(deps.db, id, viewer?.id ?? null) };
+}
+export type DetailRow = Awaited<ReturnType<typeof detailRow>>;
+
+export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {
+  const { row: p, mine } = await detailRow(deps, rawId, viewer);
   const tags = fromTagString(p.tag_string);
-  const mine = await repo.viewerReactions(deps.db, id, viewer?.id ?? null);
   const details = repo.tagDetailsOf(tags, p.tag_rows);
   const children = p.children ? p.children.split(',') : [];
   return {
@@ -128,4 +135,9 @@ export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null =
     parentId: p.parent_id === null ? null : String(p.parent_id),
     children,
   };
+}
+
+/** getPost's answer written as JSON bytes, key for key what the PostDetail schema's serializer writes of it (post-detail-bytes.ts). */
+export async function getPostBytes(deps: Deps, rawId: string, viewer: Viewer | null = null): Promise<Buffer> {
+  return detailBytes(deps.config, await detailRow(deps, rawId, viewer));
 }
