@@ -50,8 +50,9 @@ const FAVORITES = Buffer.from(',"favorites":');
  */
 export class NewestWindow {
   private kept: Kept | null = null;
-  /** Reads of the window's posts since the version it holds, or since it was last read. */
+  /** Reads of the window's posts that it could not answer, at the data version `missedAt`. */
   private missed = 0;
+  private missedAt = -1;
   private building: Promise<void> | null = null;
   private readonly counts: ReturnType<PostNumbers['columnsOf']>;
 
@@ -77,6 +78,10 @@ export class NewestWindow {
     const { version, counts: seq } = await versions(db);
     let kept = this.kept;
     if (!kept || kept.version !== version || kept.high !== newestId) {
+      if (this.missedAt !== version) {
+        this.missedAt = version;
+        this.missed = 0;
+      }
       if (++this.missed < READS_BEFORE_BUILD) return null;
       this.building ??= this.build(db, version, newestId, urls).finally(() => {
         this.building = null;
@@ -108,7 +113,6 @@ export class NewestWindow {
     }
     const bytes = Buffer.from(texts.join(''));
     this.kept = { version, high: newestId, bytes, heads, tails, ends };
-    this.missed = 0;
   }
 
   private write(kept: Kept, ids: number[]): { ids: number[]; writer: JsonWriter } {
