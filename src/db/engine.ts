@@ -1,4 +1,4 @@
-import { Kysely, sql, type Expression, type KyselyConfig, type KyselyPlugin, type RawBuilder, type SqlBool } from 'kysely';
+import { Kysely, sql, type CompiledQuery, type Expression, type KyselyConfig, type KyselyPlugin, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from './types.ts';
 import * as sqlText from './dialect.ts';
 
@@ -18,8 +18,20 @@ export class Database extends Kysely<DB> {
   constructor(
     config: KyselyConfig,
     readonly engine: Engine,
+    /** SQLite: runs a read at once when no transaction holds the connection (statement-cache.ts), else null. */
+    private readonly readNow?: (text: string, parameters: readonly unknown[]) => unknown[] | null,
   ) {
     super(config);
+  }
+
+  /**
+   * The rows of a compiled read, run at once where it can be (SQLite outside a transaction),
+   * else through Kysely. Only for a Database whose executeQuery is its own: a test that wraps it
+   * to see the statements sees these too.
+   */
+  async rowsOf<R>(query: CompiledQuery<R>): Promise<R[]> {
+    const rows = this.readNow && !Object.hasOwn(this, 'executeQuery') ? this.readNow(query.sql, query.parameters) : null;
+    return (rows as R[] | null) ?? (await this.executeQuery(query)).rows;
   }
 
   async close(): Promise<void> {

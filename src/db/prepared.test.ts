@@ -141,4 +141,41 @@ describe('prepared queries: built once per database, run with new values', () =>
       await database.updateTable('posts').set({ title: 'ann-1' }).where('title', '=', 'renamed').execute();
     }
   });
+  test('a read made while another caller holds a transaction open waits for it, and sees what it committed', async () => {
+    const version = prepared(() => sql<{ value: number }>`SELECT value FROM counters WHERE name = 'version'`);
+    for (const { kind, database } of dbs) {
+      const before = Number((await version(database, {}))[0].value);
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let written = () => {};
+      const inside = new Promise<void>((resolve) => {
+        written = resolve;
+      });
+      const writer = database.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('counters')
+          .set({ value: before + 1000 })
+          .where('name', '=', 'version')
+          .execute();
+        written();
+        await gate;
+      });
+      await inside;
+      let read: number | null = null;
+      const reading = version(database, {}).then((rows) => {
+        read = Number(rows[0].value);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // SQLite's one connection is the transaction's: the read must not run on it in the middle.
+      if (kind === 'sqlite') assert.equal(read, null, 'read inside an open transaction of another caller');
+      else assert.notEqual(read, before + 1000, 'an uncommitted write was read');
+      release();
+      await writer;
+      await reading;
+      if (kind === 'sqlite') assert.equal(read, before + 1000);
+      await database.updateTable('counters').set({ value: before }).where('name', '=', 'version').execute();
+    }
+  });
 });

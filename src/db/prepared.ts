@@ -47,7 +47,7 @@ function compiledOnce<P extends Record<string, unknown>, R>(build: (db: Kysely<D
       nameStatement(query.sql);
     }
     const parameters = query.parameters.map((v) => (v instanceof Slot ? values[v.name] : v));
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    return db instanceof Database ? db.rowsOf<R>({ ...query, parameters }) : (await db.executeQuery<R>({ ...query, parameters })).rows;
   };
 }
 

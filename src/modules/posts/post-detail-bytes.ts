@@ -3,8 +3,14 @@ import { asciiBytes, JsonWriter } from '../../core/json-bytes.ts';
 import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
 import { iso, pageBytes } from '../../core/schemas.ts';
 import { FIELD_SEPARATOR } from '../../db/engine.ts';
-import type { DetailRow } from './posts.service.ts';
+import type { findPost } from './posts.repo.ts';
 import { fromTagString } from './tag-string.ts';
+
+/** A post's detail row and whether the viewer likes and favours it. */
+export interface DetailRow {
+  row: NonNullable<Awaited<ReturnType<typeof findPost>>>;
+  mine: { liked: boolean; favorited: boolean };
+}
 
 const key = (name: string, first = false) => asciiBytes(`${first ? '{' : ','}"${name}":`);
 const K = {

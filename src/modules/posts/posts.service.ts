@@ -6,7 +6,7 @@ import * as repo from './posts.repo.ts';
 import type { PostListQuery } from './posts.schemas.ts';
 import { parseId, toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
-import { detailBytes } from './post-detail-bytes.ts';
+import { type DetailRow, detailBytes } from './post-detail-bytes.ts';
 import type { Wildcard } from '../../search/expr.ts';
 import type { NewPost } from '../../db/types.ts';
 
@@ -105,12 +105,11 @@ export function mediaDetail(
 }
 
 /** A post's detail row and whether the viewer likes and favours it (404 when there is no such post). */
-async function detailRow(deps: Deps, rawId: string, viewer: Viewer | null) {
+async function detailRow(deps: Deps, rawId: string, viewer: Viewer | null): Promise<DetailRow> {
   const id = parseId(rawId, 'Post');
   const row = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
   return { row, mine: await repo.viewerReactions(deps.db, id, viewer?.id ?? null) };
 }
-export type DetailRow = Awaited<ReturnType<typeof detailRow>>;
 
 export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {
   const { row: p, mine } = await detailRow(deps, rawId, viewer);
