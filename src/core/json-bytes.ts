@@ -149,6 +149,22 @@ export class JsonWriter {
     } while (n > 0);
   }
 
+  /** A number, or null. */
+  numberOrNull(n: number | null | undefined): void {
+    if (n === null || n === undefined) this.bytes(NULL);
+    else this.number(n);
+  }
+
+  /** A JSON string, or null. */
+  stringOrNull(text: string | null | undefined): void {
+    if (text === null || text === undefined) this.bytes(NULL);
+    else this.string(text);
+  }
+
+  boolean(value: boolean): void {
+    this.bytes(value ? TRUE : FALSE);
+  }
+
   /** A JSON string. */
   string(text: string): void {
     this.byte(QUOTE);
@@ -217,6 +233,9 @@ const LONG = 24;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for.
 const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+const NULL = asciiBytes('null');
+const TRUE = asciiBytes('true');
+const FALSE = asciiBytes('false');
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const QUOTE = 0x22;

@@ -159,8 +159,7 @@ function writeDanbooruPost(w: JsonWriter, p: PostRow, root: Uint8Array, categori
     w.number(byCategory ? byCategory[c].length : c === 0 ? count : 0);
   }
   w.bytes(K.parentId);
-  if (p.parent_id === null) w.bytes(K.null);
-  else w.number(p.parent_id);
+  w.numberOrNull(p.parent_id);
   w.bytes(p.has_children ? K.children : K.noChildren);
   w.bytes(hasSample ? K.large : K.noLarge);
   w.bytes(K.fileUrl);
@@ -182,8 +181,7 @@ function writeDanbooruPost(w: JsonWriter, p: PostRow, root: Uint8Array, categori
   w.bytes(K.comma);
   writeSize(w, p);
   w.bytes(K.duration);
-  if (p.duration === null) w.bytes(K.null);
-  else w.number(p.duration);
+  w.numberOrNull(p.duration);
   w.bytes(K.thumbVariant);
   w.again(thumb[0], thumb[1]);
   const scale = Math.min(1, THUMB / Math.max(p.width, p.height, 1));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { type Ctx, eachDatabase, postsService } from '../../../test/helpers.ts';
 import { addComment, addFavorite, addLike, createPost, createUser } from '../../../test/factories.ts';
 import type { Viewer } from '../../core/deps.ts';
-import type { PostsService } from './post-listing.ts';
+import { createPostsService, type PostsService } from './post-listing.ts';
 import { READS_BEFORE_BUILD } from './newest-window.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 
@@ -58,6 +58,21 @@ function windowFollowsWrites(config: { mediaPublicUrl?: string }) {
       const first = JSON.parse((await service.listFor(null, { limit: 1 })).toString());
       assert.equal(first.posts[0].id, String(posts[39]));
       if (config.mediaPublicUrl) assert.ok(first.posts[0].thumbnail.startsWith(config.mediaPublicUrl), first.posts[0].thumbnail);
+    });
+
+    test('a page with posts past the window comes from the database, the same page', async () => {
+      const service = createPostsService(ctx.app.deps, { windowPosts: 8 });
+      for (const [offset, limit, fromWindow] of [
+        [0, 8, true],
+        [2, 5, true],
+        [5, 10, false],
+        [20, 5, false],
+      ] as const) {
+        let body: string | Buffer = '';
+        for (let i = 0; i < READS_BEFORE_BUILD + 1; i++) body = await service.listFor(null, { offset, limit });
+        assert.equal(Buffer.isBuffer(body), fromWindow, `offset ${offset}, limit ${limit}`);
+        assert.equal(body.toString(), await service.list({ offset, limit }), `offset ${offset}, limit ${limit}`);
+      }
     });
 
     test('likes, favourites and comments show at once; edits, uploads and deletes once read again', async () => {

@@ -54,13 +54,18 @@ export class NewestWindow {
   private missed = 0;
   private missedAt = -1;
   private building: Promise<void> | null = null;
-  private readonly counts: ReturnType<PostNumbers['columnsOf']>;
+  /** A post's likes, comments and favourites, as PostNumbers last brought them up to date. */
+  private readonly likes: (id: number) => number;
+  private readonly comments: (id: number) => number;
+  private readonly favs: (id: number) => number;
 
   constructor(
     private readonly numbers: PostNumbers,
     private readonly size = WINDOW_POSTS,
   ) {
-    this.counts = numbers.columnsOf();
+    this.likes = numbers.column('likes');
+    this.comments = numbers.column('comments');
+    this.favs = numbers.column('favs');
   }
 
   /**
@@ -116,7 +121,7 @@ export class NewestWindow {
   }
 
   private write(kept: Kept, ids: number[]): { ids: number[]; writer: JsonWriter } {
-    const { likes, comments, favs } = this.counts;
+    const { likes, comments, favs } = this;
     const w = new JsonWriter(pageBytes.take(1024 * ids.length + 512), pageBytes);
     const found: number[] = [];
     w.bytes(OPEN);

@@ -2,8 +2,7 @@ import type { Config } from '../../config.ts';
 import { asciiBytes, JsonWriter } from '../../core/json-bytes.ts';
 import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
 import { iso, pageBytes } from '../../core/schemas.ts';
-import { FIELD_SEPARATOR } from '../../db/engine.ts';
-import type { findPost } from './posts.repo.ts';
+import { type findPost, tagDetailsOf } from './posts.repo.ts';
 import { fromTagString } from './tag-string.ts';
 
 /** A post's detail row and whether the viewer likes and favours it. */
@@ -47,9 +46,6 @@ const K = {
   parentId: key('parentId'),
   children: asciiBytes(',"children":['),
 };
-const NULL = asciiBytes('null');
-const TRUE = asciiBytes('true');
-const FALSE = asciiBytes('false');
 
 /**
  * A post's detail (getPost) as JSON bytes written straight from its row: no object a field, no
@@ -70,7 +66,7 @@ export function detailBytes(config: Pick<Config, 'mediaPublicUrl'>, { row: p, mi
   w.bytes(K.thumbnail);
   w.string(mediaUrl(config, p.thumb_path));
   w.bytes(K.previewUrl);
-  orNull(w, p.preview_path ? mediaUrl(config, p.preview_path) : null);
+  w.stringOrNull(p.preview_path ? mediaUrl(config, p.preview_path) : null);
   w.bytes(K.mediaType);
   w.string(p.media_type);
   w.bytes(K.mime);
@@ -82,10 +78,9 @@ export function detailBytes(config: Pick<Config, 'mediaPublicUrl'>, { row: p, mi
   w.bytes(K.height);
   w.number(p.height);
   w.bytes(K.duration);
-  if (p.duration === null || p.duration === undefined) w.bytes(NULL);
-  else w.number(p.duration);
+  w.numberOrNull(p.duration);
   w.bytes(K.codecs);
-  orNull(w, p.codecs ?? null);
+  w.stringOrNull(p.codecs);
   w.bytes(K.stats);
   w.number(p.like_count);
   w.bytes(K.comments);
@@ -107,20 +102,28 @@ export function detailBytes(config: Pick<Config, 'mediaPublicUrl'>, { row: p, mi
     w.string(name);
   });
   w.bytes(K.tagDetails);
-  writeTagDetails(w, tags, p.tag_rows);
+  tagDetailsOf(tags, p.tag_rows).forEach((t, i) => {
+    if (i > 0) w.byte(COMMA);
+    w.bytes(K.name);
+    w.string(t.name);
+    w.bytes(K.category);
+    w.string(t.category);
+    w.bytes(K.postsCount);
+    w.number(t.postsCount);
+    w.byte(0x7d);
+  });
   w.bytes(K.createdAt);
   w.string(iso(p.created_at));
   w.bytes(K.updatedAt);
   w.string(iso(p.updated_at));
   w.bytes(K.liked);
-  w.bytes(mine.liked ? TRUE : FALSE);
+  w.boolean(mine.liked);
   w.bytes(K.favorited);
-  w.bytes(mine.favorited ? TRUE : FALSE);
+  w.boolean(mine.favorited);
   w.bytes(K.source);
-  orNull(w, p.source);
+  w.stringOrNull(p.source);
   w.bytes(K.parentId);
-  if (p.parent_id === null) w.bytes(NULL);
-  else idString(w, p.parent_id);
+  w.stringOrNull(p.parent_id === null ? null : String(p.parent_id));
   w.bytes(K.children);
   if (p.children) {
     p.children.split(',').forEach((child, i) => {
@@ -139,38 +142,4 @@ function idString(w: JsonWriter, id: number): void {
   w.byte(QUOTE);
   w.number(Number(id));
   w.byte(QUOTE);
-}
-
-function orNull(w: JsonWriter, text: string | null): void {
-  if (text === null) w.bytes(NULL);
-  else w.string(text);
-}
-
-/**
- * tagDetails in the order of `names` from the detail row's `tag_rows` (name, category and count,
- * FIELD_SEPARATOR between them, commas between tags): a tag it lacks is general with no posts,
- * as tagDetailsOf has it.
- */
-function writeTagDetails(w: JsonWriter, names: string[], tagRows: string | null): void {
-  const rows = tagRows ? tagRows.split(',') : [];
-  const at = new Map<string, number>();
-  rows.forEach((row, i) => at.set(row.slice(0, row.indexOf(FIELD_SEPARATOR)), i));
-  names.forEach((name, i) => {
-    if (i > 0) w.byte(COMMA);
-    w.bytes(K.name);
-    w.string(name);
-    w.bytes(K.category);
-    const index = at.get(name);
-    if (index === undefined) {
-      w.raw('"general","postsCount":0}');
-      return;
-    }
-    const row = rows[index];
-    const first = row.indexOf(FIELD_SEPARATOR);
-    const second = row.indexOf(FIELD_SEPARATOR, first + 1);
-    w.string(row.slice(first + 1, second));
-    w.bytes(K.postsCount);
-    w.number(Number(row.slice(second + 1)) || 0);
-    w.byte(0x7d);
-  });
 }

@@ -25,9 +25,9 @@ import { UserIds } from '../users/user-names.ts';
  * The post list and detail of one process, with the in-memory indexes the search reads (the
  * newest order; the sets of tags, title words, ratings, kinds and uploaders; the counts; tag,
  * wildcard and title-word lookups). buildApp makes one; every route and the start-up warm-up go
- * through it, so the state has one owner. `kept`: tag or word sets kept otherwise than by default (tests).
+ * through it, so the state has one owner. `kept`: tag or word sets, or a newest window, kept otherwise than by default (tests).
  */
-export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSets?: WordSets } = {}) {
+export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSets?: WordSets; windowPosts?: number } = {}) {
   const order = new NewestOrder();
   const tagSets = kept.tagSets ?? new TagSets();
   const wordSets = kept.wordSets ?? new WordSets();
@@ -40,7 +40,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const words = new TermWords();
   const userIds = new UserIds();
-  const newest = new NewestWindow(numbers);
+  const newest = new NewestWindow(numbers, kept.windowPosts);
   /** The data version this process saw last. */
   const seen: { version?: number } = {};
   /**

@@ -141,11 +141,6 @@ export class PostNumbers implements KeptNumbers {
     return seq;
   }
 
-  /** A post's likes, comments and favourites, as last brought up to date. */
-  columnsOf(): { likes: (id: number) => number; comments: (id: number) => number; favs: (id: number) => number } {
-    return { likes: this.column('likes'), comments: this.column('comments'), favs: this.column('favs') };
-  }
-
   column(field: CountField): (id: number) => number {
     const c = this.columns[field];
     return (id) => c.get(id);
