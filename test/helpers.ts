@@ -254,6 +254,27 @@ export const postsService = (deps: Deps, strategy: 'auto' | 'sql' = 'auto'): Pos
 export type PostListBody = Static<typeof PostList>;
 
 /**
+ * How many statements `db` ran while `run` ran: every one, reads that SQLite runs outside Kysely
+ * included (Database.rowsOf sends them through a wrapped executeQuery).
+ */
+export async function statementsDuring(db: Database, run: () => Promise<unknown>): Promise<number> {
+  const own = Object.hasOwn(db, 'executeQuery');
+  const execute = db.executeQuery;
+  let statements = 0;
+  db.executeQuery = function (this: Database, ...args: Parameters<typeof execute>) {
+    statements++;
+    return execute.apply(this, args);
+  } as typeof execute;
+  try {
+    await run();
+  } finally {
+    if (own) db.executeQuery = execute;
+    else delete (db as { executeQuery?: unknown }).executeQuery;
+  }
+  return statements;
+}
+
+/**
  * A view of a SQLite database that records every statement it compiles (to explain the plans a
  * service chose): run the service on `spy`, then `plan(q)` gives SQLite's query plan of one.
  */

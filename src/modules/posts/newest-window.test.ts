@@ -4,7 +4,7 @@ import { type Ctx, eachDatabase, postsService } from '../../../test/helpers.ts';
 import { addComment, addFavorite, addLike, createPost, createUser } from '../../../test/factories.ts';
 import type { Viewer } from '../../core/deps.ts';
 import { createPostsService, type PostsService } from './post-listing.ts';
-import { READS_BEFORE_BUILD } from './newest-window.ts';
+import { READS_BEFORE_BUILD } from './rebuild-on-misses.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 
 const PAGES: [number, number][] = [

@@ -7,15 +7,10 @@ import { publicItemJson } from '../../core/media-paths.ts';
 import { JsonWriter } from '../../core/json-bytes.ts';
 import { pageBytes } from '../../core/schemas.ts';
 import type { PostNumbers } from './post-numbers.ts';
+import { RebuildOnMisses } from './rebuild-on-misses.ts';
 
 /** Posts the window holds: the first pages of the newest list, where most of a board's reads go. */
 export const WINDOW_POSTS = 2_048;
-/**
- * Reads of the window's posts, at one data version, before the window is read again: each upload
- * or edit moves the version, and a board written to often would otherwise pay a reading of
- * every post of the window for a page or two served from it.
- */
-export const READS_BEFORE_BUILD = 4;
 
 /** The stored parts of the list items of a range of ids, newest first (db/schema/list-item.ts). */
 const partsOfRange = prepared(
@@ -50,10 +45,7 @@ const FAVORITES = Buffer.from(',"favorites":');
  */
 export class NewestWindow {
   private kept: Kept | null = null;
-  /** Reads of the window's posts that it could not answer, at the data version `missedAt`. */
-  private missed = 0;
-  private missedAt = -1;
-  private building: Promise<void> | null = null;
+  private readonly rebuilds = new RebuildOnMisses();
   /** A post's likes, comments and favourites, as PostNumbers last brought them up to date. */
   private readonly likes: (id: number) => number;
   private readonly comments: (id: number) => number;
@@ -83,15 +75,7 @@ export class NewestWindow {
     const { version, counts: seq } = await versions(db);
     let kept = this.kept;
     if (!kept || kept.version !== version || kept.high !== newestId) {
-      if (this.missedAt !== version) {
-        this.missedAt = version;
-        this.missed = 0;
-      }
-      if (++this.missed < READS_BEFORE_BUILD) return null;
-      this.building ??= this.build(db, version, newestId, urls).finally(() => {
-        this.building = null;
-      });
-      await this.building;
+      if (!(await this.rebuilds.miss(version, () => this.build(db, version, newestId, urls)))) return null;
       kept = this.kept;
       if (!kept || kept.version !== version || kept.high !== newestId) return null;
     }

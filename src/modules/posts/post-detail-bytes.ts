@@ -2,12 +2,14 @@ import type { Config } from '../../config.ts';
 import { asciiBytes, JsonWriter } from '../../core/json-bytes.ts';
 import { avatarUrl, mediaUrl } from '../../core/media-paths.ts';
 import { iso, pageBytes } from '../../core/schemas.ts';
-import { type findPost, tagDetailsOf } from './posts.repo.ts';
-import { fromTagString } from './tag-string.ts';
+import type { findPost } from './posts.repo.ts';
+import type { TagDetail } from './tag-details.ts';
 
-/** A post's detail row and whether the viewer likes and favours it. */
+/** A post's detail row, its tags (names in its order, and their details), and whether the viewer likes and favours it. */
 export interface DetailRow {
   row: NonNullable<Awaited<ReturnType<typeof findPost>>>;
+  names: string[];
+  tags: TagDetail[];
   mine: { liked: boolean; favorited: boolean };
 }
 
@@ -53,7 +55,7 @@ const K = {
  * serializer writes them (posts.detail-bytes.test.ts holds the two together). In a buffer of
  * pageBytes, which sendJsonText gives back.
  */
-export function detailBytes(config: Pick<Config, 'mediaPublicUrl'>, { row: p, mine }: DetailRow): Buffer {
+export function detailBytes(config: Pick<Config, 'mediaPublicUrl'>, { row: p, names, tags, mine }: DetailRow): Buffer {
   const w = new JsonWriter(pageBytes.take(4096), pageBytes);
   w.bytes(K.id);
   idString(w, p.id);
@@ -95,14 +97,13 @@ export function detailBytes(config: Pick<Config, 'mediaPublicUrl'>, { row: p, mi
   w.string(p.username);
   w.bytes(K.avatar);
   w.string(avatarUrl(config, p.avatar_path));
-  const tags = fromTagString(p.tag_string);
   w.bytes(K.tags);
-  tags.forEach((name, i) => {
+  names.forEach((name, i) => {
     if (i > 0) w.byte(COMMA);
     w.string(name);
   });
   w.bytes(K.tagDetails);
-  tagDetailsOf(tags, p.tag_rows).forEach((t, i) => {
+  tags.forEach((t, i) => {
     if (i > 0) w.byte(COMMA);
     w.bytes(K.name);
     w.string(t.name);

@@ -20,14 +20,16 @@ import { heldPostDetail } from '../approval/approval.service.ts';
 import type { ListFilters } from '../../search/filters.ts';
 import { listFilters } from '../preferences/preferences.service.ts';
 import { UserIds } from '../users/user-names.ts';
+import { TagCache } from '../tags/tag-cache.ts';
+import { tagDetailsFrom } from './tag-details.ts';
 
 /**
  * The post list and detail of one process, with the in-memory indexes the search reads (the
  * newest order; the sets of tags, title words, ratings, kinds and uploaders; the counts; tag,
  * wildcard and title-word lookups). buildApp makes one; every route and the start-up warm-up go
- * through it, so the state has one owner. `kept`: tag or word sets, or a newest window, kept otherwise than by default (tests).
+ * through it, so the state has one owner. `kept`: tag or word sets, or a newest window, kept otherwise than by default (tests); the tag list's cache, shared with the tags service (createServices).
  */
-export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSets?: WordSets; windowPosts?: number } = {}) {
+export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSets?: WordSets; windowPosts?: number; tagCache?: TagCache } = {}) {
   const order = new NewestOrder();
   const tagSets = kept.tagSets ?? new TagSets();
   const wordSets = kept.wordSets ?? new WordSets();
@@ -41,6 +43,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   const words = new TermWords();
   const userIds = new UserIds();
   const newest = new NewestWindow(numbers, kept.windowPosts);
+  const tagDetails = tagDetailsFrom(kept.tagCache ?? new TagCache());
   /** The data version this process saw last. */
   const seen: { version?: number } = {};
   /**
@@ -87,9 +90,9 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
     get: async (id: string, viewer: Viewer | null, q: PostDetailQuery) => {
       try {
         // Alone, it is written as bytes; with its neighbours, as objects the route's serializer writes.
-        if (!q.neighbours) return await getPostBytes(deps, id, viewer);
+        if (!q.neighbours) return await getPostBytes(deps, id, viewer, tagDetails);
         const filters = await listFilters(deps, viewer);
-        return await getPostAndNeighbours(deps, id, viewer, q, (list) => page(list, json, filters));
+        return await getPostAndNeighbours(deps, id, viewer, q, (list) => page(list, json, filters), tagDetails);
       } catch (err) {
         const held = err instanceof AppError && err.status === 404 && toId(id) !== null ? await heldPostDetail(deps, toId(id)!, viewer) : null;
         if (held) return held;

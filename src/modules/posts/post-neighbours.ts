@@ -1,6 +1,7 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
 import type { PostDetailQuery, PostListQuery } from './posts.schemas.ts';
 import { getPost } from './posts.service.ts';
+import type { KnownTagDetails } from './tag-details.ts';
 
 type Filters = Omit<PostDetailQuery, 'neighbours' | 'at'>;
 /** GET /api/posts as JSON text. */
@@ -32,11 +33,11 @@ async function around(id: string, createdAt: string, n: number, at: number | und
 }
 
 /** GET /api/posts/<id>, with its neighbours in a list when asked (a post gone meanwhile is left out). */
-export async function getPostAndNeighbours(deps: Deps, rawId: string, viewer: Viewer | null, q: PostDetailQuery, list: List) {
-  const post = await getPost(deps, rawId, viewer);
+export async function getPostAndNeighbours(deps: Deps, rawId: string, viewer: Viewer | null, q: PostDetailQuery, list: List, known: KnownTagDetails) {
+  const post = await getPost(deps, rawId, viewer, known);
   const { neighbours: n, at, ...filters } = q;
   if (!n) return post;
   const side = await around(post.id, post.createdAt, n, at, filters, list);
-  const details = async (ids: string[]) => (await Promise.all(ids.map((id) => getPost(deps, id, viewer).catch(() => null)))).filter((p) => p !== null);
+  const details = async (ids: string[]) => (await Promise.all(ids.map((id) => getPost(deps, id, viewer, known).catch(() => null)))).filter((p) => p !== null);
   return { ...post, neighbours: { before: await details(side.before), after: await details(side.after) } };
 }

@@ -7,6 +7,7 @@ import type { PostListQuery } from './posts.schemas.ts';
 import { parseId, toId } from '../../core/ids.ts';
 import { fromTagString } from './tag-string.ts';
 import { type DetailRow, detailBytes } from './post-detail-bytes.ts';
+import type { KnownTagDetails } from './tag-details.ts';
 import type { Wildcard } from '../../search/expr.ts';
 import type { NewPost } from '../../db/types.ts';
 
@@ -104,17 +105,21 @@ export function mediaDetail(
   };
 }
 
-/** A post's detail row and whether the viewer likes and favours it (404 when there is no such post). */
-async function detailRow(deps: Deps, rawId: string, viewer: Viewer | null): Promise<DetailRow> {
+/**
+ * A post's detail row, its tags' details (from `known` when it has them for the row's data
+ * version) and whether the viewer likes and favours it (404 when there is no such post).
+ */
+async function detailRow(deps: Deps, rawId: string, viewer: Viewer | null, known?: KnownTagDetails): Promise<DetailRow> {
   const id = parseId(rawId, 'Post');
   const row = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
-  return { row, mine: await repo.viewerReactions(deps.db, id, viewer?.id ?? null) };
+  const names = fromTagString(row.tag_string);
+  const tags = (await known?.(deps.db, Number(row.version), names)) ?? (await repo.tagDetailsOfPost(deps.db, id, names));
+  return { row, names, tags, mine: await repo.viewerReactions(deps.db, id, viewer?.id ?? null) };
 }
 
-export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null) {
-  const { row: p, mine } = await detailRow(deps, rawId, viewer);
-  const tags = fromTagString(p.tag_string);
-  const details = repo.tagDetailsOf(tags, p.tag_rows);
+/** GET /api/posts/<id>'s answer as an object (`known`: see detailRow). */
+export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null = null, known?: KnownTagDetails) {
+  const { row: p, names: tags, tags: details, mine } = await detailRow(deps, rawId, viewer, known);
   const children = p.children ? p.children.split(',') : [];
   return {
     id: String(p.id),
@@ -137,6 +142,6 @@ export async function getPost(deps: Deps, rawId: string, viewer: Viewer | null =
 }
 
 /** getPost's answer written as JSON bytes, key for key what the PostDetail schema's serializer writes of it (post-detail-bytes.ts). */
-export async function getPostBytes(deps: Deps, rawId: string, viewer: Viewer | null = null): Promise<Buffer> {
-  return detailBytes(deps.config, await detailRow(deps, rawId, viewer));
+export async function getPostBytes(deps: Deps, rawId: string, viewer: Viewer | null, known: KnownTagDetails): Promise<Buffer> {
+  return detailBytes(deps.config, await detailRow(deps, rawId, viewer, known));
 }

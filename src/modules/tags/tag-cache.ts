@@ -26,6 +26,11 @@ const ROLL_MINUTES = 24 * 60;
 
 export class TagCache {
   private snapshot = new TagSnapshot(-1, []);
+
+  /** The snapshot last read, whatever the data's version is now (the caller compares versions). */
+  get latest(): TagSnapshot {
+    return this.snapshot;
+  }
   /** Window counts by the minute their window starts in. */
   private windows = new Map<number, Map<number, number>>();
 
@@ -91,6 +96,7 @@ export class TagCache {
 export class TagSnapshot {
   private readonly memos = new Map<string, unknown>();
   private index?: NameIndex;
+  private byName?: Map<string, TagEntry>;
 
   constructor(
     readonly version: number,
@@ -100,6 +106,18 @@ export class TagSnapshot {
   /** The name index over `entries` (built on first use: only searches need it). */
   names(): NameIndex {
     return (this.index ??= new NameIndex(this.entries.map((e) => e.name)));
+  }
+
+  /** The entries of `names`, in their order; null when one is not a tag with posts. */
+  named(names: readonly string[]): TagEntry[] | null {
+    const byName = (this.byName ??= new Map(this.entries.map((e) => [e.name, e])));
+    const out: TagEntry[] = [];
+    for (const name of names) {
+      const entry = byName.get(name);
+      if (!entry) return null;
+      out.push(entry);
+    }
+    return out;
   }
 
   /**

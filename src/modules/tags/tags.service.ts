@@ -107,9 +107,8 @@ async function recentFromCache(deps: Deps, cache: TagCache, ids: number[], today
   return new Map(ids.map((id) => [id, { today: today.get(id) ?? 0, week: week.get(id) ?? 0 }]));
 }
 
-/** GET /api/tags with this process's cache of the tag lists; buildApp makes one, warm-up included. */
-export function createTagsService(deps: Deps) {
-  const cache = new TagCache();
+/** GET /api/tags with this process's cache of the tag lists (shared with the posts' details: createServices); buildApp makes one, warm-up included. */
+export function createTagsService(deps: Deps, cache = new TagCache()) {
   return {
     list: (q: TagListQuery) => listTags(deps, q, cache),
     warm: () => listTags(deps, { sortBy: 'trending', timeRange: 'week', limit: 1 }, cache),

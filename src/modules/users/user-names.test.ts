@@ -1,6 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachDatabase } from '../../../test/helpers.ts';
+import { eachDatabase, statementsDuring } from '../../../test/helpers.ts';
 import { createUser } from '../../../test/factories.ts';
 import { UserIds, UserNames } from './user-names.ts';
 
@@ -48,20 +48,8 @@ eachDatabase('usernames kept in memory', (ctx) => {
     const userIds = new UserIds();
     assert.equal(await userIds.of(ctx.database, 'BOB'), ids[1]);
     const db = ctx.database;
-    const run = db.executeQuery.bind(db);
-    let statements = 0;
-    db.executeQuery = ((...args: Parameters<typeof run>) => {
-      statements++;
-      return run(...args);
-    }) as typeof db.executeQuery;
-    try {
-      assert.equal(await userIds.of(db, 'bob'), ids[1]);
-      assert.equal(statements, 0, 'a name already found is not read again');
-      assert.equal(await userIds.of(db, 'eve'), undefined);
-      assert.equal(statements, 1);
-    } finally {
-      db.executeQuery = run;
-    }
+    assert.equal(await statementsDuring(db, async () => assert.equal(await userIds.of(db, 'bob'), ids[1])), 0, 'a name already found is not read again');
+    assert.equal(await statementsDuring(db, async () => assert.equal(await userIds.of(db, 'eve'), undefined)), 1);
     const eve = await createUser(ctx.database, { username: 'Eve' });
     assert.equal(await userIds.of(ctx.database, 'eve'), eve);
   });
