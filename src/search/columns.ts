@@ -16,6 +16,7 @@ import {
   evaluateSets,
   type KeptNumbers,
   type KeptTags,
+  keptHeadsOf,
   keptTotalsOf,
   type SetIndexes,
   type SetStrategy,
@@ -29,6 +30,8 @@ const COUNT_FIELDS: readonly string[] = ['likes', 'favs', 'comments'] satisfies 
 /** Candidates counted one by one up to this many; past it a sample of them tells whether the total is far above COUNT_CAP. */
 const EXACT_UP_TO = 20_000;
 const SAMPLE = 5_000;
+/** The posts of an order by a count kept from one ask: five pages of 24. */
+const HEAD_POSTS = 120;
 
 /** Whether an expression is conditions on the kept counts alone (with AND, OR, NOT). */
 function countsAlone(e: Expr): boolean {
@@ -69,26 +72,41 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
   const countsAt = await numbers.current(db, indexes.posts.newestId);
   // A total holds while neither the data nor the counts move: asked again, only the page is worked out.
   const { version } = indexes;
-  const { remember } = keptTotalsOf(indexes, c, { kind: 'and', exprs: sets }, version === undefined ? null : `${version}:${countsAt}`);
-  const scratch = new Scratch();
-  try {
-    // Without a set that selects posts, every post is a candidate.
-    const parts: Expr[] = sets.some((x) => x.kind !== 'not') ? sets : [{ kind: 'all' }, ...sets];
-    const listed = byCountAlone(c.order) ? loneList(parts, indexes.tags) : null;
-    if (listed) return rankListed(c, rest, listed, numbers, offset, limit);
-    const candidates = await evaluateSets(db, parts.length === 1 ? parts[0] : { kind: 'and', exprs: parts }, indexes, budgetMs, scratch.take, follows);
-    if (c.order[0].field === 'created' && !follows) {
-      // Dates out of id order: the newest order walked; a cursor there is SQL's.
-      if (c.before) return null;
-      const test = tester({ kind: 'and', exprs: rest }, numbers);
-      const keep = (id: number) => has(candidates, id) && test(id);
-      const { ids } = datePage(indexes.posts, c.order[0].dir, offset, limit, keep);
-      return { ids, ...remember(() => totalOf(rest.length === 0, rest, candidates, sizeOfResult(candidates, version), keep, numbers)) };
+  const stamp = version === undefined ? null : `${version}:${countsAt}`;
+  const reads: Expr = { kind: 'and', exprs: sets };
+  const { remember } = keptTotalsOf(indexes, c, reads, stamp);
+  const found = async (offset: number, limit: number): Promise<SearchPage | null> => {
+    const scratch = new Scratch();
+    try {
+      // Without a set that selects posts, every post is a candidate.
+      const parts: Expr[] = sets.some((x) => x.kind !== 'not') ? sets : [{ kind: 'all' }, ...sets];
+      const listed = byCountAlone(c.order) ? loneList(parts, indexes.tags) : null;
+      if (listed) return rankListed(c, rest, listed, numbers, offset, limit);
+      const candidates = await evaluateSets(db, parts.length === 1 ? parts[0] : { kind: 'and', exprs: parts }, indexes, budgetMs, scratch.take, follows);
+      if (c.order[0].field === 'created' && !follows) {
+        // Dates out of id order: the newest order walked; a cursor there is SQL's.
+        if (c.before) return null;
+        const test = tester({ kind: 'and', exprs: rest }, numbers);
+        const keep = (id: number) => has(candidates, id) && test(id);
+        const { ids } = datePage(indexes.posts, c.order[0].dir, offset, limit, keep);
+        return { ids, ...remember(() => totalOf(rest.length === 0, rest, candidates, sizeOfResult(candidates, version), keep, numbers)) };
+      }
+      return rank(c, rest, candidates, sizeOfResult(candidates, version), numbers, offset, limit, remember);
+    } finally {
+      scratch.release();
     }
-    return rank(c, rest, candidates, sizeOfResult(candidates, version), numbers, offset, limit, remember);
-  } finally {
-    scratch.release();
-  }
+  };
+  // An order by a count ranks every candidate whatever the page asked: the first pages are kept from one ask.
+  const heads = byCountAlone(c.order) ? keptHeadsOf(indexes, c, reads, stamp) : null;
+  if (!heads) return found(offset, limit);
+  const k = offset + limit;
+  const kept = heads.head(k);
+  if (kept) return { ids: kept.ids.slice(offset, k), total: kept.total, estimated: kept.estimated };
+  const want = Math.max(k, HEAD_POSTS);
+  const page = await found(0, want);
+  if (!page) return null;
+  heads.keep({ ids: page.ids, total: page.total, estimated: page.estimated, complete: page.ids.length < want });
+  return { ...page, ids: page.ids.slice(offset, k) };
 };
 
 /** The page and total of the candidates that pass the conditions on counts, in the query's order. */

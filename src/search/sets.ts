@@ -39,7 +39,7 @@ import {
   within,
 } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
-import type { KeptTotals, Total } from './totals.ts';
+import type { KeptHeads, KeptTotals, RankedHead, Total } from './totals.ts';
 
 /** The tag sets this strategy reads (TagSets). */
 export interface KeptTags {
@@ -113,6 +113,8 @@ export interface SetIndexes {
   numbers?: KeptNumbers;
   /** Totals the columns strategy worked out, kept while the data and counts stay as they were. */
   totals?: KeptTotals;
+  /** The first pages of orders by a count the columns strategy ranked, kept the same way. */
+  heads?: KeptHeads;
   /** The data version as the request read it: the indexes need not read it again to know they are current. */
   version?: number;
 }
@@ -303,6 +305,24 @@ export function keptTotalsOf(indexes: SetIndexes, c: Compiled, reads: Expr, stam
   return {
     known: (): Total | undefined => totals?.peek(key, stamp!),
     remember: (work: () => Total): Total => (totals ? totals.of(key, stamp!, work) : work()),
+  };
+}
+
+/**
+ * The first pages kept of a query in its order (KeptHeads), under keptTotalsOf's rule; `head(k)`:
+ * the kept ones when they reach the k-th match.
+ */
+export function keptHeadsOf(indexes: SetIndexes, c: Compiled, reads: Expr, stamp: string | null) {
+  const heads = stamp !== null && !movesUnversioned(reads) ? indexes.heads : undefined;
+  const key = JSON.stringify([c.expr, c.before ?? null, c.order]);
+  return {
+    head(k: number): RankedHead | undefined {
+      const kept = heads?.peek(key, stamp!);
+      return kept && (kept.complete || kept.ids.length >= k) ? kept : undefined;
+    },
+    keep(head: RankedHead): void {
+      heads?.keep(key, stamp!, head);
+    },
   };
 }
 

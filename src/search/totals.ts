@@ -5,38 +5,61 @@ export interface Total {
 }
 
 /**
- * Totals worked out at one state of the data, by query: a stamp names the state (the data
- * version, and the counts' own counter where counts are in the query). A total is given back only
+ * Values worked out at one state of the data, by query: a stamp names the state (the data
+ * version, and the counts' own counter where counts are in the query). A value is given back only
  * at the stamp it was worked out at. The newest few stamps are kept (the sets strategy's and the
- * columns strategy's differ at the same moment), `max` totals each. Counting the candidates of a
- * big set against a condition is most of such a search's time, and the page alone is cheap.
+ * columns strategy's differ at the same moment), `max` values each.
  */
-export class KeptTotals {
-  private readonly byStamp = new Map<string, Map<string, Total>>();
+export class KeptAtStamp<T> {
+  private readonly byStamp = new Map<string, Map<string, T>>();
 
   constructor(
     private readonly max = 2_000,
     private readonly stamps = 4,
   ) {}
 
-  /** The total of `key` kept at `stamp`, if any. */
-  peek(key: string, stamp: string): Total | undefined {
+  /** The value of `key` kept at `stamp`, if any. */
+  peek(key: string, stamp: string): T | undefined {
     return this.byStamp.get(stamp)?.get(key);
   }
 
-  /** The kept total of `key` at `stamp`, or `work` done and kept. */
-  of(key: string, stamp: string, work: () => Total): Total {
+  /** The kept value of `key` at `stamp`, or `work` done and kept. */
+  of(key: string, stamp: string, work: () => T): T {
     const known = this.peek(key, stamp);
-    if (known) return known;
-    const total = work();
+    if (known !== undefined) return known;
+    const value = work();
+    this.keep(key, stamp, value);
+    return value;
+  }
+
+  /** Keeps `value` as `key`'s at `stamp` (in place of one kept before). */
+  keep(key: string, stamp: string, value: T): void {
     let kept = this.byStamp.get(stamp);
     if (!kept) {
       this.byStamp.set(stamp, (kept = new Map()));
       // The oldest stamp goes first: the data has moved on from it.
       if (this.byStamp.size > this.stamps) this.byStamp.delete(this.byStamp.keys().next().value!);
     }
-    if (kept.size >= this.max) kept.delete(kept.keys().next().value!);
-    kept.set(key, total);
-    return total;
+    if (kept.size >= this.max && !kept.has(key)) kept.delete(kept.keys().next().value!);
+    kept.set(key, value);
   }
 }
+
+/**
+ * Totals by query. Counting the candidates of a big set against a condition is most of such a
+ * search's time, and the page alone is cheap.
+ */
+export class KeptTotals extends KeptAtStamp<Total> {}
+
+/**
+ * The first posts of a query in an order by a count, and its total: such an order is found by
+ * ranking every candidate, whichever page is asked, so the first pages are kept from one ask.
+ * `complete`: the ids are every match.
+ */
+export interface RankedHead extends Total {
+  ids: number[];
+  complete: boolean;
+}
+
+/** RankedHeads by query, at the stamp of the data version and the counts (a like moves it). */
+export class KeptHeads extends KeptAtStamp<RankedHead> {}

@@ -13,7 +13,7 @@ import { TagSets } from './tag-sets.ts';
 import { TermWords } from './title-terms.ts';
 import { WordSets } from './title-word-sets.ts';
 import { VersionedMap } from './versioned-map.ts';
-import { KeptTotals } from '../../search/totals.ts';
+import { KeptHeads, KeptTotals } from '../../search/totals.ts';
 import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import { heldPostDetail } from '../approval/approval.service.ts';
@@ -39,6 +39,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   const uploaders = new UploaderSets();
   const numbers = new PostNumbers();
   const totals = new KeptTotals();
+  const heads = new KeptHeads(1_000, 2);
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const words = new TermWords();
   const userIds = new UserIds();
@@ -61,7 +62,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
         { ...q, q: q.q ?? '' },
         tagsNamed,
         render,
-        { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, version },
+        { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, heads, version },
         { wildcards, words, version, userIds },
         filters,
       );
