@@ -185,8 +185,14 @@ test('an order by a count keeps its first pages from one ranking, at one stamp o
   let reads = 0;
   const counted: KeptTags = {
     ...tags,
-    postsOf: (id) => (reads++, tags.postsOf(id)),
-    descendingOf: (id) => (reads++, tags.descendingOf!(id)),
+    postsOf: (id) => {
+      reads++;
+      return tags.postsOf(id);
+    },
+    descendingOf: (id) => {
+      reads++;
+      return tags.descendingOf!(id);
+    },
   };
   let countsAt = 0;
   const kept: SetIndexes = { ...indexes, tags: counted, numbers: { ...numbers, current: async () => countsAt }, heads: new KeptHeads(), version: 1 };
