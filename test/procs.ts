@@ -93,11 +93,13 @@ export async function startProcs(suite: Suite): Promise<Procs> {
   const deps: Deps = { db: database, config, clock, media: store, startedAt: clock.now() };
   const configs: Config[] = [];
 
-  /** Starts every instance with these settings (each with its own port and DATA_DIR) and waits until they are ready. */
-  const start = async (settings: Config) => {
-    configs.length = 0;
-    children = [];
-    for (const dataDir of dataDirs) {
+  /**
+   * Starts one instance and waits until it is ready. The port freePort found may be taken before
+   * the server listens (another test's client socket can be given it as its local port): then
+   * the instance is started again on another one.
+   */
+  const launch = async (settings: Config, dataDir: string): Promise<{ instance: Config; child: ChildProcess }> => {
+    for (let attempt = 1; ; attempt++) {
       const instance: Config = {
         ...settings,
         port: await freePort(),
@@ -115,15 +117,35 @@ export async function startProcs(suite: Suite): Promise<Procs> {
         redisPrefix: `imageboard-test:${schema}:`,
         shutdownDelayMs: 0,
       };
-      configs.push(instance);
       const { child } = await startServer({ ...configEnv(instance), IMAGEBOARD_TEST_CLOCK_FILE: clock.file });
+      let own = '';
+      children.push(child);
       running.add(child.pid!);
       child.on('exit', () => running.delete(child.pid!));
-      child.stdout.on('data', (d) => (output += d));
-      child.stderr.on('data', (d) => (output += d));
-      children.push(child);
+      const keep = (d: Buffer) => {
+        output += d;
+        own += d;
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      try {
+        await ready(instance.port, child, () => output);
+        return { instance, child };
+      } catch (err) {
+        if (attempt < 3 && child.exitCode !== null && own.includes('the port is already in use')) {
+          children = children.filter((c) => c !== child);
+          continue;
+        }
+        throw err;
+      }
     }
-    await Promise.all(configs.map((c, i) => ready(c.port, children[i], () => output)));
+  };
+  /** Starts every instance with these settings (each with its own port and DATA_DIR) and waits until they are ready. */
+  const start = async (settings: Config) => {
+    configs.length = 0;
+    children = [];
+    const started = await Promise.all(dataDirs.map((dataDir) => launch(settings, dataDir)));
+    configs.push(...started.map((s) => s.instance));
     deps.config = Object.freeze({ ...configs[0] });
   };
   let closed: Promise<void> | null = null;
