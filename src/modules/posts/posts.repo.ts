@@ -270,22 +270,6 @@ export async function tagDetails(db: Database, names: string[]) {
   return inNamesOrder(names, new Map(rows.map((r) => [r.name, r])));
 }
 
-const tagRowsOfPost = preparedLookup(
-  (db, keyIs) =>
-    db
-      .selectFrom('post_tags')
-      .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
-      .select(['post_tags.post_id', 'tags.name', 'tags.category', 'tags.post_count'])
-      .where(keyIs(sql.ref('post_tags.post_id'))),
-  (row) => row.post_id,
-);
-
-/** tagDetails of a post's tags (`names`, its tag string's) read by the post's id. */
-export async function tagDetailsOfPost(db: Database, postId: number, names: string[]) {
-  if (names.length === 0) return [];
-  return inNamesOrder(names, new Map((await tagRowsOfPost(db, postId)).map((r) => [r.name, r])));
-}
-
 function inNamesOrder(names: string[], byName: Map<string, { category: string; post_count: number }>): TagDetail[] {
   return names.map((name) => {
     const r = byName.get(name);

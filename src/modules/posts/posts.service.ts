@@ -113,7 +113,7 @@ async function detailRow(deps: Deps, rawId: string, viewer: Viewer | null, known
   const id = parseId(rawId, 'Post');
   const row = (await repo.findPost(deps.db, id)) ?? notFound('Post', rawId);
   const names = fromTagString(row.tag_string);
-  const tags = (await known?.(deps.db, Number(row.version), names)) ?? (await repo.tagDetailsOfPost(deps.db, id, names));
+  const tags = (await known?.(deps.db, Number(row.version), names)) ?? (await repo.tagDetails(deps.db, names));
   return { row, names, tags, mine: await repo.viewerReactions(deps.db, id, viewer?.id ?? null) };
 }
 

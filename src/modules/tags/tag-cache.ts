@@ -26,13 +26,13 @@ const ROLL_MINUTES = 24 * 60;
 
 export class TagCache {
   private snapshot = new TagSnapshot(-1, []);
+  /** Window counts by the minute their window starts in. */
+  private windows = new Map<number, Map<number, number>>();
 
   /** The snapshot last read, whatever the data's version is now (the caller compares versions). */
   get latest(): TagSnapshot {
     return this.snapshot;
   }
-  /** Window counts by the minute their window starts in. */
-  private windows = new Map<number, Map<number, number>>();
 
   /** All tags with posts, as of the data's current version (checked on every call). */
   async all(db: Database): Promise<TagSnapshot> {
