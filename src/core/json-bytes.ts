@@ -179,29 +179,48 @@ export class JsonWriter {
    * going through it a character at a time.
    */
   inString(text: string): void {
-    if (text.length >= LONG && !NEEDS_CARE.test(text)) {
-      this.room(3 * text.length);
-      this.at += this.buffer.write(text, this.at);
+    this.inStringIn(text, 0, text.length);
+  }
+
+  /** The part of `text` from `start` to `end` as a JSON string (stringIn of a row's field: no text cut out unless long or escaped). */
+  stringIn(text: string, start: number, end: number): void {
+    this.byte(QUOTE);
+    this.inStringIn(text, start, end);
+    this.byte(QUOTE);
+  }
+
+  /** The part of `text` from `start` to `end` inside a JSON string, as inString writes a text. */
+  inStringIn(text: string, start: number, end: number): void {
+    if (end - start >= LONG) {
+      const part = start === 0 && end === text.length ? text : text.slice(start, end);
+      if (!NEEDS_CARE.test(part)) {
+        this.room(3 * part.length);
+        this.at += this.buffer.write(part, this.at);
+      } else this.escaped(part);
       return;
     }
-    this.room(text.length);
+    this.room(end - start);
     const b = this.buffer;
-    const start = this.at;
-    let at = start;
-    for (let i = 0; i < text.length; i++) {
+    let at = this.at;
+    for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
       if (c < 0x20 || c === QUOTE || c === BACKSLASH || c >= 0x80) {
-        const json = JSON.stringify(text);
-        this.at = start;
-        this.room(Buffer.byteLength(json));
-        this.at += this.buffer.write(json, this.at) - 2;
-        // The quotes JSON.stringify added are cut off: its text is shifted one byte left.
-        this.buffer.copyWithin(start, start + 1, this.at + 1);
+        this.escaped(text.slice(start, end));
         return;
       }
       b[at++] = c;
     }
     this.at = at;
+  }
+
+  /** Text inside a JSON string as JSON.stringify writes it (its quotes cut off). */
+  private escaped(text: string): void {
+    const json = JSON.stringify(text);
+    const start = this.at;
+    this.room(Buffer.byteLength(json));
+    this.at += this.buffer.write(json, this.at) - 2;
+    // The quotes JSON.stringify added are cut off: its text is shifted one byte left.
+    this.buffer.copyWithin(start, start + 1, this.at + 1);
   }
 
   /** JSON text written as it is (a value a caller made with JSON.stringify). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { JsonWriter } from '../../core/json-bytes.ts';
-import { DanbooruPostArray, danbooruPostJson, type PostRow } from './danbooru-post-object.ts';
+import { DanbooruPostArray, type PostRow, rowText } from './danbooru-post-object.ts';
 
 const row = (tagString: string): PostRow => ({
   id: 7,
@@ -21,7 +21,6 @@ const row = (tagString: string): PostRow => ({
   created_at: Date.UTC(2026, 0, 2),
   updated_at: Date.UTC(2026, 0, 3),
   tag_string: tagString,
-  uploader_name: 'alice',
   last_commented_at: null,
   source: null,
   parent_id: null,
@@ -29,7 +28,10 @@ const row = (tagString: string): PostRow => ({
 });
 
 const ROOT = 'http://board.example/media/';
-const object = (tagString: string, categories: Map<string, string>) => JSON.parse(danbooruPostJson(row(tagString), ROOT, categories));
+/** One post's object as GET /posts/<id>.json writes it, from its row's text. */
+const danbooruPostJson = (p: PostRow, categories: Map<string, string>, uploaderName = 'alice') =>
+  new DanbooruPostArray([rowText(p)], [uploaderName], ROOT, categories).json(0);
+const object = (tagString: string, categories: Map<string, string>) => JSON.parse(danbooruPostJson(row(tagString), categories));
 
 test('tag strings and counts: with no categorised tag at all, with some elsewhere, and with some on the post', () => {
   const none = new Map<string, string>();
@@ -72,11 +74,10 @@ test('every field of a video post with a sample, a parent, children, comments an
     has_children: true,
     last_commented_at: Date.UTC(2026, 0, 4, 5, 6, 7, 89),
     source: 'https://example.com/ü?a="b"\\',
-    uploader_name: 'ñame',
     content_rating: 'unsafe',
   };
   const url = (path: string) => `${ROOT}${path}`;
-  assert.deepEqual(JSON.parse(danbooruPostJson(p, ROOT, new Map([['cat', 'artist']]))), {
+  assert.deepEqual(JSON.parse(danbooruPostJson(p, new Map([['cat', 'artist']]), 'ñame')), {
     id: 7,
     created_at: '2026-01-02T00:00:00.000+00:00',
     updated_at: '2026-01-03T00:00:00.000+00:00',
@@ -142,7 +143,7 @@ test('every field of a video post with a sample, a parent, children, comments an
 test('a page of posts is one JSON array of their objects, in the order given', () => {
   const rows = [row('a'), { ...row('b c'), id: 5 }, { ...row(''), id: 2 }];
   const w = new JsonWriter(Buffer.alloc(16));
-  new DanbooruPostArray(rows, ROOT, new Map()).write(w);
+  new DanbooruPostArray(rows.map(rowText), ['alice', 'bob', 'carol'], ROOT, new Map()).write(w);
   const page = JSON.parse(w.buffer.toString('utf8', 0, w.at));
   assert.deepEqual(
     page.map((p: { id: number; tag_string: string }) => [p.id, p.tag_string]),
@@ -152,8 +153,32 @@ test('a page of posts is one JSON array of their objects, in the order given', (
       [2, ''],
     ],
   );
-  assert.deepEqual(page[1], JSON.parse(danbooruPostJson(rows[1], ROOT, new Map())));
+  assert.deepEqual(page[1], JSON.parse(danbooruPostJson(rows[1], new Map(), 'bob')));
   const empty = new JsonWriter();
-  new DanbooruPostArray([], ROOT, new Map()).write(empty);
+  new DanbooruPostArray([], [], ROOT, new Map()).write(empty);
   assert.equal(empty.buffer.toString('utf8', 0, empty.at), '[]');
+});
+
+test('a page turned round (a cursor read upwards) keeps each post with its uploader', () => {
+  const page = new DanbooruPostArray([rowText({ ...row('a'), id: 1 }), rowText({ ...row('b'), id: 2 })], ['alice', 'bob'], ROOT, new Map());
+  page.reverse();
+  const w = new JsonWriter();
+  page.write(w);
+  const objects = JSON.parse(w.buffer.toString('utf8', 0, w.at)) as { id: number; uploader_name: string }[];
+  assert.deepEqual(
+    objects.map((p) => [p.id, p.uploader_name]),
+    [
+      [2, 'bob'],
+      [1, 'alice'],
+    ],
+  );
+});
+
+test('a field read in place: numbers digit by digit, or through Number when not whole', () => {
+  const p = { ...row('x'), duration: 12.25, file_size: 9_007_199_254_740, parent_id: null };
+  const object = JSON.parse(danbooruPostJson(p, new Map()));
+  assert.equal(object.media_asset.duration, 12.25);
+  assert.equal(object.file_size, 9_007_199_254_740);
+  assert.equal(object.parent_id, null);
+  assert.throws(() => new DanbooruPostArray(['7\x1f2'], ['alice'], ROOT, new Map()).json(0), /fields/);
 });

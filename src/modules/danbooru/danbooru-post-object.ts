@@ -5,10 +5,11 @@ import type { DanbooruPost } from './danbooru.schemas.ts';
 import { writeDanbooruTime } from './danbooru-time.ts';
 import { fromTagString } from '../posts/tag-string.ts';
 import { JsonWriter, asciiBytes } from '../../core/json-bytes.ts';
+import { FIELD_SEPARATOR } from '../../db/engine.ts';
 
 export type DanbooruPostObject = Static<typeof DanbooruPost>;
 
-/** The columns a Danbooru post object is made of. */
+/** A post's fields by name, as rowText writes them into a row's text. */
 export type PostRow = Pick<
   Selectable<PostsTable>,
   | 'id'
@@ -30,11 +31,43 @@ export type PostRow = Pick<
   | 'tag_string'
   | 'source'
   | 'parent_id'
-> & { uploader_name: string | null; last_commented_at: number | null; has_children: boolean };
+> & { last_commented_at: number | null; has_children: boolean };
+
+/**
+ * The fields of a row's text, in order: what danbooru-posts.ts reads of a post as one text
+ * (FIELD_SEPARATOR between them, NULL as nothing, has_children as 1 or 0). Anything after them
+ * (the data version) is not the post's.
+ */
+export const ROW_FIELDS = [
+  'id',
+  'uploader_id',
+  'content_rating',
+  'media_type',
+  'file_size',
+  'width',
+  'height',
+  'duration',
+  'md5',
+  'file_path',
+  'thumb_path',
+  'preview_path',
+  'like_count',
+  'favorite_count',
+  'created_at',
+  'updated_at',
+  'tag_string',
+  'last_commented_at',
+  'source',
+  'parent_id',
+  'has_children',
+] as const satisfies readonly (keyof PostRow)[];
+
+/** A post's fields as the text of its row (tests, and anything that has them as an object). */
+export function rowText(p: PostRow): string {
+  return ROW_FIELDS.map((f) => (f === 'has_children' ? (p[f] ? '1' : '0') : (p[f] ?? ''))).join(FIELD_SEPARATOR);
+}
 
 export const CATEGORIES = ['general', 'artist', 'copyright', 'character', 'meta'] as const;
-
-const extOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
 /** Thumbnails are made to fit 180x180 (Danbooru's name for that variant). */
 const THUMB = 180;
@@ -63,6 +96,7 @@ const K = {
   tagCount: asciiBytes(',"tag_count":'),
   parentId: asciiBytes(',"parent_id":'),
   null: asciiBytes('null'),
+  empty: asciiBytes('""'),
   children: asciiBytes(',"has_children":true,"has_active_children":true'),
   noChildren: asciiBytes(',"has_children":false,"has_active_children":false'),
   large: asciiBytes(',"has_large":true'),
@@ -92,65 +126,131 @@ const RATING: Record<'safe' | 'sketchy' | 'unsafe', Uint8Array> = {
   unsafe: asciiBytes('e' satisfies DanbooruPostObject['rating']),
 };
 
-/** The rating's letter (an unknown rating is q); compared, not looked up by name (a lookup by a text read from the database looks the text up among V8's names first). */
-function ratingBytes(rating: string): Uint8Array {
-  return rating === 'safe' ? RATING.safe : rating === 'unsafe' ? RATING.unsafe : RATING.sketchy;
+/** The rating's letter (an unknown rating is q), for the text from `start` to `end`; compared in place, with no text cut out. */
+function ratingBytes(text: string, start: number, end: number): Uint8Array {
+  if (end - start === 4 && text.startsWith('safe', start)) return RATING.safe;
+  if (end - start === 6 && text.startsWith('unsafe', start)) return RATING.unsafe;
+  return RATING.sketchy;
 }
 
+/** Each field's index in a row's text. */
+const F = Object.fromEntries(ROW_FIELDS.map((f, i) => [f, i])) as { [K in (typeof ROW_FIELDS)[number]]: number };
+
 /**
- * A post as Danbooru's clients read it, written as JSON into `w`. `root` is where its media are
- * (absolute, ending in `/`), as rootBytes writes it; `categories` gives each tag's category (a missing tag is general).
+ * Where the fields of the row being written end (the separator after each), found once a row.
+ * Shared: a row is written from start to end without a break, so one at a time uses it.
+ */
+const ends = new Int32Array(ROW_FIELDS.length);
+
+/** Finds the fields of `text` (ends); a text with too few is not a row of ROW_FIELDS. */
+function locate(text: string): void {
+  let from = 0;
+  for (let i = 0; i < ends.length; i++) {
+    const sep = text.indexOf(FIELD_SEPARATOR, from);
+    // The last field ends at the text's end, or at the data version that follows it.
+    ends[i] = sep < 0 && i === ends.length - 1 ? text.length : sep;
+    if (ends[i] < 0) throw new Error(`a post's row has ${i + 1} fields, not ${ends.length}`);
+    from = ends[i] + 1;
+  }
+}
+
+const startOf = (i: number) => (i === 0 ? 0 : ends[i - 1] + 1);
+
+/** The whole number from `start` to `end` of `text`, read digit by digit (anything else through Number). */
+export function intIn(text: string, start: number, end: number): number {
+  let i = start;
+  const negative = text.charCodeAt(i) === MINUS;
+  if (negative) i++;
+  if (i === end) return Number(text.slice(start, end));
+  let n = 0;
+  for (; i < end; i++) {
+    const digit = text.charCodeAt(i) - ZERO;
+    if (digit < 0 || digit > 9) return Number(text.slice(start, end));
+    n = n * 10 + digit;
+  }
+  return negative ? -n : n;
+}
+
+/** The number in field `i` of the located row. */
+const num = (text: string, i: number) => intIn(text, startOf(i), ends[i]);
+/** The number in field `i` of the located row, or null when it is empty (NULL). */
+const numOrNull = (text: string, i: number) => (startOf(i) === ends[i] ? null : num(text, i));
+/** Where field `i`'s file extension starts: after its last dot (the whole field without one). */
+const extStart = (text: string, i: number) => {
+  const dot = text.lastIndexOf('.', ends[i] - 1);
+  return dot < startOf(i) ? startOf(i) : dot + 1;
+};
+
+/**
+ * A post as Danbooru's clients read it, written as JSON into `w` from its row's text (ROW_FIELDS)
+ * and its uploader's name. `root` is where its media are (absolute, ending in `/`), as rootBytes
+ * writes it; `categories` gives each tag's category (a missing tag is general).
  * Written piece by piece into the answer's bytes, not built as an object or a text: a page of 200
  * is some 400 kB, and the objects, texts and their collection were most of such a page's time.
+ * The fields are read where they lie in the row's text: cutting each row into its fields and an
+ * object made a page's rows live long enough to be collected as old objects.
  * Its constant pieces are bytes made once, and a text it writes twice is copied from its first.
  */
-function writeDanbooruPost(w: JsonWriter, p: PostRow, root: Uint8Array, categories: Map<string, string>): void {
+function writeDanbooruPost(w: JsonWriter, text: string, uploaderName: string, root: Uint8Array, categories: Map<string, string>): void {
+  locate(text);
+  const tagsStart = startOf(F.tag_string);
+  const tagsEnd = ends[F.tag_string];
   // The tag string is the names sorted and joined by one space (tag-string.ts): most posts have
   // general tags only, and then their lists are the whole string, and no name need be cut out.
-  const names = categories.size === 0 ? null : fromTagString(p.tag_string);
+  const names = categories.size === 0 ? null : fromTagString(text.slice(tagsStart, tagsEnd));
   let byCategory: string[][] | null = null;
   if (names?.some((n) => categories.has(n))) {
     byCategory = [[], [], [], [], []];
     for (const n of names) byCategory[CATEGORY_INDEX.get(categories.get(n) ?? 'general') ?? 0].push(n);
   }
-  const fileExt = extOf(p.file_path);
-  const hasSample = p.preview_path !== null && p.preview_path !== '';
+  const width = num(text, F.width);
+  const height = num(text, F.height);
+  const previewStart = startOf(F.preview_path);
+  const hasSample = ends[F.preview_path] > previewStart;
   w.bytes(K.id);
-  w.number(p.id);
+  w.number(num(text, F.id));
   w.bytes(K.createdAt);
-  writeDanbooruTime(w, Number(p.created_at));
+  writeDanbooruTime(w, num(text, F.created_at));
   w.bytes(K.updatedAt);
-  writeDanbooruTime(w, Number(p.updated_at));
+  writeDanbooruTime(w, num(text, F.updated_at));
   w.bytes(K.uploaderId);
-  w.number(p.uploader_id);
+  w.number(num(text, F.uploader_id));
   w.bytes(K.uploaderName);
-  w.string(p.uploader_name ?? '');
+  w.string(uploaderName);
+  const likes = num(text, F.like_count);
   w.bytes(K.score);
-  w.number(p.like_count);
+  w.number(likes);
   w.bytes(K.upScore);
-  w.number(p.like_count);
+  w.number(likes);
   w.bytes(K.favCount);
-  w.number(p.favorite_count);
+  w.number(num(text, F.favorite_count));
   w.bytes(K.source);
-  w.string(p.source ?? '');
+  w.stringIn(text, startOf(F.source), ends[F.source]);
   w.bytes(K.md5);
-  const md5 = written(w, p.md5 ?? '');
+  const md5 = w.at;
+  w.stringIn(text, startOf(F.md5), ends[F.md5]);
+  const md5End = w.at;
   w.bytes(K.rating);
-  w.bytes(ratingBytes(p.content_rating));
+  w.bytes(ratingBytes(text, startOf(F.content_rating), ends[F.content_rating]));
   w.bytes(K.afterRating);
-  writeSize(w, p);
+  writeSize(w, width, height);
   w.bytes(K.fileExt);
-  const ext = written(w, fileExt);
+  const ext = w.at;
+  w.stringIn(text, extStart(text, F.file_path), ends[F.file_path]);
+  const extEnd = w.at;
   w.bytes(K.fileSize);
-  w.number(p.file_size);
+  const fileSize = num(text, F.file_size);
+  w.number(fileSize);
   w.bytes(K.tagString);
-  const tagString = written(w, p.tag_string);
-  const count = names ? names.length : countNames(p.tag_string);
+  const tagString = w.at;
+  w.stringIn(text, tagsStart, tagsEnd);
+  const tagStringEnd = w.at;
+  const count = names ? names.length : countNames(text, tagsStart, tagsEnd);
   for (let c = 0; c < CATEGORIES.length; c++) {
     w.bytes(STRING_FIELDS[c]);
     if (byCategory) w.string(byCategory[c].join(' '));
-    else if (c === 0) w.again(tagString[0], tagString[1]);
-    else w.string('');
+    else if (c === 0) w.again(tagString, tagStringEnd);
+    else w.bytes(K.empty);
   }
   w.bytes(K.tagCount);
   w.number(count);
@@ -159,131 +259,140 @@ function writeDanbooruPost(w: JsonWriter, p: PostRow, root: Uint8Array, categori
     w.number(byCategory ? byCategory[c].length : c === 0 ? count : 0);
   }
   w.bytes(K.parentId);
-  w.numberOrNull(p.parent_id);
-  w.bytes(p.has_children ? K.children : K.noChildren);
+  w.numberOrNull(numOrNull(text, F.parent_id));
+  w.bytes(text.charCodeAt(startOf(F.has_children)) === ONE ? K.children : K.noChildren);
   w.bytes(hasSample ? K.large : K.noLarge);
   w.bytes(K.fileUrl);
-  const original = writeUrl(w, root, p.file_path);
+  const original = w.at;
+  writeUrl(w, root, text, startOf(F.file_path), ends[F.file_path]);
+  const originalEnd = w.at;
   w.bytes(K.largeFileUrl);
   let sample = original;
-  if (hasSample) sample = writeUrl(w, root, p.preview_path!);
-  else w.again(original[0], original[1]);
+  let sampleEnd = originalEnd;
+  if (hasSample) {
+    sample = w.at;
+    writeUrl(w, root, text, previewStart, ends[F.preview_path]);
+    sampleEnd = w.at;
+  } else w.again(original, originalEnd);
   w.bytes(K.previewFileUrl);
-  const thumb = writeUrl(w, root, p.thumb_path);
+  const thumb = w.at;
+  writeUrl(w, root, text, startOf(F.thumb_path), ends[F.thumb_path]);
+  const thumbEnd = w.at;
   w.bytes(K.mediaAsset);
-  w.number(p.id);
+  w.number(num(text, F.id));
   w.bytes(K.md5);
-  w.again(md5[0], md5[1]);
+  w.again(md5, md5End);
   w.bytes(K.fileExt);
-  w.again(ext[0], ext[1]);
+  w.again(ext, extEnd);
   w.bytes(K.fileSize);
-  w.number(p.file_size);
+  w.number(fileSize);
   w.bytes(K.comma);
-  writeSize(w, p);
+  writeSize(w, width, height);
   w.bytes(K.duration);
-  w.numberOrNull(p.duration);
+  w.numberOrNull(numOrNull(text, F.duration));
   w.bytes(K.thumbVariant);
-  w.again(thumb[0], thumb[1]);
-  const scale = Math.min(1, THUMB / Math.max(p.width, p.height, 1));
+  w.again(thumb, thumbEnd);
+  const scale = Math.min(1, THUMB / Math.max(width, height, 1));
   w.bytes(K.width);
-  w.number(Math.round(p.width * scale));
+  w.number(Math.round(width * scale));
   w.bytes(K.height);
-  w.number(Math.round(p.height * scale));
+  w.number(Math.round(height * scale));
   w.bytes(K.fileExt);
-  w.string(extOf(p.thumb_path));
+  w.stringIn(text, extStart(text, F.thumb_path), ends[F.thumb_path]);
   w.bytes(K.variantEnd);
   if (hasSample) {
     w.bytes(K.sampleVariant);
-    w.again(sample[0], sample[1]);
+    w.again(sample, sampleEnd);
     w.bytes(K.width);
-    w.number(p.width);
+    w.number(width);
     w.bytes(K.height);
-    w.number(p.height);
+    w.number(height);
     w.bytes(K.fileExt);
-    w.string(extOf(p.preview_path!));
+    w.stringIn(text, extStart(text, F.preview_path), ends[F.preview_path]);
     w.bytes(K.variantEnd);
   }
   w.bytes(K.originalVariant);
-  w.again(original[0], original[1]);
+  w.again(original, originalEnd);
   w.bytes(K.width);
-  w.number(p.width);
+  w.number(width);
   w.bytes(K.height);
-  w.number(p.height);
+  w.number(height);
   w.bytes(K.fileExt);
-  w.again(ext[0], ext[1]);
+  w.again(ext, extEnd);
   w.bytes(K.lastCommentedAt);
-  if (p.last_commented_at === null) w.bytes(K.null);
+  const commented = numOrNull(text, F.last_commented_at);
+  if (commented === null) w.bytes(K.null);
   else {
     w.bytes(K.quote);
-    writeDanbooruTime(w, Number(p.last_commented_at));
+    writeDanbooruTime(w, commented);
     w.bytes(K.quote);
   }
   w.bytes(K.end);
 }
 
-/** Posts in the order given, to be written as a JSON array of Danbooru's objects (a page of posts.json). */
+/**
+ * Posts in the order given, to be written as a JSON array of Danbooru's objects (a page of
+ * posts.json): each row's text (ROW_FIELDS) and its uploader's name.
+ */
 export class DanbooruPostArray {
   /** The media root as written in the page's URLs, made once for all its posts. */
   private readonly root: Uint8Array;
 
   constructor(
-    readonly rows: PostRow[],
+    private readonly texts: string[],
+    private readonly uploaderNames: string[],
     mediaRoot: string,
     private readonly categories: Map<string, string>,
   ) {
     this.root = rootBytes(mediaRoot);
   }
 
+  get length(): number {
+    return this.texts.length;
+  }
+
+  /** The last post first. */
+  reverse(): void {
+    this.texts.reverse();
+    this.uploaderNames.reverse();
+  }
+
   write(w: JsonWriter): void {
     w.raw('[');
-    for (let i = 0; i < this.rows.length; i++) {
+    for (let i = 0; i < this.texts.length; i++) {
       if (i > 0) w.raw(',');
-      writeDanbooruPost(w, this.rows[i], this.root, this.categories);
+      writeDanbooruPost(w, this.texts[i], this.uploaderNames[i], this.root, this.categories);
     }
     w.raw(']');
   }
 
-  /** The `i`th post's object as JSON text. */
+  /** The `i`th post's object as JSON text (one post: GET /posts/<id>.json). */
   json(i: number): string {
-    return postJson(this.rows[i], this.root, this.categories);
+    const w = new JsonWriter();
+    writeDanbooruPost(w, this.texts[i], this.uploaderNames[i], this.root, this.categories);
+    return w.buffer.toString('utf8', 0, w.at);
   }
 }
 
-/** The post as JSON text (one post: GET /posts/<id>.json). */
-export function danbooruPostJson(p: PostRow, mediaRoot: string, categories: Map<string, string>): string {
-  return postJson(p, rootBytes(mediaRoot), categories);
-}
-
-function postJson(p: PostRow, root: Uint8Array, categories: Map<string, string>): string {
-  const w = new JsonWriter();
-  writeDanbooruPost(w, p, root, categories);
-  return w.buffer.toString('utf8', 0, w.at);
-}
-
 const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]));
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const ONE = 0x31;
+const SPACE = 0x20;
 
-function writeSize(w: JsonWriter, p: PostRow): void {
+function writeSize(w: JsonWriter, width: number, height: number): void {
   w.bytes(K.imageWidth);
-  w.number(p.width);
+  w.number(width);
   w.bytes(K.imageHeight);
-  w.number(p.height);
+  w.number(height);
 }
 
-/** A JSON string; gives where its bytes start and end, to be written again. */
-function written(w: JsonWriter, text: string): [number, number] {
-  const start = w.at;
-  w.string(text);
-  return [start, w.at];
-}
-
-/** A media URL as a JSON string; gives where its bytes start and end, to be written again. */
-function writeUrl(w: JsonWriter, root: Uint8Array, path: string): [number, number] {
-  const start = w.at;
+/** A media URL as a JSON string: the root, then the path from `start` to `end` of `text`. */
+function writeUrl(w: JsonWriter, root: Uint8Array, text: string, start: number, end: number): void {
   w.bytes(K.quote);
   w.bytes(root);
-  w.inString(path);
+  w.inStringIn(text, start, end);
   w.bytes(K.quote);
-  return [start, w.at];
 }
 
 /** The media root as it is written inside a JSON string. */
@@ -293,10 +402,10 @@ function rootBytes(mediaRoot: string): Uint8Array {
   return w.buffer.subarray(0, w.at);
 }
 
-/** How many names a tag string holds (one space between two). */
-function countNames(tagString: string): number {
-  if (tagString === '') return 0;
+/** How many names the tag string from `start` to `end` of `text` holds (one space between two). */
+function countNames(text: string, start: number, end: number): number {
+  if (end === start) return 0;
   let n = 1;
-  for (let i = tagString.indexOf(' '); i >= 0; i = tagString.indexOf(' ', i + 1)) n++;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === SPACE) n++;
   return n;
 }
