@@ -192,7 +192,8 @@ export class JsonWriter {
   /** The part of `text` from `start` to `end` inside a JSON string, as inString writes a text. */
   inStringIn(text: string, start: number, end: number): void {
     if (end - start >= LONG) {
-      const part = start === 0 && end === text.length ? text : text.slice(start, end);
+      // A slice of the whole text is the text itself.
+      const part = text.slice(start, end);
       if (!NEEDS_CARE.test(part)) {
         this.room(3 * part.length);
         this.at += this.buffer.write(part, this.at);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { JsonWriter } from '../../core/json-bytes.ts';
-import { DanbooruPostArray, type PostRow, rowText } from './danbooru-post-object.ts';
+import { DanbooruPostArray, type PostRow, rowNumber, rowText } from './danbooru-post-object.ts';
 
 const row = (tagString: string): PostRow => ({
   id: 7,
@@ -181,4 +181,16 @@ test('a field read in place: numbers digit by digit, or through Number when not 
   assert.equal(object.file_size, 9_007_199_254_740);
   assert.equal(object.parent_id, null);
   assert.throws(() => new DanbooruPostArray(['7\x1f2'], ['alice'], ROOT, new Map()).json(0), /fields/);
+});
+
+test('a row read by field: its id, its uploader and the data version written after its fields', () => {
+  const text = `${rowText({ ...row('a'), id: 41, uploader_id: 9 })}\x1f1234`;
+  assert.equal(rowNumber(text, 'id'), 41);
+  assert.equal(rowNumber(text, 'uploader_id'), 9);
+  assert.equal(rowNumber(text, 'version'), 1234);
+  // The version after the fields is not the post's: the object is the same with or without it.
+  assert.deepEqual(
+    JSON.parse(new DanbooruPostArray([text], ['alice'], ROOT, new Map()).json(0)),
+    JSON.parse(danbooruPostJson({ ...row('a'), id: 41, uploader_id: 9 }, new Map())),
+  );
 });

@@ -157,7 +157,7 @@ function locate(text: string): void {
 const startOf = (i: number) => (i === 0 ? 0 : ends[i - 1] + 1);
 
 /** The whole number from `start` to `end` of `text`, read digit by digit (anything else through Number). */
-export function intIn(text: string, start: number, end: number): number {
+function intIn(text: string, start: number, end: number): number {
   let i = start;
   const negative = text.charCodeAt(i) === MINUS;
   if (negative) i++;
@@ -169,6 +169,18 @@ export function intIn(text: string, start: number, end: number): number {
     n = n * 10 + digit;
   }
   return negative ? -n : n;
+}
+
+/**
+ * The number in field `field` of a row's text, or the data version read with it (`version`: the
+ * field after the post's), found without locating the rest (the page's ids and uploaders).
+ */
+export function rowNumber(text: string, field: (typeof ROW_FIELDS)[number] | 'version'): number {
+  const i = field === 'version' ? ROW_FIELDS.length : F[field];
+  let start = 0;
+  for (let k = 0; k < i; k++) start = text.indexOf(FIELD_SEPARATOR, start) + 1;
+  const end = text.indexOf(FIELD_SEPARATOR, start);
+  return intIn(text, start, end < 0 ? text.length : end);
 }
 
 /** The number in field `i` of the located row. */
@@ -207,8 +219,9 @@ function writeDanbooruPost(w: JsonWriter, text: string, uploaderName: string, ro
   const height = num(text, F.height);
   const previewStart = startOf(F.preview_path);
   const hasSample = ends[F.preview_path] > previewStart;
+  const id = num(text, F.id);
   w.bytes(K.id);
-  w.number(num(text, F.id));
+  w.number(id);
   w.bytes(K.createdAt);
   writeDanbooruTime(w, num(text, F.created_at));
   w.bytes(K.updatedAt);
@@ -279,7 +292,7 @@ function writeDanbooruPost(w: JsonWriter, text: string, uploaderName: string, ro
   writeUrl(w, root, text, startOf(F.thumb_path), ends[F.thumb_path]);
   const thumbEnd = w.at;
   w.bytes(K.mediaAsset);
-  w.number(num(text, F.id));
+  w.number(id);
   w.bytes(K.md5);
   w.again(md5, md5End);
   w.bytes(K.fileExt);

@@ -1,14 +1,13 @@
 import { MEDIA_PREFIX } from '../../core/media-paths.ts';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
-import { FIELD_SEPARATOR } from '../../db/engine.ts';
 import { coalescedReads } from '../../db/coalesce.ts';
 import { preparedOnDatabase } from '../../db/prepared.ts';
 import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import type { PostsService } from '../posts/post-listing.ts';
 import type { PostListQuery } from '../posts/posts.schemas.ts';
-import { DanbooruPostArray, ROW_FIELDS, intIn } from './danbooru-post-object.ts';
+import { DanbooruPostArray, ROW_FIELDS, rowNumber } from './danbooru-post-object.ts';
 import { pagingOf } from './danbooru-paging.ts';
 import { ourQuery } from './danbooru-query.ts';
 import { TagCategories } from './danbooru-tag-categories.ts';
@@ -40,7 +39,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
       const text = found.get(id);
       if (text !== undefined && visible(text)) texts.push(text);
     }
-    const uploaders = texts.map((t) => fieldNumber(t, UPLOADER));
+    const uploaders = texts.map((t) => rowNumber(t, 'uploader_id'));
     const names = await userNames.of(db, uploaders);
     const categories = await tagCategories.current(db);
     // Danbooru's URLs are absolute: this server's own /media/ unless media have a public address.
@@ -51,7 +50,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
       mediaRoot,
       categories,
     );
-    return { value, version: texts.length ? fieldNumber(texts[0], VERSION) : undefined };
+    return { value, version: texts.length ? rowNumber(texts[0], 'version') : undefined };
   };
 
   /**
@@ -103,10 +102,6 @@ const HAS_CHILDREN = sql`CASE WHEN EXISTS (SELECT 1 FROM posts c WHERE c.parent_
 /** The fields of ROW_FIELDS that are not the post's own columns. */
 const COMPUTED = { has_children: HAS_CHILDREN };
 
-/** Where the uploader's id and the data version lie in a row's text (the version after the post's fields). */
-const UPLOADER = ROW_FIELDS.indexOf('uploader_id');
-const VERSION = ROW_FIELDS.length;
-
 /**
  * The rows of posts by id, each one text: the post's fields (ROW_FIELDS, the order
  * danbooru-post-object.ts reads them in), then the data version.
@@ -128,17 +123,9 @@ const rowsById = preparedOnDatabase((db, p: { ids: unknown }) =>
 /** Posts' rows (their texts) by id: pages asked at once read theirs in one statement (coalescedReads). */
 const rowReads = coalescedReads(async (db, ids: number[]) => {
   const found = new Map<number, string>();
-  for (const r of await rowsById(db, { ids: db.listParam(ids) })) found.set(fieldNumber(r.t, 0), r.t);
+  for (const r of await rowsById(db, { ids: db.listParam(ids) })) found.set(rowNumber(r.t, 'id'), r.t);
   return found;
 });
-
-/** The number in field `i` of a row's text. */
-function fieldNumber(text: string, i: number): number {
-  let start = 0;
-  for (let k = 0; k < i; k++) start = text.indexOf(FIELD_SEPARATOR, start) + 1;
-  const end = text.indexOf(FIELD_SEPARATOR, start);
-  return intIn(text, start, end < 0 ? text.length : end);
-}
 
 const DAY = 86_400_000;
 
