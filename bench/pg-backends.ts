@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { cpuSecondsOf } from './rss.ts';
+import { cpuSecondsOfPid } from './rss.ts';
 
 /**
  * The PostgreSQL backends serving the server under test, told apart from every other connection
@@ -10,6 +10,9 @@ import { cpuSecondsOf } from './rss.ts';
 export class ServerBackends {
   readonly name = `imageboard-bench-${process.pid}`;
   private client: pg.Client | null = null;
+  /** CPU seconds each backend had used at the last reading, and what all had used since the first. */
+  private readonly seen = new Map<number, number>();
+  private total = 0;
 
   constructor(private readonly adminUrl: string) {}
 
@@ -20,14 +23,32 @@ export class ServerBackends {
     return u.toString();
   }
 
-  /** CPU seconds the server's backends have used so far (those open now; a pool keeps them open). */
+  /**
+   * CPU seconds the server's backends have used since the first reading. Each open backend adds
+   * what it used since the last reading (a new one, all it used: it started since). A pool closes
+   * idle connections, and a sum over the backends open now fell when one closed during a run
+   * (negative figures in the report); now what a closed one used after the last reading is lost
+   * instead, a little undercount.
+   */
   async cpuSeconds(): Promise<number> {
     if (!this.client) {
       this.client = new pg.Client({ connectionString: this.adminUrl });
       await this.client.connect();
     }
     const { rows } = await this.client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [this.name]);
-    return cpuSecondsOf(rows.map((r) => Number(r.pid)));
+    const open = new Map<number, number>();
+    for (const { pid } of rows) {
+      const seconds = cpuSecondsOfPid(Number(pid));
+      if (seconds !== null) open.set(Number(pid), seconds);
+    }
+    for (const [pid, seconds] of open) {
+      const before = this.seen.get(pid) ?? 0;
+      // Less than before: a new backend was given a closed one's pid.
+      this.total += seconds >= before ? seconds - before : seconds;
+    }
+    this.seen.clear();
+    for (const [pid, seconds] of open) this.seen.set(pid, seconds);
+    return this.total;
   }
 
   async close(): Promise<void> {

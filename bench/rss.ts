@@ -62,17 +62,20 @@ export function treeCpuSeconds(root: number): number | null {
 
 /** CPU seconds (user + system) the processes have used so far (those gone count nothing). */
 export function cpuSecondsOf(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-    } catch {
-      // gone
-    }
+  let seconds = 0;
+  for (const pid of pids) seconds += cpuSecondsOfPid(pid) ?? 0;
+  return seconds;
+}
+
+/** CPU seconds (user + system) one process has used so far; null when it is gone. */
+export function cpuSecondsOfPid(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14 and 15); USER_HZ is 100 on Linux
+  } catch {
+    return null;
   }
-  return ticks / 100; // USER_HZ is 100 on Linux
 }
 
 export interface RssSampler {
