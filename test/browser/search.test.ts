@@ -153,7 +153,12 @@ browserSuite('browser: the search language', { timeout: 240_000 }, () => {
     await screenshot(page, 'search-help', true);
     await page.getByRole('link', { name: 'cat or dog', exact: true }).click();
     await page.waitForURL((u) => u.pathname === '/' && u.searchParams.get('q') === 'cat or dog');
-    assert.equal(await page.getByRole('combobox', { name: 'Search posts' }).inputValue(), 'cat or dog');
+    // The box takes the address's query once the page has drawn (an effect), not with the address.
+    const box = page.getByRole('combobox', { name: 'Search posts' });
+    await page
+      .waitForFunction(() => (document.getElementById('search-q') as HTMLInputElement | null)?.value === 'cat or dog', undefined, { timeout: 5000 })
+      .catch(() => {});
+    assert.equal(await box.inputValue(), 'cat or dog');
     await page.getByTestId('total').waitFor();
     assert.deepEqual(errors, []);
   });
