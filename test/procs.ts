@@ -187,12 +187,26 @@ async function ready(port: number, child: ChildProcess, output: () => string): P
   for (;;) {
     if (child.exitCode !== null) throw new Error(`procs mode: a server process exited with ${child.exitCode} at start-up`);
     try {
-      if ((await injectOverHttp(port, { url: '/readyz' })).statusCode === 200) return;
+      const res = await injectOverHttp(port, { url: '/readyz' });
+      // Another suite's server still on the port answers too; then this one cannot listen, and
+      // exits (launch starts it again on another port).
+      if (res.statusCode === 200 && startedBy(child, Number(res.headers['x-served-by']))) return;
     } catch {
       // not listening yet
     }
     if (Date.now() > end) throw new Error(`procs mode: the server on port ${port} was not ready within a minute\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Whether `pid` (a response's x-served-by) is `child` or a worker it started. */
+function startedBy(child: ChildProcess, pid: number): boolean {
+  if (pid === child.pid) return true;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid;
+  } catch {
+    return false;
   }
 }
 
