@@ -10,8 +10,9 @@ import { cpuSecondsOfPid } from './rss.ts';
 export class ServerBackends {
   readonly name = `imageboard-bench-${process.pid}`;
   private client: pg.Client | null = null;
-  /** CPU seconds each backend had used at the last reading, and what all had used since the first. */
-  private readonly seen = new Map<number, number>();
+  /** CPU seconds each open backend had used at the last reading. */
+  private seen = new Map<number, number>();
+  /** CPU seconds all backends have used since the first reading. */
   private total = 0;
 
   constructor(private readonly adminUrl: string) {}
@@ -46,8 +47,7 @@ export class ServerBackends {
       // Less than before: a new backend was given a closed one's pid.
       this.total += seconds >= before ? seconds - before : seconds;
     }
-    this.seen.clear();
-    for (const [pid, seconds] of open) this.seen.set(pid, seconds);
+    this.seen = open;
     return this.total;
   }
 

@@ -5,14 +5,21 @@ import fs from 'node:fs';
  * from /proc/<pid>/status (VmRSS) every ~200 ms. Linux only; elsewhere it reports null.
  */
 
-function parentOf(pid: number): number | null {
+/** The fields of /proc/<pid>/stat after the command name (the state first), or null when it is gone. */
+function statFields(pid: number): string[] | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces or parentheses: fields follow the last ')'.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+/** The parent of a process, or null when it is gone. */
+export function parentOf(pid: number): number | null {
+  const f = statFields(pid);
+  return f ? Number(f[1]) : null;
 }
 
 /** The pid and every live descendant. */
@@ -69,13 +76,8 @@ export function cpuSecondsOf(pids: number[]): number {
 
 /** CPU seconds (user + system) one process has used so far; null when it is gone. */
 export function cpuSecondsOfPid(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14 and 15); USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
+  const f = statFields(pid);
+  return f ? (Number(f[11]) + Number(f[12])) / 100 : null; // utime, stime (fields 14 and 15); USER_HZ is 100 on Linux
 }
 
 export interface RssSampler {

@@ -16,6 +16,7 @@ import { sharedS3rver } from './fleet.ts';
 import type { SharedClock } from './clocks.ts';
 import { configEnv } from './procs-config.ts';
 import { injectOverHttp, type InjectOptions } from './procs-http.ts';
+import { parentOf } from '../bench/rss.ts';
 import { freePort, startServer } from './server-process.ts';
 
 const INSTANCES = 2;
@@ -190,7 +191,7 @@ async function ready(port: number, child: ChildProcess, output: () => string): P
       const res = await injectOverHttp(port, { url: '/readyz' });
       // Another suite's server still on the port answers too; then this one cannot listen, and
       // exits (launch starts it again on another port).
-      if (res.statusCode === 200 && startedBy(child, Number(res.headers['x-served-by']))) return;
+      if (res.statusCode === 200 && startedBy(child, res.headers['x-served-by'])) return;
     } catch {
       // not listening yet
     }
@@ -199,15 +200,14 @@ async function ready(port: number, child: ChildProcess, output: () => string): P
   }
 }
 
-/** Whether `pid` (a response's x-served-by) is `child` or a worker it started. */
-function startedBy(child: ChildProcess, pid: number): boolean {
-  if (pid === child.pid) return true;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid;
-  } catch {
-    return false;
-  }
+/**
+ * Whether the process that answered (x-served-by) is `child` or a worker it started. Without the
+ * header (NODE_ENV is not test: scripts/test.mjs sets it) it cannot be told, and is taken as ours.
+ */
+export function startedBy(child: ChildProcess, servedBy: string | string[] | undefined): boolean {
+  if (typeof servedBy !== 'string') return true;
+  const pid = Number(servedBy);
+  return pid === child.pid || parentOf(pid) === child.pid;
 }
 
 /** SIGTERM (no drain delay: SHUTDOWN_DELAY_MS=0), then SIGKILL if it has not stopped in 15 s. */
