@@ -391,7 +391,6 @@ const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]))
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const ONE = 0x31;
-const SPACE = 0x20;
 
 function writeSize(w: JsonWriter, width: number, height: number): void {
   w.bytes(K.imageWidth);
@@ -415,10 +414,13 @@ function rootBytes(mediaRoot: string): Uint8Array {
   return w.buffer.subarray(0, w.at);
 }
 
-/** How many names the tag string from `start` to `end` of `text` holds (one space between two). */
+/**
+ * How many names the tag string from `start` to `end` of `text` holds (one space between two).
+ * indexOf finds each space natively, several times faster than reading the characters one by one.
+ */
 function countNames(text: string, start: number, end: number): number {
   if (end === start) return 0;
   let n = 1;
-  for (let i = start; i < end; i++) if (text.charCodeAt(i) === SPACE) n++;
+  for (let i = text.indexOf(' ', start); i !== -1 && i < end; i = text.indexOf(' ', i + 1)) n++;
   return n;
 }
