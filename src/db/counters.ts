@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Kysely, type Transaction, type UpdateQueryBu
 import { writingInCommitOrder } from './locks.ts';
 import type { DB } from './types.ts';
 import { prepared, preparedLookup } from './prepared.ts';
-import type { Database } from './engine.ts';
+import { Database } from './engine.ts';
 
 const counterRow = preparedLookup(
   (db, keyIs) =>
@@ -20,8 +20,30 @@ const counterRow = preparedLookup(
  * one row each: no two writers wait for a row there rather than for the lock.
  */
 export async function counter(db: Kysely<DB>, name: string): Promise<number> {
-  const [row] = await counterRow(db, name);
-  return Number(row?.value ?? 0);
+  return sinceCommit(db, name, async () => {
+    const [row] = await counterRow(db, name);
+    return Number(row?.value ?? 0);
+  });
+}
+
+/** Counters as last read, by database, with the commit mark taken before the read. */
+const readAt = new WeakMap<Kysely<DB>, Map<string, { mark: Buffer; value: unknown }>>();
+
+/**
+ * `read()`'s value, or the one it gave before when nothing has been committed since (the
+ * database's commit mark is unchanged): counters are read on most requests (the data version),
+ * and they move only with commits. Without a mark (PostgreSQL, a transaction), read afresh.
+ */
+async function sinceCommit<T>(db: Kysely<DB>, key: string, read: () => Promise<T>): Promise<T> {
+  const mark = db instanceof Database ? db.commitMark() : null;
+  if (!mark) return read();
+  let kept = readAt.get(db);
+  if (!kept) readAt.set(db, (kept = new Map()));
+  const last = kept.get(key);
+  if (last?.mark.equals(mark)) return last.value as T;
+  const value = await read();
+  kept.set(key, { mark, value });
+  return value;
 }
 
 const bothVersions = prepared(
@@ -38,8 +60,10 @@ export async function versions(db: Database): Promise<{ version: number; counts:
     const [version, counts] = await Promise.all([counter(db, 'version'), counter(db, 'counts')]);
     return { version, counts };
   }
-  const [row] = await bothVersions(db, {});
-  return { version: Number(row?.version ?? 0), counts: Number(row?.counts ?? 0) };
+  return sinceCommit(db, ' versions', async () => {
+    const [row] = await bothVersions(db, {});
+    return { version: Number(row?.version ?? 0), counts: Number(row?.counts ?? 0) };
+  });
 }
 
 /** The stored counts a write moves by hand (the posts counters above move by trigger). */

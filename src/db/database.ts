@@ -6,6 +6,7 @@ import { ScopedPostgresDialect } from './scoped-introspector.ts';
 import { Database, DEADLINE_FUNCTION, deadlineGuard } from './engine.ts';
 import { migrateToLatest, pendingMigrations, SchemaBehind } from './migrate.ts';
 import { readerNow, withStatementCache } from './statement-cache.ts';
+import { commitMarks } from './commit-mark.ts';
 import { wrapClient } from './pg-client.ts';
 import { ensureStatistics } from './statistics.ts';
 import { COMMIT_ORDER_FUNCTION, LOCK_FUNCTIONS } from './locks.ts';
@@ -128,8 +129,9 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.function(DEADLINE_FUNCTION, { deterministic: false }, deadlineGuard());
   for (const name of LOCK_FUNCTIONS) conn.function(name, { deterministic: false }, (_key: unknown) => null);
   conn.function(COMMIT_ORDER_FUNCTION, { deterministic: false }, () => null);
-  const statements = withStatementCache(conn);
-  return new Database({ dialect: new SqliteDialect({ database: statements }) }, 'sqlite', readerNow(conn, statements));
+  const marks = file === ':memory:' ? null : commitMarks(conn, target);
+  const statements = withStatementCache(conn, undefined, () => marks?.close());
+  return new Database({ dialect: new SqliteDialect({ database: statements }) }, 'sqlite', readerNow(conn, statements), marks?.mark);
 }
 
 async function openPostgres(url: string, schema?: string, poolSize = 10): Promise<Database> {

@@ -20,8 +20,19 @@ export class Database extends Kysely<DB> {
     readonly engine: Engine,
     /** SQLite: runs a read at once when no transaction holds the connection (statement-cache.ts), else null. */
     private readonly readNow?: (text: string, parameters: readonly unknown[]) => unknown[] | null,
+    /** SQLite in WAL mode: the mark of what is committed now (commit-mark.ts). */
+    private readonly markNow?: () => Buffer | null,
   ) {
     super(config);
+  }
+
+  /**
+   * A mark of what has been committed, by any connection or process: two equal marks, nothing was
+   * committed in between. Null where there is none (PostgreSQL, SQLite in memory, inside a
+   * transaction). Take it before a read, so that what was read is at least as new as the mark.
+   */
+  commitMark(): Buffer | null {
+    return this.markNow?.() ?? null;
   }
 
   /**

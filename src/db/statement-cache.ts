@@ -5,12 +5,16 @@ import type { SqliteDatabase } from 'kysely';
  * Kysely's SQLite driver prepares every statement anew; compiling the SQL is a large share of a
  * quick query's time. This keeps the most recently used prepared statements by their SQL text
  * (queries differ only in their parameters, so a few hundred cover the app). Statements run one
- * at a time: Kysely holds one connection behind a mutex.
+ * at a time: Kysely holds one connection behind a mutex. `onClose` runs before the connection
+ * closes (what else was opened on its file).
  */
-export function withStatementCache(conn: SQLite.Database, size = 500): SqliteDatabase & { prepare(text: string): SQLite.Statement } {
+export function withStatementCache(conn: SQLite.Database, size = 500, onClose = () => {}): SqliteDatabase & { prepare(text: string): SQLite.Statement } {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => conn.close(),
+    close: () => {
+      onClose();
+      conn.close();
+    },
     prepare(text: string): SQLite.Statement {
       let stmt = cache.get(text);
       if (stmt) {
