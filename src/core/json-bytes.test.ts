@@ -4,12 +4,16 @@ import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import { BytePool, JsonWriter, asciiBytes } from './json-bytes.ts';
 
-/** What BytePool uses of a response: its 'finish' event. */
-const response = () => new EventEmitter() as unknown as ServerResponse;
+/**
+ * What BytePool uses of a response: its 'finish' event, and whether it has ended with nothing
+ * left to hand to the socket. `taken`: the socket took the whole answer as it was sent.
+ */
+const response = ({ taken = false } = {}) =>
+  Object.assign(new EventEmitter(), { writableEnded: taken, writableLength: taken ? 0 : 1024 }) as unknown as ServerResponse;
 
-/** A JSON array of the given JSON texts, written by the pool. */
-const jsonArray = (pool: BytePool, items: readonly string[], res: ServerResponse) =>
-  pool.json(res, (w) => {
+/** A JSON array of the given JSON texts, written by the pool and sent on `res` (then given back). */
+const jsonArray = (pool: BytePool, items: readonly string[], res: ServerResponse) => {
+  const bytes = pool.json((w) => {
     w.raw('[');
     items.forEach((item, i) => {
       if (i > 0) w.raw(',');
@@ -17,6 +21,9 @@ const jsonArray = (pool: BytePool, items: readonly string[], res: ServerResponse
     });
     w.raw(']');
   });
+  pool.release(res, bytes);
+  return bytes;
+};
 
 test('a JSON array of JSON texts written as bytes: commas, brackets, and text outside ASCII', () => {
   const pool = new BytePool();
@@ -30,7 +37,7 @@ test('a JSON array of JSON texts written as bytes: commas, brackets, and text ou
   assert.equal(jsonArray(pool, ['1'], response()).toString('utf8'), '[1]');
 });
 
-test('a buffer is used again only once its answer has finished; an answer cut short keeps it', () => {
+test('a buffer the socket is still sending from is used again only once its answer has finished; an answer cut short keeps it', () => {
   const pool = new BytePool();
   const first = response();
   const a = jsonArray(pool, ['{"n":1}'], first);
@@ -50,6 +57,14 @@ test('a buffer is used again only once its answer has finished; an answer cut sh
   assert.equal(pool.kept, 0);
 });
 
+test('pages sent whole one after another (requests that came together) use one buffer, not one each', () => {
+  const pool = new BytePool();
+  const pages = Array.from({ length: 16 }, (_, n) => jsonArray(pool, [`{"n":${n}}`], response({ taken: true })));
+  assert.equal(new Set(pages.map((p) => p.buffer)).size, 1);
+  assert.equal(pool.kept, 1);
+  assert.equal(pages.at(-1)!.toString(), '[{"n":15}]');
+});
+
 test('a view of a buffer the pool made is taken back once sent; bytes it did not make are not', () => {
   const pool = new BytePool(1024, 8);
   const w = new JsonWriter(pool.take(10), pool);
@@ -62,7 +77,7 @@ test('a view of a buffer the pool made is taken back once sent; bytes it did not
   res.emit('finish');
   assert.equal(pool.kept, 1);
   assert.equal(pool.take(10).buffer, sent.buffer);
-  const other = response();
+  const other = response({ taken: true });
   pool.release(other, Buffer.from('{"a":1}'));
   other.emit('finish');
   assert.equal(pool.kept, 0);

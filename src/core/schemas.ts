@@ -75,8 +75,9 @@ export const JSON_TEXT = 'application/json; charset=utf-8';
  * types the reply as an object; this reply is taken untyped, as the text is the object already.
  */
 export function sendJsonText(reply: FastifyReply, json: string | Buffer): FastifyReply {
+  reply.type(JSON_TEXT).send(typeof json === 'string' && json.length > LARGE_TEXT ? Buffer.from(json) : json);
   if (typeof json !== 'string') pageBytes.release(reply.raw, json);
-  return reply.type(JSON_TEXT).send(typeof json === 'string' && json.length > LARGE_TEXT ? Buffer.from(json) : json);
+  return reply;
 }
 
 /**
@@ -96,7 +97,10 @@ export const pageBytes = new BytePool(32 * 1024, 32);
 
 /** Sends JSON a service writes itself as bytes (a large answer: see BytePool and JsonWriter). */
 export function sendJsonWritten(reply: FastifyReply, body: { write(w: JsonWriter): void }): FastifyReply {
-  return reply.type(JSON_TEXT).send(bytes.json(reply.raw, (w) => body.write(w)));
+  const json = bytes.json((w) => body.write(w));
+  reply.type(JSON_TEXT).send(json);
+  bytes.release(reply.raw, json);
+  return reply;
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
