@@ -1,6 +1,6 @@
 // The Filters section of settings: the blacklist (one search per line) and the ratings shown,
 // saved at PUT /api/users/me/preferences. A refused line is named with its line and character.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, ApiError, invalidate } from '../api/client.ts';
 import { type Preferences, RATINGS, type Rating } from '../api/types.ts';
 import { ErrorNote, Loading } from '../components/notice.tsx';
@@ -32,16 +32,25 @@ function explain(err: unknown, lines: number[]): Error | string {
 
 export function FiltersForm() {
   const { data, error: unread } = useApi<Preferences>(PREFERENCES);
-  const [text, setText] = useState('');
-  const [ratings, setRatings] = useState<Rating[]>([...RATINGS]);
+  return (
+    <section id="filters" class="card stack" aria-labelledby="filters-h">
+      <h2 id="filters-h">Filters</h2>
+      {unread ? <ErrorNote error={unread} /> : !data ? <Loading label="Loading your filters…" /> : <FiltersEditor stored={data} />}
+    </section>
+  );
+}
+
+/**
+ * The editor, shown once the stored filters are read and starting from them: filled in by an
+ * effect after its first drawing instead, it showed an empty blacklist for a moment, which a
+ * quick save would have stored.
+ */
+function FiltersEditor({ stored }: { stored: Preferences }) {
+  const [text, setText] = useState(() => stored.blacklist.join('\n'));
+  const [ratings, setRatings] = useState<Rating[]>(() => stored.ratings);
   const [error, setError] = useState<Error | string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (!data) return;
-    setText(data.blacklist.join('\n'));
-    setRatings(data.ratings);
-  }, [data]);
 
   const toggle = (r: Rating, on: boolean) => setRatings((now) => RATINGS.filter((x) => (x === r ? on : now.includes(x))));
   const submit = async (e: Event) => {
@@ -65,51 +74,42 @@ export function FiltersForm() {
     }
   };
   return (
-    <section id="filters" class="card stack" aria-labelledby="filters-h">
-      <h2 id="filters-h">Filters</h2>
-      {unread ? (
-        <ErrorNote error={unread} />
-      ) : !data ? (
-        <Loading label="Loading your filters…" />
-      ) : (
-        <form class="stack" onSubmit={submit}>
-          <div class="field">
-            <label for="s-blacklist">Blacklist</label>
-            <textarea
-              id="s-blacklist"
-              rows={5}
-              spellcheck={false}
-              placeholder={'one search per line, e.g.\nspiders\nrating:unsafe gore'}
-              value={text}
-              onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-            />
-            <small class="muted">
-              Posts matching any line are left out of your lists and searches (they still open from a link). Each line is a search in the{' '}
-              <a href="/help/search">search syntax</a>, at most 100 lines.
-            </small>
-          </div>
-          <fieldset class="field">
-            <legend>Ratings shown</legend>
-            {RATINGS.map((r) => (
-              <label key={r} class="radio">
-                <input type="checkbox" checked={ratings.includes(r)} onChange={(e) => toggle(r, (e.target as HTMLInputElement).checked)} /> {r}
-              </label>
-            ))}
-            <small class="muted">A search that names a rating (rating:unsafe, or the rating filter) shows that rating anyway.</small>
-          </fieldset>
-          <ErrorNote error={error} />
-          {saved && !error && (
-            <p class="note note-ok" role="status">
-              Filters saved.
-            </p>
-          )}
-          <div class="row">
-            <button type="submit" class="btn btn-primary" disabled={busy}>
-              Save filters
-            </button>
-          </div>
-        </form>
+    <form class="stack" onSubmit={submit}>
+      <div class="field">
+        <label for="s-blacklist">Blacklist</label>
+        <textarea
+          id="s-blacklist"
+          rows={5}
+          spellcheck={false}
+          placeholder={'one search per line, e.g.\nspiders\nrating:unsafe gore'}
+          value={text}
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        />
+        <small class="muted">
+          Posts matching any line are left out of your lists and searches (they still open from a link). Each line is a search in the{' '}
+          <a href="/help/search">search syntax</a>, at most 100 lines.
+        </small>
+      </div>
+      <fieldset class="field">
+        <legend>Ratings shown</legend>
+        {RATINGS.map((r) => (
+          <label key={r} class="radio">
+            <input type="checkbox" checked={ratings.includes(r)} onChange={(e) => toggle(r, (e.target as HTMLInputElement).checked)} /> {r}
+          </label>
+        ))}
+        <small class="muted">A search that names a rating (rating:unsafe, or the rating filter) shows that rating anyway.</small>
+      </fieldset>
+      <ErrorNote error={error} />
+      {saved && !error && (
+        <p class="note note-ok" role="status">
+          Filters saved.
+        </p>
       )}
-    </section>
+      <div class="row">
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          Save filters
+        </button>
+      </div>
+    </form>
   );
 }
