@@ -75,8 +75,14 @@ export const JSON_TEXT = 'application/json; charset=utf-8';
  * types the reply as an object; this reply is taken untyped, as the text is the object already.
  */
 export function sendJsonText(reply: FastifyReply, json: string | Buffer): FastifyReply {
-  reply.type(JSON_TEXT).send(typeof json === 'string' && json.length > LARGE_TEXT ? Buffer.from(json) : json);
-  if (typeof json !== 'string') pageBytes.release(reply.raw, json);
+  if (typeof json !== 'string') return sendPooled(reply, pageBytes, json);
+  return reply.type(JSON_TEXT).send(json.length > LARGE_TEXT ? Buffer.from(json) : json);
+}
+
+/** Sends JSON bytes written into a buffer of `pool`, then gives the buffer back (BytePool.release: after sending). */
+function sendPooled(reply: FastifyReply, pool: BytePool, json: Buffer): FastifyReply {
+  reply.type(JSON_TEXT).send(json);
+  pool.release(reply.raw, json);
   return reply;
 }
 
@@ -98,9 +104,7 @@ export const pageBytes = new BytePool(32 * 1024, 32);
 /** Sends JSON a service writes itself as bytes (a large answer: see BytePool and JsonWriter). */
 export function sendJsonWritten(reply: FastifyReply, body: { write(w: JsonWriter): void }): FastifyReply {
   const json = bytes.json((w) => body.write(w));
-  reply.type(JSON_TEXT).send(json);
-  bytes.release(reply.raw, json);
-  return reply;
+  return sendPooled(reply, bytes, json);
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -46,6 +46,9 @@ async function sinceCommit<T>(db: Kysely<DB>, key: string, read: () => Promise<T
   return value;
 }
 
+/** sinceCommit's key for the two read together (no counter has this name). */
+const BOTH_VERSIONS = 'version+counts';
+
 const bothVersions = prepared(
   () => sql<{ version: unknown; counts: unknown }>`SELECT (SELECT value FROM counters WHERE name = 'version') AS version,
     (SELECT value FROM counters WHERE name = 'counts') AS counts`,
@@ -60,7 +63,7 @@ export async function versions(db: Database): Promise<{ version: number; counts:
     const [version, counts] = await Promise.all([counter(db, 'version'), counter(db, 'counts')]);
     return { version, counts };
   }
-  return sinceCommit(db, ' versions', async () => {
+  return sinceCommit(db, BOTH_VERSIONS, async () => {
     const [row] = await bothVersions(db, {});
     return { version: Number(row?.version ?? 0), counts: Number(row?.counts ?? 0) };
   });

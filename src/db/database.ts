@@ -130,7 +130,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   for (const name of LOCK_FUNCTIONS) conn.function(name, { deterministic: false }, (_key: unknown) => null);
   conn.function(COMMIT_ORDER_FUNCTION, { deterministic: false }, () => null);
   const marks = file === ':memory:' ? null : commitMarks(conn, target);
-  const statements = withStatementCache(conn, undefined, () => marks?.close());
+  const statements = withStatementCache(conn, { onClose: () => marks?.close() });
   return new Database({ dialect: new SqliteDialect({ database: statements }) }, 'sqlite', readerNow(conn, statements), marks?.mark);
 }
 

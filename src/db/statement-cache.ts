@@ -8,7 +8,10 @@ import type { SqliteDatabase } from 'kysely';
  * at a time: Kysely holds one connection behind a mutex. `onClose` runs before the connection
  * closes (what else was opened on its file).
  */
-export function withStatementCache(conn: SQLite.Database, size = 500, onClose = () => {}): SqliteDatabase & { prepare(text: string): SQLite.Statement } {
+export function withStatementCache(
+  conn: SQLite.Database,
+  { size = 500, onClose = () => {} } = {},
+): SqliteDatabase & { prepare(text: string): SQLite.Statement } {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => {

@@ -6,7 +6,8 @@ import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createAccount } from '../../src/modules/users/accounts.ts';
 import { createPost } from '../factories.ts';
-import { browserSuite, newPage, screenshot, startBoard, type Board } from './harness.ts';
+import { putPreferences } from '../../src/modules/preferences/preferences.service.ts';
+import { browserSuite, newPage, screenshot, signIn, startBoard, type Board } from './harness.ts';
 
 browserSuite('browser: personal filters', { timeout: 180_000 }, () => {
   let board: Board;
@@ -80,6 +81,27 @@ browserSuite('browser: personal filters', { timeout: 180_000 }, () => {
       .waitFor();
     assert.equal(await tiles(page), 8);
     assert.equal(await page.getByTestId('hidden-note').count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('the settings editors show what is stored, even when it comes slowly (nothing typed over, nothing saved empty)', async () => {
+    const account = await createAccount(board.app.deps, { username: 'slowpoke', password: 'slowpoke password' });
+    const viewer = { id: Number(account.id), username: 'slowpoke', role: 'user' as const, tier: 'free' as const };
+    await putPreferences(board.app.deps, viewer, { blacklist: ['spiders'], ratings: ['safe'] });
+    await board.app.deps.db.updateTable('users').set({ bio: 'I collect bridges.' }).where('id', '=', viewer.id).execute();
+    const { page, errors, context } = await newPage(board);
+    await signIn(page, 'slowpoke', 'slowpoke password');
+    // The stored profile and filters arrive late: an editor drawn before them showed them empty.
+    await page.route(/\/api\/users\/(slowpoke|me\/preferences)$/, async (route) => {
+      if (route.request().method() === 'GET') await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+    await page.goto('/settings');
+    await page.getByLabel('Bio').waitFor();
+    assert.equal(await page.getByLabel('Bio').inputValue(), 'I collect bridges.');
+    await page.getByLabel('Blacklist').waitFor();
+    assert.equal(await page.getByLabel('Blacklist').inputValue(), 'spiders');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -21,3 +21,25 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 export function Empty({ children }: { children: ComponentChildren }) {
   return <div class="empty">{children}</div>;
 }
+
+/**
+ * The end of a form that saves: what went wrong, or `saved` once it was saved, and the submit
+ * button (disabled while `busy`).
+ */
+export function SaveFooter({ error, saved, busy = false, label }: { error: Error | string | null; saved: string | false; busy?: boolean; label: string }) {
+  return (
+    <>
+      <ErrorNote error={error} />
+      {saved && !error && (
+        <p class="note note-ok" role="status">
+          {saved}
+        </p>
+      )}
+      <div class="row">
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          {label}
+        </button>
+      </div>
+    </>
+  );
+}

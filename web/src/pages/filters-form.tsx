@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, invalidate } from '../api/client.ts';
 import { type Preferences, RATINGS, type Rating } from '../api/types.ts';
-import { ErrorNote, Loading } from '../components/notice.tsx';
+import { ErrorNote, Loading, SaveFooter } from '../components/notice.tsx';
 import { useApi } from '../lib/use-api.ts';
 
 const PREFERENCES = '/api/users/me/preferences';
@@ -99,17 +99,7 @@ function FiltersEditor({ stored }: { stored: Preferences }) {
         ))}
         <small class="muted">A search that names a rating (rating:unsafe, or the rating filter) shows that rating anyway.</small>
       </fieldset>
-      <ErrorNote error={error} />
-      {saved && !error && (
-        <p class="note note-ok" role="status">
-          Filters saved.
-        </p>
-      )}
-      <div class="row">
-        <button type="submit" class="btn btn-primary" disabled={busy}>
-          Save filters
-        </button>
-      </div>
+      <SaveFooter error={error} saved={saved && 'Filters saved.'} busy={busy} label="Save filters" />
     </form>
   );
 }

@@ -2,20 +2,31 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, invalidate } from '../api/client.ts';
 import type { Profile } from '../api/types.ts';
 import { Avatar } from '../components/avatar.tsx';
-import { ErrorNote } from '../components/notice.tsx';
+import { ErrorNote, Loading, SaveFooter } from '../components/notice.tsx';
 import { useApi } from '../lib/use-api.ts';
 
 export function ProfileForm({ username }: { username: string }) {
-  const { data } = useApi<Profile>(`/api/users/${encodeURIComponent(username)}`);
-  const [bio, setBio] = useState('');
+  const { data, error } = useApi<Profile>(`/api/users/${encodeURIComponent(username)}`);
+  return (
+    <section id="profile" class="card stack" aria-labelledby="profile-h">
+      <h2 id="profile-h">Profile</h2>
+      {error ? <ErrorNote error={error} /> : !data ? <Loading label="Loading your profile…" /> : <ProfileEditor username={username} stored={data} />}
+    </section>
+  );
+}
+
+/**
+ * The editor, shown once the profile is read and starting from it (as the filters' editor): a bio
+ * filled in by an effect after the first drawing replaced what was typed before it came, and a
+ * save before it came stored an empty bio.
+ */
+function ProfileEditor({ username, stored }: { username: string; stored: Profile }) {
+  const [bio, setBio] = useState(stored.bio);
   const [avatar, setAvatar] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [saved, setSaved] = useState<Profile | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (data) setBio(data.bio);
-  }, [data]);
   useEffect(
     () => () => {
       if (preview) URL.revokeObjectURL(preview);
@@ -45,46 +56,33 @@ export function ProfileForm({ username }: { username: string }) {
       setBusy(false);
     }
   };
-  const current = preview ?? saved?.avatar ?? data?.avatar;
+  const current = preview ?? saved?.avatar ?? stored.avatar;
   return (
-    <section id="profile" class="card stack" aria-labelledby="profile-h">
-      <h2 id="profile-h">Profile</h2>
-      <form class="stack" onSubmit={submit}>
-        <div class="row avatar-row">
-          <Avatar src={current} name={username} size={72} />
-          <div class="field">
-            <label for="s-avatar">Avatar</label>
-            <input
-              id="s-avatar"
-              type="file"
-              accept="image/jpeg,image/png,image/gif,image/webp,image/avif"
-              onChange={(e) => {
-                const f = (e.target as HTMLInputElement).files?.[0] ?? null;
-                setAvatar(f);
-                setPreview(f ? URL.createObjectURL(f) : null);
-              }}
-            />
-            <small class="muted">Cropped to a square, 256 px.</small>
-          </div>
-        </div>
+    <form class="stack" onSubmit={submit}>
+      <div class="row avatar-row">
+        <Avatar src={current} name={username} size={72} />
         <div class="field">
-          <label for="s-bio">Bio</label>
-          <textarea id="s-bio" rows={4} maxLength={1000} value={bio} onInput={(e) => setBio((e.target as HTMLTextAreaElement).value)} />
-          <small class="muted">{bio.length} / 1000</small>
+          <label for="s-avatar">Avatar</label>
+          <input
+            id="s-avatar"
+            type="file"
+            accept="image/jpeg,image/png,image/gif,image/webp,image/avif"
+            onChange={(e) => {
+              const f = (e.target as HTMLInputElement).files?.[0] ?? null;
+              setAvatar(f);
+              setPreview(f ? URL.createObjectURL(f) : null);
+            }}
+          />
+          <small class="muted">Cropped to a square, 256 px.</small>
         </div>
-        <ErrorNote error={error} />
-        {saved && !error && (
-          <p class="note note-ok" role="status">
-            Profile saved.
-          </p>
-        )}
-        <div class="row">
-          <button type="submit" class="btn btn-primary" disabled={busy}>
-            Save profile
-          </button>
-        </div>
-      </form>
-    </section>
+      </div>
+      <div class="field">
+        <label for="s-bio">Bio</label>
+        <textarea id="s-bio" rows={4} maxLength={1000} value={bio} onInput={(e) => setBio((e.target as HTMLTextAreaElement).value)} />
+        <small class="muted">{bio.length} / 1000</small>
+      </div>
+      <SaveFooter error={error} saved={saved !== null && 'Profile saved.'} busy={busy} label="Save profile" />
+    </form>
   );
 }
 
@@ -131,17 +129,7 @@ export function PasswordForm() {
         {input('p-current', 'Current password', current, setCurrent, 'current-password')}
         {input('p-new', 'New password (at least 8 characters)', next, setNext, 'new-password', 8)}
         {input('p-again', 'New password again', again, setAgain, 'new-password', 8)}
-        <ErrorNote error={error} />
-        {done && (
-          <p class="note note-ok" role="status">
-            Password changed.
-          </p>
-        )}
-        <div class="row">
-          <button type="submit" class="btn btn-primary">
-            Change password
-          </button>
-        </div>
+        <SaveFooter error={error} saved={done && 'Password changed.'} label="Change password" />
       </form>
     </section>
   );
