@@ -37,7 +37,11 @@ export interface BenchOptions {
   tagsPerPost: number;
   /** Sample requests a scenario whose response sizes the ceiling server imitates. */
   samples: number;
-  /** Seconds of load on each server before the first measured run (JIT, caches). */
+  /**
+   * Seconds of a scenario's own requests on each server before its first measured run, not
+   * measured: a server's first seconds of a kind of request cost more (JIT, caches) than the
+   * steady state the targets are about.
+   */
   warmupSeconds: number;
   uploads: number;
   log: (line: string) => void;
@@ -106,22 +110,14 @@ export async function measured(pid: number, run: () => Promise<LoadResult>, back
   return result;
 }
 
-/** A short mixed load on both servers, not measured, so neither starts its first run cold. */
-async function warmUp(server: ServerUnderTest, ceiling: Child, scenarios: Scenario[], sizes: Sizes, o: BenchOptions): Promise<void> {
-  const rng = new Prng(seedOf('warmup'));
-  const paths = scenarios.flatMap((s) => s.paths.slice(0, 100));
-  const names = scenarios.map((s) => s.name);
+/** A scenario's own requests on both servers, not measured, so neither meets them cold in a measured run. */
+async function warmUp(server: ServerUnderTest, ceiling: Child, s: Scenario, sizes: Sizes, o: BenchOptions): Promise<void> {
+  const rng = new Prng(seedOf(`warmup/${s.name}`));
+  const count = sizes[s.name].length;
   const common = { connections: o.connections[0], durationSeconds: o.warmupSeconds, maxRequests: o.warmupSeconds * 200_000 };
-  const ours = await runLoad({ ...common, origin: server.origin, nextPath: () => paths[rng.int(paths.length)] });
-  await runLoad({
-    ...common,
-    origin: ceiling.origin,
-    nextPath: () => {
-      const name = names[rng.int(names.length)];
-      return `/${name}/${rng.int(sizes[name].length)}`;
-    },
-  });
-  o.log(`warm-up: ${o.warmupSeconds} s on each server (${Math.round(ours.requestsPerSecond)} req/s on ours, ${ours.errors} errors)`);
+  const ours = await runLoad({ ...common, origin: server.origin, nextPath: () => s.paths[rng.int(s.paths.length)] });
+  await runLoad({ ...common, origin: ceiling.origin, nextPath: () => `/${s.name}/${rng.int(count)}` });
+  o.log(`${s.name.padEnd(14)} warm-up: ${o.warmupSeconds} s on each server (${Math.round(ours.requestsPerSecond)} req/s on ours, ${ours.errors} errors)`);
 }
 
 export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ report: Report; files: ReturnType<typeof writeReport> }> {
@@ -176,10 +172,14 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     if (scenarios.length) ceiling = await startCeiling(sizes, o.workers);
 
     const maxRequests = o.durationSeconds * 200_000;
-    if (o.warmupSeconds > 0 && ceiling) await warmUp(server, ceiling, scenarios, sizes, o);
-    let previous = 'the warm-up';
+    let previous = 'the samples';
     server.rssLap();
     for (const [i, s] of scenarios.entries()) {
+      if (o.warmupSeconds > 0) {
+        await server.settle(previous);
+        await warmUp(server, ceiling!, s, sizes, o);
+        previous = `${s.name}'s warm-up`;
+      }
       for (const connections of o.connections) {
         const rng = new Prng(seedOf(`load/${s.name}/${connections}`));
         await server.settle(previous);
@@ -250,6 +250,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       connections: o.connections,
       durationSeconds: o.durationSeconds,
       workers: o.workers,
+      warmupSeconds: o.warmupSeconds,
       scenarios: [...scenarios.map((s) => s.name), ...(upload ? [UPLOAD_SCENARIO] : [])],
     },
     machine: {
@@ -305,6 +306,7 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
       'no-docs': { type: 'boolean' },
       'no-readme': { type: 'boolean' },
       seed: { type: 'string' },
+      warmup: { type: 'string' },
     },
   });
   const out: Partial<BenchOptions> = {};
@@ -315,6 +317,7 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
   set('durationSeconds', whole('duration', values.duration, 1, 600));
   set('workers', whole('workers', values.workers, 1, 64));
   set('seed', whole('seed', values.seed, 0, 2 ** 32 - 1));
+  set('warmupSeconds', whole('warmup', values.warmup, 0, 600));
   if (values.connections !== undefined) out.connections = values.connections.split(',').map((c) => whole('connections', c.trim(), 1, 1024)!);
   if (values.scenarios !== undefined)
     out.scenarios = values.scenarios
@@ -328,7 +331,7 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
 }
 
 const USAGE = `Usage: npm run bench -- [--posts N] [--connections 16,64] [--duration S] [--workers N]
-       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-docs] [--seed S]
+       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-docs] [--seed S] [--warmup S]
 BENCH_DATABASE_URL=postgres://... runs on PostgreSQL instead of SQLite.`;
 
 async function main(): Promise<void> {

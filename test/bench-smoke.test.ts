@@ -13,7 +13,7 @@ import { databaseKinds, freshDatabase } from './helpers.ts';
 
 // Benchmarks are not tests: this only checks that the harness runs end to end, on a tiny
 // SQLite dataset, one second a scenario, 8 connections, results in a temporary directory.
-test('the benchmark harness runs every scenario against the server and the ceiling and writes its report', { timeout: 120_000 }, async () => {
+test('the benchmark harness runs every scenario against the server and the ceiling and writes its report', { timeout: 240_000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-bench-'));
   const page = path.join(dir, 'benchmarks.md');
   fs.writeFileSync(page, 'untouched\n');
@@ -25,7 +25,7 @@ test('the benchmark harness runs every scenario against the server and the ceili
       durationSeconds: 1,
       workers: 1,
       samples: 10,
-      warmupSeconds: 1,
+      warmupSeconds: 0.2,
       uploads: 3,
       outDir: path.join(dir, 'results'),
       dataRoot: path.join(dir, 'data'),
@@ -50,6 +50,10 @@ test('the benchmark harness runs every scenario against the server and the ceili
       assert.equal(run.ceiling.errors, 0, `${s.name}: no ceiling errors`);
       assert.equal(s.sampleErrors, 0, `${s.name}: sample requests answered 2xx`);
       assert.ok(s.distinctPaths >= 20, `${s.name}: ${s.distinctPaths} distinct paths`);
+      // Each scenario is warmed on its own requests just before its first measured run.
+      const warmed = lines.findIndex((l) => l.startsWith(`${s.name.padEnd(14)} warm-up:`));
+      const measured = lines.findIndex((l) => l.startsWith(`${s.name.padEnd(14)} c=8:`));
+      assert.ok(warmed >= 0 && warmed === measured - 1, `${s.name}: warmed just before it is measured\n${lines.join('\n')}`);
     }
     assert.ok(report.upload, 'the upload scenario ran');
     assert.equal(report.upload.errors, 0, JSON.stringify(report.upload.statuses));
@@ -66,6 +70,7 @@ test('the benchmark harness runs every scenario against the server and the ceili
     const md = fs.readFileSync(files.markdown, 'utf8');
     for (const name of SCENARIO_NAMES) assert.match(md, new RegExp(`\\| ${name} \\| 8 \\|`));
     assert.match(md, /PASS|FAIL/);
+    assert.match(md, /after 0\.2 s of the scenario's requests on each server, not measured/);
     assert.equal(fs.readFileSync(page, 'utf8'), 'untouched\n', 'the benchmarks page is left alone');
 
     // The dataset's title words were written after its posts (not by triggers), and the triggers are back for what follows.
@@ -260,6 +265,15 @@ test('--no-docs, and --no-readme as its old name, leave the benchmarks page alon
   assert.equal(parseBenchArgs(['--no-docs']).docs, false);
   assert.equal(parseBenchArgs(['--no-readme']).docs, false);
   assert.equal(parseBenchArgs([]).docs, undefined);
+});
+
+test("--warmup sets each scenario's unmeasured seconds, 0 turning the warm-up off", async () => {
+  const { defaultOptions, parseBenchArgs } = await import('../bench/run.ts');
+  assert.equal(defaultOptions().warmupSeconds, 3);
+  assert.equal(parseBenchArgs(['--warmup', '0']).warmupSeconds, 0);
+  assert.equal(parseBenchArgs(['--warmup', '5']).warmupSeconds, 5);
+  assert.equal(parseBenchArgs([]).warmupSeconds, undefined);
+  assert.throws(() => parseBenchArgs(['--warmup', '1.5']), /--warmup must be a whole number/);
 });
 
 test("a run replaces only its own engine's table on the benchmarks page", async () => {
