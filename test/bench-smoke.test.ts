@@ -267,7 +267,7 @@ test('--no-docs, and --no-readme as its old name, leave the benchmarks page alon
   assert.equal(parseBenchArgs([]).docs, undefined);
 });
 
-test("--warmup sets each scenario's unmeasured seconds, 0 turning the warm-up off", async () => {
+test("--warmup takes each scenario's unmeasured seconds as a whole number, 0 included, 3 by default", async () => {
   const { defaultOptions, parseBenchArgs } = await import('../bench/run.ts');
   assert.equal(defaultOptions().warmupSeconds, 3);
   assert.equal(parseBenchArgs(['--warmup', '0']).warmupSeconds, 0);
