@@ -122,7 +122,10 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.pragma('synchronous = NORMAL');
   conn.pragma('foreign_keys = ON');
   conn.pragma('busy_timeout = 5000');
-  conn.pragma('cache_size = -8192');
+  // 2 MB a connection: a post's row is one read of a leaf page from the OS's cache whatever the
+  // size, and the pages above them stay cached. 8 MB cost as much CPU a request and ~10 MB more
+  // RSS a process (docs/benchmarks.md, Memory).
+  conn.pragma('cache_size = -2048');
   // Sorts and GROUP BYs past the cache spill to a file: in memory, the one that builds the rating
   // sets at a million posts grew each process's malloc heap by ~35 MB, which it never gave back.
   conn.pragma('temp_store = FILE');
