@@ -58,7 +58,7 @@ const numbers: KeptNumbers = {
   column: (f) => (id) => columns[f][id] ?? 0,
   // As PostNumbers keeps them, two bytes a post with the big ones apart: here capped at 100, so
   // the many posts above it are read through column().
-  values: (f) => ({ array: Uint16Array.from(columns[f], (v) => Math.min(v, 100)), capped: 100 }),
+  values: (f) => ({ array: Uint8Array.from(columns[f], (v) => Math.min(v, 100)), capped: 100 }),
   leading: (f) => {
     // The true first 2,000 posts of the order, as PostNumbers keeps its prefix.
     if (!leading.has(f)) {

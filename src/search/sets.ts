@@ -96,7 +96,7 @@ export interface KeptNumbers {
    * A count of every post as an array by id (past its end: 0), for loops over many posts without
    * a call a post; where it holds `capped`, the count is at least that and column() gives it.
    */
-  values(field: CountField): { array: Uint16Array | Int32Array; capped: number };
+  values(field: CountField): { array: Uint8Array | Int32Array; capped: number };
 }
 
 export interface SetIndexes {

@@ -36,13 +36,23 @@ test('after any moves, the leaders are a prefix of the order of every post (coun
   assert.ok(rebuilt > 0, 'leaders that shrank below half were built again');
 });
 
-test('a count of 65,535 or more is kept exactly', () => {
+test('a count past what a byte holds is kept exactly, and again after it falls back', () => {
   const count = new Counts();
-  count.grow(4);
-  count.set(1, 65_534);
-  count.set(2, 65_535);
-  count.set(3, 1_000_000);
-  assert.deepEqual([count.get(1), count.get(2), count.get(3)], [65_534, 65_535, 1_000_000]);
-  assert.equal(count.set(3, 7), 1_000_000);
-  assert.equal(count.get(3), 7);
+  count.grow(6);
+  for (const [id, n] of [
+    [1, 254],
+    [2, 255],
+    [3, 256],
+    [4, 65_536],
+    [5, 1_000_000],
+  ])
+    count.set(id, n);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map((id) => count.get(id)),
+    [254, 255, 256, 65_536, 1_000_000],
+  );
+  assert.equal(count.set(5, 7), 1_000_000);
+  assert.equal(count.get(5), 7);
+  assert.equal(count.set(2, 254), 255);
+  assert.equal(count.get(2), 254);
 });

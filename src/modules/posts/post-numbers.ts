@@ -10,11 +10,15 @@ const CHUNK = 50_000;
 /** Ids of headroom past the highest post, so uploads do not reallocate the columns each time. */
 const HEADROOM = 8_192;
 /** A count at or above this is kept beside the column (few posts have one). */
-const BIG = 0xffff;
+const BIG = 0xff;
 
-/** One count of every post by id: two bytes a post, the rare big ones in a map. */
+/**
+ * One count of every post by id: a byte a post, the rare big ones in a map. Most posts have few
+ * likes, favourites and comments; a byte instead of two keeps 1 MB a count a process at a
+ * million posts (docs/benchmarks.md, Memory).
+ */
 export class Counts {
-  small = new Uint16Array(0);
+  small = new Uint8Array(0);
   private big = new Map<number, number>();
 
   get(id: number): number {
@@ -37,7 +41,7 @@ export class Counts {
 
   grow(length: number): void {
     if (length <= this.small.length) return;
-    const next = new Uint16Array(length);
+    const next = new Uint8Array(length);
     next.set(this.small);
     this.small = next;
   }
@@ -146,7 +150,7 @@ export class PostNumbers implements KeptNumbers {
     return (id) => c.get(id);
   }
 
-  values(field: CountField): { array: Uint16Array; capped: number } {
+  values(field: CountField): { array: Uint8Array; capped: number } {
     return { array: this.columns[field].small, capped: BIG };
   }
 
