@@ -56,7 +56,7 @@ const leading = new Map<CountField, Int32Array>();
 const numbers: KeptNumbers = {
   current: async () => 0,
   column: (f) => (id) => columns[f][id] ?? 0,
-  // As PostNumbers keeps them, two bytes a post with the big ones apart: here capped at 100, so
+  // As PostNumbers keeps them, a byte a post with the big ones apart: here capped at 100, so
   // the many posts above it are read through column().
   values: (f) => ({ array: Uint8Array.from(columns[f], (v) => Math.min(v, 100)), capped: 100 }),
   leading: (f) => {
