@@ -14,6 +14,7 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
   assert.equal(c.databasePoolSize, 10, 'the pool size it had before the setting existed');
   assert.equal(c.migrateOnStart, true);
   assert.equal(c.shutdownDelayMs, 5000);
+  assert.equal(c.mallocTrimMs, 2000);
   assert.equal(c.registration, 'open', 'anyone may sign up, as before the setting existed');
   assert.equal(c.publicUrl, '');
   assert.equal(c.uploadApproval, 'off', 'uploads are published at once, as before the setting existed');
@@ -41,6 +42,7 @@ test('every setting is read', () => {
     RATE_LIMITS: 'off',
     SHUTDOWN_TIMEOUT_MS: '2500',
     SHUTDOWN_DELAY_MS: '1500',
+    MALLOC_TRIM_MS: '0',
     WORKERS: '2',
     MEDIA_GRACE_MINUTES: '5',
     ALIAS_RETAG_NOW: '250',
@@ -80,6 +82,7 @@ test('every setting is read', () => {
     rateLimits: false,
     shutdownTimeoutMs: 2500,
     shutdownDelayMs: 1500,
+    mallocTrimMs: 0,
     workers: 2,
     mediaGraceMinutes: 5,
     aliasRetagNow: 250,
@@ -120,6 +123,7 @@ test('a bad value names the setting', () => {
     [{ DATABASE_POOL_SIZE: '5000' }, 'DATABASE_POOL_SIZE'],
     [{ MIGRATE_ON_START: 'sometimes' }, 'MIGRATE_ON_START'],
     [{ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS'],
+    [{ MALLOC_TRIM_MS: 'often' }, 'MALLOC_TRIM_MS'],
     [{ MEDIA_STORE: 'ftp' }, 'MEDIA_STORE'],
     [{ MEDIA_STORE: 's3' }, 'S3_BUCKET'],
     [{ MEDIA_STORE: 's3', S3_BUCKET: 'media/originals' }, 'S3_BUCKET'],

@@ -27,6 +27,8 @@ export interface Config {
    * takes the instance out before its port closes.
    */
   shutdownDelayMs: number;
+  /** How often each process gives malloc's free pages back to the system (0: never). */
+  mallocTrimMs: number;
   /** Server processes sharing the port (the first serves and hands connections out: workers.ts); 1 runs alone. */
   workers: number;
   /**
@@ -206,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: bool(env, 'RATE_LIMITS', true),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 5000, 0, 600_000),
+    mallocTrimMs: int(env, 'MALLOC_TRIM_MS', 2000, 0, 600_000),
     workers: env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : int(env, 'WORKERS', 1, 1, 64),
     mediaGraceMinutes: int(env, 'MEDIA_GRACE_MINUTES', 60, 0, 10_080),
     aliasRetagNow: int(env, 'ALIAS_RETAG_NOW', 1000, 0, 100_000),

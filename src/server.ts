@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock, type Clock } from './core/deps.ts';
+import { loadMallocTrim, startMallocTrim } from './core/malloc-trim.ts';
 import { handingOver, shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
+
+/** Built by `npm run build` (scripts/build-native.mjs); src/server.ts and dist/server.js are both one level down. */
+const MALLOC_TRIM_ADDON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'native', 'build', 'malloc-trim.node');
 
 function readConfig(): Config {
   try {
@@ -27,6 +33,9 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
   const app = await buildApp(config, { fillMd5: role !== 'worker', clock: testClock(), takeTurnsWhile: role === 'single' ? undefined : handingOver });
   // Tests of real processes (test/procs.test.ts) see which process answered each request.
   if (process.env.NODE_ENV === 'test') app.addHook('onSend', async (_req, reply) => void reply.header('x-served-by', String(process.pid)));
+  const trimming = startMallocTrim(config.mallocTrimMs, config.mallocTrimMs > 0 ? loadMallocTrim(MALLOC_TRIM_ADDON) : null);
+  if (config.mallocTrimMs > 0 && !trimming)
+    app.log.info('malloc-trim is not built here (docs/deploy.md): freed malloc memory is given back only from the top of the heap');
   let workers: ReturnType<typeof shareConnections> | null = null;
   let taken: ReturnType<typeof takeConnections> | null = null;
   let stopping = false;

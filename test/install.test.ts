@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildServer } from '../scripts/build-server.mjs';
 import { freePort, waitFor } from './server-process.ts';
+import { onGlibc } from '../src/core/malloc-trim.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -15,7 +16,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 async function release(built: boolean): Promise<string> {
   await buildServer();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-release-'));
-  for (const part of ['package.json', 'scripts', 'public', 'bin', ...(built ? ['dist'] : [])]) {
+  for (const part of ['package.json', 'scripts', 'public', 'bin', ...(built ? ['dist', 'native'] : [])]) {
     fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
   }
   if (built && fs.existsSync(path.join(ROOT, 'web', 'dist'))) fs.cpSync(path.join(ROOT, 'web', 'dist'), path.join(dir, 'web', 'dist'), { recursive: true });
@@ -74,6 +75,8 @@ test('npm start of a built release writes nothing into the release: it serves, a
     process.kill(pid, 'SIGTERM');
     assert.equal(await server.exited, 0, server.out().stderr);
     assert.match(server.out().stdout, /"msg":"stopped"/);
+    // Where the build makes the addon, the release's server loads it (and says so when it cannot).
+    assert.equal(/malloc-trim is not built/.test(server.out().stdout), !onGlibc());
     assert.deepEqual(listing(dir), before, 'no file under the release was created, changed or removed');
     assert.ok(fs.existsSync(path.join(dataDir, 'imageboard.db')), 'the board lives in DATA_DIR');
   } finally {
