@@ -23,15 +23,13 @@ import {
   sizeOfResult,
 } from './sets.ts';
 import { COUNT_CAP, type SearchPage } from './sql.ts';
-import type { Total } from './totals.ts';
+import { HEAD_POSTS, type Total } from './totals.ts';
 
 const COUNT_FIELDS: readonly string[] = ['likes', 'favs', 'comments'] satisfies CountField[];
 
 /** Candidates counted one by one up to this many; past it a sample of them tells whether the total is far above COUNT_CAP. */
 const EXACT_UP_TO = 20_000;
 const SAMPLE = 5_000;
-/** The posts of an order by a count kept from one ask: five pages of 24. */
-const HEAD_POSTS = 120;
 
 /** Whether an expression is conditions on the kept counts alone (with AND, OR, NOT). */
 function countsAlone(e: Expr): boolean {

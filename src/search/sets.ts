@@ -39,7 +39,7 @@ import {
   within,
 } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
-import type { KeptHeads, KeptTotals, RankedHead, Total } from './totals.ts';
+import { HEAD_POSTS, type KeptHeads, type KeptTotals, type RankedHead, type Total } from './totals.ts';
 
 /** The tag sets this strategy reads (TagSets). */
 export interface KeptTags {
@@ -113,7 +113,7 @@ export interface SetIndexes {
   numbers?: KeptNumbers;
   /** Totals the columns strategy worked out, kept while the data and counts stay as they were. */
   totals?: KeptTotals;
-  /** The first pages of orders by a count the columns strategy ranked, kept the same way. */
+  /** The first pages of orders by a count the columns strategy ranked, and of queries this strategy evaluated whole, kept the same way. */
   heads?: KeptHeads;
   /** The data version as the request read it: the indexes need not read it again to know they are current. */
   version?: number;
@@ -268,7 +268,12 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   if (c.expr.kind === 'num' && c.expr.field === 'created' && c.expr.ranges.length === 1 && how.byDate && !c.before)
     return { ...posts.createdIn(c.expr.ranges[0], how.dir, offset, limit), estimated: false };
   const words = wordsOf(indexes);
-  const kept = keptTotalsOf(indexes, c, c.expr, version === undefined ? null : String(version));
+  const stamp = version === undefined ? null : String(version);
+  const kept = keptTotalsOf(indexes, c, c.expr, stamp);
+  // Pages near the top of a query that had to be evaluated whole, kept from its first ask.
+  const heads = c.before || offset + limit > HEAD_POSTS ? null : keptHeadsOf(indexes, c, c.expr, stamp);
+  const head = heads?.head(offset + limit);
+  if (head) return { ids: head.ids.slice(offset, offset + limit), total: head.total, estimated: head.estimated };
   const known = kept.known();
   const scratch = new Scratch();
   try {
@@ -288,7 +293,10 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
     }
     const result = c.before ? below(found, c.before.id, words, scratch.take) : found;
     const total = kept.remember(() => ({ total: sizeOfResult(result, version), estimated: false }));
-    return { ids: pageOf(result, how.dir, offset, limit), ...total };
+    if (!heads) return { ids: pageOf(result, how.dir, offset, limit), ...total };
+    const ids = pageOf(result, how.dir, 0, HEAD_POSTS);
+    heads.keep({ ids, ...total, complete: ids.length < HEAD_POSTS });
+    return { ids: ids.slice(offset, offset + limit), ...total };
   } finally {
     scratch.release();
   }

@@ -52,14 +52,17 @@ export class KeptAtStamp<T> {
 export class KeptTotals extends KeptAtStamp<Total> {}
 
 /**
- * The first posts of a query in an order by a count, and its total: such an order is found by
- * ranking every candidate, whichever page is asked, so the first pages are kept from one ask.
- * `complete`: the ids are every match.
+ * The first posts of a query in its order, and its total, where finding any page took the whole
+ * query: an order by a count ranks every candidate, and a query of sets too big to be walked is
+ * evaluated whole. So the first pages are kept from one ask. `complete`: the ids are every match.
  */
 export interface RankedHead extends Total {
   ids: number[];
   complete: boolean;
 }
+
+/** The posts of a query kept from one ask: five pages of 24. */
+export const HEAD_POSTS = 120;
 
 /** RankedHeads by query, at the stamp of the data version and the counts (a like moves it). */
 export class KeptHeads extends KeptAtStamp<RankedHead> {}

@@ -39,7 +39,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   const uploaders = new UploaderSets();
   const numbers = new PostNumbers();
   const totals = new KeptTotals();
-  const heads = new KeptHeads(1_000, 2);
+  const heads = new KeptHeads(1_000, 3);
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const words = new TermWords();
   const userIds = new UserIds();
