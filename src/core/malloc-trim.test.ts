@@ -3,10 +3,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { MALLOC_TRIM_ADDON as ADDON } from '../../scripts/build-native.mjs';
 import { loadMallocTrim, onGlibc, startMallocTrim } from './malloc-trim.ts';
 
-const ADDON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'native', 'build', 'malloc-trim.node');
 /** Where scripts/build-native.mjs builds it; elsewhere the server runs without it. */
 const buildable = onGlibc();
 

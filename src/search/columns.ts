@@ -97,14 +97,13 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
   // An order by a count ranks every candidate whatever the page asked: the first pages are kept from one ask.
   const heads = byCountAlone(c.order) ? keptHeadsOf(indexes, c, reads, stamp) : null;
   if (!heads) return found(offset, limit);
-  const k = offset + limit;
-  const kept = heads.head(k);
-  if (kept) return { ids: kept.ids.slice(offset, k), total: kept.total, estimated: kept.estimated };
-  const want = Math.max(k, HEAD_POSTS);
+  const kept = heads.page(offset, limit);
+  if (kept) return kept;
+  const want = Math.max(offset + limit, HEAD_POSTS);
   const page = await found(0, want);
   if (!page) return null;
-  heads.keep({ ids: page.ids, total: page.total, estimated: page.estimated, complete: page.ids.length < want });
-  return { ...page, ids: page.ids.slice(offset, k) };
+  heads.keep(page.ids, page, want);
+  return { ...page, ids: page.ids.slice(offset, offset + limit) };
 };
 
 /** The page and total of the candidates that pass the conditions on counts, in the query's order. */

@@ -39,7 +39,7 @@ import {
   within,
 } from './post-set.ts';
 import type { SearchPage } from './sql.ts';
-import { HEAD_POSTS, type KeptHeads, type KeptTotals, type RankedHead, type Total } from './totals.ts';
+import { HEAD_POSTS, type KeptHeads, type KeptTotals, type Total } from './totals.ts';
 
 /** The tag sets this strategy reads (TagSets). */
 export interface KeptTags {
@@ -272,8 +272,8 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   const kept = keptTotalsOf(indexes, c, c.expr, stamp);
   // Pages near the top of a query that had to be evaluated whole, kept from its first ask.
   const heads = c.before || offset + limit > HEAD_POSTS ? null : keptHeadsOf(indexes, c, c.expr, stamp);
-  const head = heads?.head(offset + limit);
-  if (head) return { ids: head.ids.slice(offset, offset + limit), total: head.total, estimated: head.estimated };
+  const head = heads?.page(offset, limit);
+  if (head) return head;
   const known = kept.known();
   const scratch = new Scratch();
   try {
@@ -295,12 +295,20 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
     const total = kept.remember(() => ({ total: sizeOfResult(result, version), estimated: false }));
     if (!heads) return { ids: pageOf(result, how.dir, offset, limit), ...total };
     const ids = pageOf(result, how.dir, 0, HEAD_POSTS);
-    heads.keep({ ids, ...total, complete: ids.length < HEAD_POSTS });
+    heads.keep(ids, total, HEAD_POSTS);
     return { ids: ids.slice(offset, offset + limit), ...total };
   } finally {
     scratch.release();
   }
 };
+
+/** A query's key in the kept totals and heads, made once a compiled query (both read it). */
+const QUERY_KEYS = new WeakMap<Compiled, string>();
+function queryKey(c: Compiled): string {
+  let key = QUERY_KEYS.get(c);
+  if (key === undefined) QUERY_KEYS.set(c, (key = JSON.stringify([c.expr, c.before ?? null])));
+  return key;
+}
 
 /**
  * The totals kept of a query at `stamp` (the data version, and the counts' counter where counts
@@ -309,7 +317,7 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
  */
 export function keptTotalsOf(indexes: SetIndexes, c: Compiled, reads: Expr, stamp: string | null) {
   const totals = stamp !== null && !movesUnversioned(reads) ? indexes.totals : undefined;
-  const key = JSON.stringify([c.expr, c.before ?? null]);
+  const key = queryKey(c);
   return {
     known: (): Total | undefined => totals?.peek(key, stamp!),
     remember: (work: () => Total): Total => (totals ? totals.of(key, stamp!, work) : work()),
@@ -317,19 +325,21 @@ export function keptTotalsOf(indexes: SetIndexes, c: Compiled, reads: Expr, stam
 }
 
 /**
- * The first pages kept of a query in its order (KeptHeads), under keptTotalsOf's rule; `head(k)`:
- * the kept ones when they reach the k-th match.
+ * The first pages kept of a query in its order (KeptHeads), under keptTotalsOf's rule: `page`
+ * gives the posts `offset` to `offset + limit` and the total when the kept ones reach them;
+ * `keep` keeps the first of `want` posts asked (fewer: every match).
  */
 export function keptHeadsOf(indexes: SetIndexes, c: Compiled, reads: Expr, stamp: string | null) {
   const heads = stamp !== null && !movesUnversioned(reads) ? indexes.heads : undefined;
-  const key = JSON.stringify([c.expr, c.before ?? null, c.order]);
+  const key = `${queryKey(c)}${JSON.stringify(c.order)}`;
   return {
-    head(k: number): RankedHead | undefined {
+    page(offset: number, limit: number): SearchPage | undefined {
       const kept = heads?.peek(key, stamp!);
-      return kept && (kept.complete || kept.ids.length >= k) ? kept : undefined;
+      if (!kept || (!kept.complete && kept.ids.length < offset + limit)) return undefined;
+      return { ids: kept.ids.slice(offset, offset + limit), total: kept.total, estimated: kept.estimated };
     },
-    keep(head: RankedHead): void {
-      heads?.keep(key, stamp!, head);
+    keep(ids: number[], total: Total, want: number): void {
+      heads?.keep(key, stamp!, { ids, total: total.total, estimated: total.estimated, complete: ids.length < want });
     },
   };
 }
