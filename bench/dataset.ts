@@ -395,4 +395,5 @@ export function copySqliteDataset(d: Dataset, dir: string): Dataset {
   return { ...d, dataDir: dir };
 }
 
-const databaseFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.startsWith('imageboard.db'));
+/** A SQLite dataset's database files (the database, and its WAL and index while they exist). */
+export const databaseFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.startsWith('imageboard.db'));

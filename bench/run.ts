@@ -8,6 +8,7 @@ import { combineLoads, runLoad, sliceCount, type LoadResult } from './load.ts';
 import { computeChecks, consoleSummary, markdown, updateDocs, writeReport, type Report, type ScenarioReport } from './report.ts';
 import { ServerBackends } from './pg-backends.ts';
 import { treeCpuSeconds } from './rss.ts';
+import { warmFileCache } from './file-cache.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
 import { ROOT, ServerUnderTest, type Child } from './server.ts';
 import { percentile, runUploads, type UploadResult } from './uploads.ts';
@@ -43,6 +44,8 @@ export interface BenchOptions {
    * steady state the targets are about.
    */
   warmupSeconds: number;
+  /** Read the database through the OS's cache before each scenario (bench/file-cache.ts; `--no-file-cache` turns it off). */
+  fileCache: boolean;
   uploads: number;
   log: (line: string) => void;
 }
@@ -63,6 +66,7 @@ export function defaultOptions(): BenchOptions {
     tagsPerPost: 15,
     samples: 50,
     warmupSeconds: 3,
+    fileCache: true,
     uploads: 20,
     log: (line) => console.log(line),
   };
@@ -175,6 +179,10 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
     let previous = 'the samples';
     server.rssLap();
     for (const [i, s] of scenarios.entries()) {
+      if (o.fileCache) {
+        const warmed = await warmFileCache(dataset, o.databaseUrl);
+        o.log(`${s.name.padEnd(14)} file cache: ${(warmed.bytes / 1e9).toFixed(2)} GB of the database read in ${warmed.seconds.toFixed(1)} s`);
+      }
       if (o.warmupSeconds > 0) {
         await server.settle(previous);
         await warmUp(server, ceiling!, s, sizes, o);
@@ -251,6 +259,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       durationSeconds: o.durationSeconds,
       workers: o.workers,
       warmupSeconds: o.warmupSeconds,
+      fileCache: o.fileCache,
       scenarios: [...scenarios.map((s) => s.name), ...(upload ? [UPLOAD_SCENARIO] : [])],
     },
     machine: {
@@ -304,6 +313,7 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
       scenarios: { type: 'string' },
       out: { type: 'string' },
       'no-docs': { type: 'boolean' },
+      'no-file-cache': { type: 'boolean' },
       'no-readme': { type: 'boolean' },
       seed: { type: 'string' },
       warmup: { type: 'string' },
@@ -327,11 +337,12 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
   if (values.out !== undefined) out.outDir = path.resolve(values.out);
   // --no-readme: the option's name from when the tables were in the README; kept so old commands work.
   if (values['no-docs'] || values['no-readme']) out.docs = false;
+  if (values['no-file-cache']) out.fileCache = false;
   return out;
 }
 
 const USAGE = `Usage: npm run bench -- [--posts N] [--connections 16,64] [--duration S] [--workers N]
-       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-docs] [--seed S] [--warmup S]
+       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-docs] [--seed S] [--warmup S] [--no-file-cache]
 BENCH_DATABASE_URL=postgres://... runs on PostgreSQL instead of SQLite.`;
 
 async function main(): Promise<void> {

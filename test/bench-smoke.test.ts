@@ -54,6 +54,8 @@ test('the benchmark harness runs every scenario against the server and the ceili
       const warmed = lines.findIndex((l) => l.startsWith(`${s.name.padEnd(14)} warm-up:`));
       const measured = lines.findIndex((l) => l.startsWith(`${s.name.padEnd(14)} c=8:`));
       assert.ok(warmed >= 0 && warmed === measured - 1, `${s.name}: warmed just before it is measured\n${lines.join('\n')}`);
+      // ... and the database read through the OS's cache just before that.
+      assert.match(lines[warmed - 1] ?? '', new RegExp(`^${s.name} +file cache: [0-9.]+ GB of the database read`), `${s.name}: file cache read first`);
     }
     assert.ok(report.upload, 'the upload scenario ran');
     assert.equal(report.upload.errors, 0, JSON.stringify(report.upload.statuses));
