@@ -8,9 +8,9 @@ import { databaseFiles, type Dataset } from './dataset.ts';
  * has served its board for a while finds it. The machines here page out file pages nobody read
  * for a while (a `kdamond` thread), so after a quarter of an hour of other scenarios a
  * scenario that reads rows from all over the posts table (danbooru-posts: 200 a page) read them
- * from disk: 41 req/s and p99 456 ms against 260 req/s and 70 ms with the file cached (one
- * worker, docs/benchmarks.md). Nothing of it is in the server's RSS: the pages are the kernel's,
- * not mapped by the server. Bounded in time; returns the bytes read and the seconds taken.
+ * from disk, and measured the disk (docs/benchmarks.md, "File cache"). Nothing of it is in the
+ * server's RSS: the pages are the kernel's, not mapped by the server. Bounded in time; returns
+ * the bytes read and the seconds taken.
  */
 export async function warmFileCache(d: Dataset, adminUrl: string, maxSeconds = 60): Promise<{ bytes: number; seconds: number }> {
   const started = performance.now();
