@@ -172,11 +172,12 @@ function intIn(text: string, start: number, end: number): number {
 }
 
 /**
- * The number in field `field` of a row's text, or the data version read with it (`version`: the
- * field after the post's), found without locating the rest (the page's ids and uploaders).
+ * The number in field `field` of a row's text, or what was read with it (`version`: the data
+ * version, the field after the post's; `tagsChanged`: the last tag history entry, after that),
+ * found without locating the rest (the page's ids and uploaders).
  */
-export function rowNumber(text: string, field: (typeof ROW_FIELDS)[number] | 'version'): number {
-  const i = field === 'version' ? ROW_FIELDS.length : F[field];
+export function rowNumber(text: string, field: (typeof ROW_FIELDS)[number] | 'version' | 'tagsChanged'): number {
+  const i = field === 'version' ? ROW_FIELDS.length : field === 'tagsChanged' ? ROW_FIELDS.length + 1 : F[field];
   let start = 0;
   for (let k = 0; k < i; k++) start = text.indexOf(FIELD_SEPARATOR, start) + 1;
   const end = text.indexOf(FIELD_SEPARATOR, start);

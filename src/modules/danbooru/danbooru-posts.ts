@@ -41,7 +41,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
     }
     const uploaders = texts.map((t) => rowNumber(t, 'uploader_id'));
     const names = await userNames.of(db, uploaders);
-    const categories = await tagCategories.current(db);
+    const categories = texts.length ? await tagCategories.current(db, categoriesKey(texts[0])) : new Map<string, string>();
     // Danbooru's URLs are absolute: this server's own /media/ unless media have a public address.
     const mediaRoot = deps.config.mediaPublicUrl || origin + MEDIA_PREFIX;
     const value = new DanbooruPostArray(
@@ -104,7 +104,8 @@ const COMPUTED = { has_children: HAS_CHILDREN };
 
 /**
  * The rows of posts by id, each one text: the post's fields (ROW_FIELDS, the order
- * danbooru-post-object.ts reads them in), then the data version.
+ * danbooru-post-object.ts reads them in), then the data version and the last tag history entry
+ * (what TagCategories is kept to: read here, a page needs no statement of its own for it).
  */
 const rowsById = preparedOnDatabase((db, p: { ids: unknown }) =>
   db
@@ -114,6 +115,7 @@ const rowsById = preparedOnDatabase((db, p: { ids: unknown }) =>
         .fieldsText([
           ...ROW_FIELDS.map((f) => COMPUTED[f as keyof typeof COMPUTED] ?? sql.ref(`posts.${f}`)),
           sql`(SELECT value FROM counters WHERE name = 'version')`,
+          sql`(SELECT MAX(id) FROM tag_history)`,
         ])
         .as('t'),
     )
@@ -126,6 +128,9 @@ const rowReads = coalescedReads(async (db, ids: number[]) => {
   for (const r of await rowsById(db, { ids: db.listParam(ids) })) found.set(rowNumber(r.t, 'id'), r.t);
   return found;
 });
+
+/** What TagCategories is kept to, as the row's text gives it: the data version and the last tag history entry. */
+const categoriesKey = (text: string) => `${rowNumber(text, 'version')}/${rowNumber(text, 'tagsChanged')}`;
 
 const DAY = 86_400_000;
 
