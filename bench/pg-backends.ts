@@ -7,6 +7,11 @@ import { cpuSecondsOfPid } from './rss.ts';
  * application_name set on the server's DATABASE_URL. Their CPU time is the database's side of a
  * request (issue 24 point 6: the report gives both sides).
  */
+export interface PostgresSettings {
+  version: string;
+  sharedBuffers: string;
+}
+
 export class ServerBackends {
   readonly name = `imageboard-bench-${process.pid}`;
   private client: pg.Client | null = null;
@@ -32,11 +37,7 @@ export class ServerBackends {
    * instead, a little undercount.
    */
   async cpuSeconds(): Promise<number> {
-    if (!this.client) {
-      this.client = new pg.Client({ connectionString: this.adminUrl });
-      await this.client.connect();
-    }
-    const { rows } = await this.client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [this.name]);
+    const { rows } = await (await this.connected()).query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [this.name]);
     const open = new Map<number, number>();
     for (const { pid } of rows) {
       const seconds = cpuSecondsOfPid(Number(pid));
@@ -49,6 +50,24 @@ export class ServerBackends {
     }
     this.seen = open;
     return this.total;
+  }
+
+  /**
+   * PostgreSQL's version and shared_buffers, for the report: with Debian's 128 MB, pages of posts
+   * read part of their rows from the OS's cache (docs/benchmarks.md, Danbooru's API, 2026-12-03).
+   */
+  async settings(): Promise<PostgresSettings> {
+    const client = await this.connected();
+    const show = async (name: string) => String((await client.query(`SHOW ${name}`)).rows[0][name]);
+    return { version: await show('server_version'), sharedBuffers: await show('shared_buffers') };
+  }
+
+  private async connected(): Promise<pg.Client> {
+    if (!this.client) {
+      this.client = new pg.Client({ connectionString: this.adminUrl });
+      await this.client.connect();
+    }
+    return this.client;
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sliceCount, type LoadResult } from './load.ts';
 import type { UploadResult } from './uploads.ts';
+import type { PostgresSettings } from './pg-backends.ts';
 import { ROOT } from './server.ts';
 import type { SeedSummary } from '../src/seed/generate.ts';
 
@@ -60,7 +61,15 @@ export interface Report {
   startedAt: string;
   finishedAt: string;
   options: { posts: number; connections: number[]; durationSeconds: number; workers: number; scenarios: string[]; warmupSeconds?: number; fileCache?: boolean };
-  machine: { cpus: number; cpuModel: string; node: string; loadAverageStart: number[]; loadAverageEnd: number[] };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    loadAverageStart: number[];
+    loadAverageEnd: number[];
+    /** The PostgreSQL of a PostgreSQL run, as it was found (the bench changes none of its settings). */
+    postgres?: PostgresSettings;
+  };
   dataset: {
     name: string;
     reused: boolean;
@@ -141,6 +150,8 @@ export function computeChecks(r: Omit<Report, 'checks' | 'passed'>): Check[] {
   return checks;
 }
 
+const pgSettings = (p: PostgresSettings | undefined) => (p ? `, PostgreSQL ${p.version} with shared_buffers ${p.sharedBuffers}` : '');
+
 export function markdown(r: Report): string {
   const postgres = r.kind !== 'sqlite';
   const title = postgres ? 'PostgreSQL' : 'SQLite';
@@ -148,7 +159,7 @@ export function markdown(r: Report): string {
   const lines = [
     `### ${title}, ${int(r.options.posts)} posts (${r.startedAt.slice(0, 16).replace('T', ' ')} UTC)`,
     '',
-    `Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
+    `Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}${pgSettings(r.machine.postgres)}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
       `${r.machine.loadAverageEnd.map((n) => n.toFixed(1)).join(' / ')} at the end (with other work on the machine the figures are noisy). ` +
       `Server: ${r.options.workers} worker${r.options.workers === 1 ? '' : 's'}, rate limits off; ${r.options.durationSeconds} s a run${sliceCount(r.options.durationSeconds) > 1 ? `, in ${sliceCount(r.options.durationSeconds)} slices taking turns with the ceiling's` : ''}${r.options.fileCache ? ", the database read through the OS's cache before each scenario" : ''}${r.options.warmupSeconds ? `, after ${r.options.warmupSeconds} s of the scenario's requests on each server, not measured` : ''}; the load generator shares the machine. ` +
       `CPU ms/req: CPU time the server's processes${postgres ? ", PostgreSQL's backends serving them" : ''} (or the ceiling's) spent per answered request, which other load on the machine disturbs less than req/s.`,

@@ -6,7 +6,7 @@ import { startCeiling, type Sizes } from './ceiling.ts';
 import { datasetBytes, prepareDataset } from './dataset.ts';
 import { combineLoads, runLoad, sliceCount, type LoadResult } from './load.ts';
 import { computeChecks, consoleSummary, markdown, updateDocs, writeReport, type Report, type ScenarioReport } from './report.ts';
-import { ServerBackends } from './pg-backends.ts';
+import { type PostgresSettings, ServerBackends } from './pg-backends.ts';
 import { treeCpuSeconds } from './rss.ts';
 import { warmFileCache } from './file-cache.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
@@ -151,6 +151,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
   let ceiling: Child | null = null;
   const reports: ScenarioReport[] = [];
   let upload: UploadResult | null = null;
+  let postgres: PostgresSettings | undefined;
   try {
     o.log(`server: starting ${o.workers} worker(s) on ${dataset.kind}`);
     await server.start();
@@ -242,6 +243,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       upload.peakRssBytes = server.rssLap();
       o.log(`upload: ${upload.ok}/${upload.uploads} accepted, p50 ${upload.latencyMs.p50.toFixed(0)} ms, p99 ${upload.latencyMs.p99.toFixed(0)} ms`);
     }
+    postgres = await backends?.settings();
   } finally {
     await ceiling?.stop();
     await server.stop();
@@ -268,6 +270,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       node: process.version,
       loadAverageStart,
       loadAverageEnd: os.loadavg(),
+      ...(postgres ? { postgres } : {}),
     },
     dataset: {
       name: dataset.name,

@@ -205,7 +205,14 @@ test("on PostgreSQL the report checks every read scenario (p99 < 50 ms, 15% of t
     startedAt: '2026-11-26T16:00:00.000Z',
     finishedAt: '2026-11-26T16:10:00.000Z',
     options: { posts: 1_000_000, connections: [16], durationSeconds: 5, workers: 2, scenarios: [] },
-    machine: { cpus: 2, cpuModel: 'test', node: 'v20', loadAverageStart: [1, 1, 1], loadAverageEnd: [1, 1, 1] },
+    machine: {
+      cpus: 2,
+      cpuModel: 'test',
+      node: 'v20',
+      loadAverageStart: [1, 1, 1],
+      loadAverageEnd: [1, 1, 1],
+      postgres: { version: '15.19 (Debian 15.19-0+deb12u1)', sharedBuffers: '128MB' },
+    },
     dataset: {
       name: 'd',
       reused: true,
@@ -231,6 +238,7 @@ test("on PostgreSQL the report checks every read scenario (p99 < 50 ms, 15% of t
   assert.equal(named.get('dataset generation'), undefined, "the generation target is SQLite's");
   const table = markdown({ ...base, checks, passed: checks.every((c) => c.pass) });
   assert.match(table, /CPU ms\/req ours \/ PostgreSQL \/ ceiling/);
+  assert.match(table, /Node v20, PostgreSQL 15\.19 \(Debian 15\.19-0\+deb12u1\) with shared_buffers 128MB; load average/);
   assert.match(table, /\| newest \| 16 \|.*\| 0\.50 \/ 0\.25 \/ 0\.05 \| p99 < 50 ms: PASS; ceiling >= 15%: PASS; errors 0: PASS \|/);
   assert.match(table, /Targets: 4 of 6 checks pass — FAIL \(user-profile p99, user-profile ceiling\)/);
 });

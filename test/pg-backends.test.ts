@@ -33,3 +33,24 @@ test("the bench's PostgreSQL CPU counts each backend's own use and does not fall
     await backends.close();
   }
 });
+
+test("the bench's report names PostgreSQL's version and shared_buffers as the server has them", {
+  skip: url ? false : 'TEST_DATABASE_URL is not set',
+}, async () => {
+  const backends = new ServerBackends(url!);
+  const c = new pg.Client({ connectionString: url! });
+  await c.connect();
+  try {
+    const { version, sharedBuffers } = await backends.settings();
+    const [row] = (
+      await c.query(`SELECT current_setting('server_version_num')::int AS num, setting::bigint * 8192 AS bytes FROM pg_settings WHERE name = 'shared_buffers'`)
+    ).rows;
+    assert.ok(version.startsWith(`${Math.floor(row.num / 10000)}.`), version);
+    const [, n, unit] = /^(\d+)(kB|MB|GB|TB)$/.exec(sharedBuffers) ?? [];
+    const factor = { kB: 2 ** 10, MB: 2 ** 20, GB: 2 ** 30, TB: 2 ** 40 }[unit as 'kB'];
+    assert.equal(Number(n) * factor, Number(row.bytes), sharedBuffers);
+  } finally {
+    await c.end();
+    await backends.close();
+  }
+});
