@@ -1,17 +1,18 @@
 import pg from 'pg';
 import { cpuSecondsOfPid } from './rss.ts';
 
+/** PostgreSQL's version and shared_buffers as a run found them (the report's Machine line). */
+export interface PostgresSettings {
+  version: string;
+  sharedBuffers: string;
+}
+
 /**
  * The PostgreSQL backends serving the server under test, told apart from every other connection
  * to the same database (the bench datasets live in schemas of a shared database) by an
  * application_name set on the server's DATABASE_URL. Their CPU time is the database's side of a
  * request (issue 24 point 6: the report gives both sides).
  */
-export interface PostgresSettings {
-  version: string;
-  sharedBuffers: string;
-}
-
 export class ServerBackends {
   readonly name = `imageboard-bench-${process.pid}`;
   private client: pg.Client | null = null;

@@ -6,7 +6,7 @@ import { startCeiling, type Sizes } from './ceiling.ts';
 import { datasetBytes, prepareDataset } from './dataset.ts';
 import { combineLoads, runLoad, sliceCount, type LoadResult } from './load.ts';
 import { computeChecks, consoleSummary, markdown, updateDocs, writeReport, type Report, type ScenarioReport } from './report.ts';
-import { type PostgresSettings, ServerBackends } from './pg-backends.ts';
+import { ServerBackends } from './pg-backends.ts';
 import { treeCpuSeconds } from './rss.ts';
 import { warmFileCache } from './file-cache.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
@@ -147,11 +147,12 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
 
   const backends = dataset.databaseUrl ? new ServerBackends(o.databaseUrl) : undefined;
   const databaseUrl = backends ? backends.serverUrl(dataset.databaseUrl) : dataset.databaseUrl;
+  // Read before the run: a PostgreSQL that cannot say them stops it before its twenty minutes.
+  const postgres = await backends?.settings();
   const server = new ServerUnderTest({ dataDir: dataset.dataDir, databaseUrl, workers: o.workers }, o.log);
   let ceiling: Child | null = null;
   const reports: ScenarioReport[] = [];
   let upload: UploadResult | null = null;
-  let postgres: PostgresSettings | undefined;
   try {
     o.log(`server: starting ${o.workers} worker(s) on ${dataset.kind}`);
     await server.start();
@@ -243,7 +244,6 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       upload.peakRssBytes = server.rssLap();
       o.log(`upload: ${upload.ok}/${upload.uploads} accepted, p50 ${upload.latencyMs.p50.toFixed(0)} ms, p99 ${upload.latencyMs.p99.toFixed(0)} ms`);
     }
-    postgres = await backends?.settings();
   } finally {
     await ceiling?.stop();
     await server.stop();

@@ -204,7 +204,7 @@ const extStart = (text: string, i: number) => {
  * object made a page's rows live long enough to be collected as old objects.
  * Its constant pieces are bytes made once, and a text it writes twice is copied from its first.
  */
-function writeDanbooruPost(w: JsonWriter, text: string, uploaderName: string, root: Uint8Array, categories: Map<string, string>): void {
+function writeDanbooruPost(w: JsonWriter, text: string, uploaderName: string, root: Uint8Array, categories: ReadonlyMap<string, string>): void {
   locate(text);
   const tagsStart = startOf(F.tag_string);
   const tagsEnd = ends[F.tag_string];
@@ -356,7 +356,7 @@ export class DanbooruPostArray {
     private readonly texts: string[],
     private readonly uploaderNames: string[],
     mediaRoot: string,
-    private readonly categories: Map<string, string>,
+    private readonly categories: ReadonlyMap<string, string>,
   ) {
     this.root = rootBytes(mediaRoot);
   }

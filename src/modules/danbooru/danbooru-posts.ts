@@ -41,7 +41,9 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
     }
     const uploaders = texts.map((t) => rowNumber(t, 'uploader_id'));
     const names = await userNames.of(db, uploaders);
-    const categories = texts.length ? await tagCategories.current(db, categoriesKey(texts[0])) : new Map<string, string>();
+    // The data version and the last tag history entry, read with the rows: what the categories are kept to.
+    const version = texts.length ? rowNumber(texts[0], 'version') : undefined;
+    const categories = texts.length ? await tagCategories.current(db, `${version}/${rowNumber(texts[0], 'tagsChanged')}`) : NO_CATEGORIES;
     // Danbooru's URLs are absolute: this server's own /media/ unless media have a public address.
     const mediaRoot = deps.config.mediaPublicUrl || origin + MEDIA_PREFIX;
     const value = new DanbooruPostArray(
@@ -50,7 +52,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
       mediaRoot,
       categories,
     );
-    return { value, version: texts.length ? rowNumber(texts[0], 'version') : undefined };
+    return { value, version };
   };
 
   /**
@@ -129,8 +131,8 @@ const rowReads = coalescedReads(async (db, ids: number[]) => {
   return found;
 });
 
-/** What TagCategories is kept to, as the row's text gives it: the data version and the last tag history entry. */
-const categoriesKey = (text: string) => `${rowNumber(text, 'version')}/${rowNumber(text, 'tagsChanged')}`;
+/** An empty page has no tags to categorise. */
+const NO_CATEGORIES: ReadonlyMap<string, string> = new Map();
 
 const DAY = 86_400_000;
 
