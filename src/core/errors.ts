@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUniqueViolation, OverBudget } from '../db/engine.ts';
 import { QueryError } from '../search/parse.ts';
+import { RETRY_AFTER_SECONDS, unavailableOf } from './unavailable.ts';
 
 export interface FieldError {
   field: string;
@@ -172,6 +173,19 @@ function multipartError(err: Error & { code?: string }): AppError | null {
   return null;
 }
 
+/** Says whether a dependency's outage is due a log line again (the first failure, then once every ten seconds). */
+const outageLog = (() => {
+  const last = new Map<string, number>();
+  return {
+    due(what: string): boolean {
+      const now = Date.now();
+      if (now - (last.get(what) ?? 0) < 10_000) return false;
+      last.set(what, now);
+      return true;
+    },
+  };
+})();
+
 /** The one mapping from thrown things to HTTP responses. Internals never reach the client. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError & { validationContext?: string }, req, reply) => {
@@ -194,6 +208,13 @@ export function installErrorHandler(app: FastifyInstance): void {
         503,
         `The search took longer than its time budget of ${err.ms} ms; narrow it down (a rarer tag, fewer ORs) or try again later`,
       );
+    }
+    const outage = unavailableOf(err);
+    if (outage) {
+      // Logged once a while per dependency, not per request: an outage fails every request that needs it.
+      if (outageLog.due(outage.dependency)) req.log.warn({ err, unavailable: outage.dependency }, 'a dependency is unavailable: answering 503/507');
+      reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return sendError(req, reply, outage.status, outage.message, { unavailable: outage.dependency, retryAfter: RETRY_AFTER_SECONDS });
     }
     if (err.validation) {
       const part = err.validationContext ?? 'body';

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { BytePool, type JsonWriter } from './json-bytes.ts';
+import type { Dependency } from './unavailable.ts';
 
 /** A string enum that validates with `enum` so errors can list the allowed values. */
 export function StringEnum<T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) {
@@ -32,7 +33,12 @@ export const ErrorBody = Type.Object(
         }),
       ),
     ),
-    retryAfter: Type.Optional(Type.Integer()),
+    retryAfter: Type.Optional(Type.Integer({ description: 'Seconds to wait before trying again (429, 503, 507), as the Retry-After header says' })),
+    unavailable: Type.Optional(
+      StringEnum<Dependency>(['database', 'media store', 'disk'], {
+        description: 'A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later',
+      }),
+    ),
     postId: Type.Optional(Type.String()),
     reportId: Type.Optional(Type.String({ description: 'A 409 on POST /api/reports: your open report of that post or comment' })),
     ban: Type.Optional(
@@ -57,7 +63,8 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'Unsupported media type',
   429: 'Rate limited; see Retry-After',
   500: 'Internal error (no internals are shown)',
-  503: 'Over a time budget (a search); see Retry-After',
+  503: 'Over a time budget (a search), or a dependency unavailable (`unavailable` names it); see Retry-After',
+  507: "The server's disk is full; see Retry-After",
 };
 
 /** Response schemas for the listed error codes, for a route's `response` map. */

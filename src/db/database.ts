@@ -8,6 +8,7 @@ import { migrateToLatest, pendingMigrations, SchemaBehind } from './migrate.ts';
 import { readerNow, withStatementCache } from './statement-cache.ts';
 import { commitMarks } from './commit-mark.ts';
 import { wrapClient } from './pg-client.ts';
+import { asOutage } from './pg-outage.ts';
 import { ensureStatistics } from './statistics.ts';
 import { COMMIT_ORDER_FUNCTION, LOCK_FUNCTIONS } from './locks.ts';
 
@@ -32,6 +33,9 @@ export interface DatabaseOptions {
    */
   migrations?: 'run' | 'check' | 'none';
 }
+
+/** How long making a PostgreSQL connection may take before the request that needs it is answered 503. */
+const CONNECT_TIMEOUT_MS = 5000;
 
 /** pg, loaded only for PostgreSQL (a SQLite server never needs it: ~10 MB less per process). */
 async function loadPg() {
@@ -152,10 +156,23 @@ async function openPostgres(url: string, schema?: string, poolSize = 10): Promis
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // A server that does not answer (a host gone, a network cut) fails the request within this,
+    // as Unavailable, instead of holding it for the system's TCP timeout; keep-alive finds such
+    // connections dead while they sit in the pool.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   pool.on('connect', wrapClient);
-  return new Database({ dialect: new ScopedPostgresDialect({ pool }) }, 'postgres');
+  // An idle connection the server ended (a restart, a failover): the pool has already dropped it
+  // and connects anew when asked; /readyz says whether the server is back. Without a listener
+  // the event would end the process.
+  pool.on('error', () => {});
+  const connect = () =>
+    pool.connect().catch((err: unknown) => {
+      throw asOutage(err);
+    });
+  return new Database({ dialect: new ScopedPostgresDialect({ pool: { connect, end: () => pool.end() } }) }, 'postgres');
 }
 
 /** Drops a test schema and everything in it. */
