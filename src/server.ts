@@ -6,6 +6,8 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock, type Clock } from './core/deps.ts';
 import { loadMallocTrim, startMallocTrim } from './core/malloc-trim.ts';
 import { handingOver, shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
+import { closeWaiting, openWhenReachable, waitingServer } from './waiting.ts';
+import type { FastifyInstance } from 'fastify';
 
 /** Built by `npm run build` (scripts/build-native.mjs); src/server.ts and dist/server.js are both one level down. */
 const MALLOC_TRIM_ADDON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'native', 'build', 'malloc-trim.node');
@@ -29,8 +31,30 @@ function readConfig(): Config {
  */
 async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promise<void> {
   const { buildApp } = await import('./app.ts');
+  // A database that does not answer yet is waited for, with the port open to say so (waiting.ts).
+  const waiting = waitingServer(config);
+  let stoppedWaiting = false;
+  const stopWaiting = () => void (stoppedWaiting = true);
+  process.on('SIGTERM', stopWaiting);
+  process.on('SIGINT', stopWaiting);
+  const database = await openWhenReachable(config, waiting.log, {
+    stopped: () => stoppedWaiting,
+    onFirstFailure: role === 'worker' ? undefined : () => listen(waiting, config, null),
+  });
+  process.off('SIGTERM', stopWaiting);
+  process.off('SIGINT', stopWaiting);
+  if (!database) {
+    await waiting.close();
+    process.exit(0);
+  }
   // One process fills older posts' md5 for all (fills running at once are safe, but each would read every file).
-  const app = await buildApp(config, { fillMd5: role !== 'worker', clock: testClock(), takeTurnsWhile: role === 'single' ? undefined : handingOver });
+  const app = await buildApp(config, {
+    database,
+    fillMd5: role !== 'worker',
+    clock: testClock(),
+    takeTurnsWhile: role === 'single' ? undefined : handingOver,
+  });
+  app.addHook('onClose', async () => database.close());
   // Tests of real processes (test/procs.test.ts) see which process answered each request.
   if (process.env.NODE_ENV === 'test') app.addHook('onSend', async (_req, reply) => void reply.header('x-served-by', String(process.pid)));
   const trimming = startMallocTrim(config.mallocTrimMs, config.mallocTrimMs > 0 ? loadMallocTrim(MALLOC_TRIM_ADDON) : null);
@@ -77,6 +101,7 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   if (role === 'worker') {
+    await waiting.close();
     await app.ready();
     // The first process tells its workers when it starts draining, so that /readyz says 503 whichever
     // process answers; its SIGTERM comes once the delay is over.
@@ -90,7 +115,11 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
       workers = shareConnections(app.server, config.workers - 1, app.log);
       await workers.ready;
     }
+    // Booted first, so the port is closed only for as long as it takes to open it again.
+    await app.ready();
+    const closed = closeWaiting(waiting);
     await listen(app, config, workers);
+    await closed;
   }
   if (role !== 'worker') await firstAdminHint(app);
   // Once the port is open: what the first requests would otherwise wait for (~1 s at a million posts).
@@ -118,7 +147,7 @@ async function firstAdminHint(app: App): Promise<void> {
 }
 
 /** Opens the port; when it cannot, says which setting to change and exits 1 (no stack trace). */
-async function listen(app: App, config: Config, workers: { stop(): Promise<unknown> } | null): Promise<void> {
+async function listen(app: FastifyInstance, config: Config, workers: { stop(): Promise<unknown> } | null): Promise<void> {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -7,6 +7,7 @@ import { eachDatabase } from '../../../test/helpers.ts';
 import { register, type Account } from '../../../test/auth-helpers.ts';
 import { appNames, createMarksTable, createPosts, getJob, markingKind, marks, waitForJob } from '../../../test/jobs.ts';
 import { createJob } from './jobs.service.ts';
+import { databaseUnavailable } from '../../core/unavailable.ts';
 
 eachDatabase(
   'jobs: the runner',
@@ -145,6 +146,39 @@ eachDatabase(
       assert.match(errors[0], /jobs: a step failed; the job is marked failed/);
       assert.match(errors[0], /tag 42 was deleted meanwhile/);
       assert.match(errors[0], new RegExp(`"job":${bad.id}\\b`));
+      await app.close();
+    });
+
+    test('a step that meets the database away is tried again once it is back: the job pauses, is not failed, and does each post once', async () => {
+      let away = 3;
+      const kind = markingKind('test-outage', {
+        batch: 2,
+        // The database "restarting" for the second step's first three tries (as the pool rethrows a refused connection).
+        during: ({ cursor }) => {
+          if (cursor !== null && away > 0) {
+            away--;
+            throw databaseUnavailable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+          }
+        },
+      });
+      const logs = new PassThrough();
+      let logged = '';
+      logs.on('data', (d) => (logged += d));
+      const { after, ids } = await newPosts(5);
+      const job = await createJob(ctx.app.deps, kind, { label: 'outage', after }, Number(alice.id));
+      const app = await runnerApp('outage', { pollMs: 5 }, logs);
+      await waitForJob(ctx.database, job.id, (j) => j.state === 'done' || j.state === 'failed');
+      assert.deepEqual((await getJob(ctx.app, job.id, alice.headers)).body, { id: job.id, kind: 'test-outage', state: 'done', done: 5, total: 5, error: null });
+      assert.equal(away, 0, 'the step met the outage three times');
+      assert.deepEqual(
+        (await marks(ctx.database, 'outage')).map((m) => m.post_id),
+        ids,
+        'each post marked once',
+      );
+      const lines = logged.split('\n').filter((l) => l.includes('jobs: '));
+      assert.equal(lines.filter((l) => l.includes('"level":50')).length, 0, 'no error logged');
+      assert.equal(lines.filter((l) => l.includes('jobs: paused, the database is unavailable')).length, 1, 'one warning for the outage');
+      assert.equal(lines.filter((l) => l.includes('jobs: resumed')).length, 1, 'one line when it is back');
       await app.close();
     });
 

@@ -7,6 +7,7 @@ import type { JobKind, StepResult } from './job-kind.ts';
 import { jobKindNamed, jobKindNames } from './kinds.ts';
 import { claimJob, letGo, renewLease, saveStep } from './jobs.repo.ts';
 import { onJobCreated } from './wake.ts';
+import { unavailableOf } from '../../core/unavailable.ts';
 
 /** How often an idle runner looks for a job. */
 export const JOB_POLL_MS = 1000;
@@ -25,6 +26,9 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** The longest wait between two tries while the database (or another dependency) is away. */
+const OUTAGE_WAIT_MAX_MS = 2000;
+
 /** The step's job was taken over by another runner (this one's lease passed): its step was rolled back. */
 class LeaseLost extends Error {}
 
@@ -37,8 +41,9 @@ const messageOf = (err: unknown) => ((err instanceof Error ? err.message || err.
  * conditional UPDATE (jobs.repo.ts), so with several processes or instances on one database a job
  * runs in one place at a time. Each step first moves the lease on, in the step's own transaction:
  * a runner that lost its job (it stalled past the lease and another took over) finds out there and
- * its step is rolled back, so no step is done twice. A step that throws fails its job; nothing a
- * job does stops the server.
+ * its step is rolled back, so no step is done twice. A step that throws fails its job, unless
+ * what it needed was away (the database restarting, a full disk: core/unavailable.ts): then the
+ * runner pauses and tries the same step again until it is back. Nothing a job does stops the server.
  */
 export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunnerOptions = {}): JobRunner {
   const pollMs = opts.pollMs ?? JOB_POLL_MS;
@@ -54,7 +59,7 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
   };
   const unsubscribe = onJobCreated(deps.db, wake);
 
-  const idle = () =>
+  const idle = (ms = pollMs) =>
     new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -62,12 +67,25 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
         woken = false;
         resolve();
       };
-      const timer = setTimeout(done, pollMs);
+      const timer = setTimeout(done, ms);
       // Never what keeps a process (or a test) alive.
       timer.unref();
       nudge = done;
       if (woken || stopping) done();
     });
+
+  // While a dependency is away: one warning, then tries further apart (up to OUTAGE_WAIT_MAX_MS), and one line when it is back.
+  let pausedWait = 0;
+  const pause = async (what: string) => {
+    if (pausedWait === 0) log.warn(`jobs: paused, the ${what} is unavailable; resuming when it is back`);
+    pausedWait = Math.min(Math.max(pollMs / 4, pausedWait * 2), OUTAGE_WAIT_MAX_MS);
+    await idle(pausedWait);
+  };
+  const resumed = () => {
+    if (pausedWait === 0) return;
+    pausedWait = 0;
+    log.info('jobs: resumed');
+  };
 
   const step = (id: number, kind: JobKind, params: unknown, cursor: unknown): Promise<StepResult<unknown>> =>
     deps.db.transaction().execute(async (trx) => {
@@ -80,6 +98,7 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
   /** Takes one job and works on it until it ends or the runner stops; false when there was none. */
   const runOne = async (): Promise<boolean> => {
     const job = await claimJob(deps.db, jobKindNames(), owner, deps.clock.now(), leaseMs);
+    resumed();
     if (!job) return false;
     const kind = jobKindNamed(job.kind)!;
     const about = { job: job.id, kind: job.kind };
@@ -89,6 +108,7 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
     while (!stopping) {
       try {
         const result = await step(job.id, kind, params, cursor);
+        resumed();
         if (result.finished) {
           log.info(about, 'jobs: done');
           return true;
@@ -98,6 +118,12 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
         if (err instanceof LeaseLost) {
           log.warn(about, 'jobs: another process took this job over (this one held it past its lease); leaving it');
           return true;
+        }
+        const away = unavailableOf(err);
+        if (away) {
+          // The step was rolled back: the same step again, from the cursor last saved.
+          await pause(away.dependency);
+          continue;
         }
         log.error({ ...about, err }, 'jobs: a step failed; the job is marked failed');
         await letGo(deps.db, job.id, owner, 'failed', messageOf(err), deps.clock.now());
@@ -117,6 +143,11 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
       try {
         worked = await runOne();
       } catch (err) {
+        const away = unavailableOf(err);
+        if (away) {
+          await pause(away.dependency);
+          continue;
+        }
         log.error({ err }, 'jobs: looking for or saving a job failed; trying again shortly');
       }
       if (!worked) await idle();

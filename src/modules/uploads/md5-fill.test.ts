@@ -11,7 +11,10 @@ import { register, type Account } from '../../../test/auth-helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
 import { deletePostRows } from '../posts/posts.delete.ts';
-import { fillMd5 } from './md5-fill.ts';
+import { backgroundMd5Fill, fillMd5 } from './md5-fill.ts';
+import { mediaUnavailable } from '../../core/unavailable.ts';
+import type { MediaStore } from '../../storage/media-store.ts';
+import type { FastifyBaseLogger } from 'fastify';
 
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
@@ -127,6 +130,29 @@ eachDatabase('md5 of posts', (ctx) => {
     assert.deepEqual(warned, []);
     assert.deepEqual(report, { total: 3, filled: 2, missing: 0, stopped: false });
     assert.deepEqual(await md5s(ctx, ids), [md5(files[0]), md5(files[2])]);
+  });
+
+  test('the background fill waits while the media store is away and goes on when it is back: nothing reported missing', async () => {
+    const files = [await fx.png(86), await fx.png(87), await fx.png(88)];
+    const ids = [];
+    for (const [i, data] of files.entries()) ids.push(await upload(ctx, alice, `away${i}.png`, data));
+    await forget(ctx, ids);
+    // The bucket refuses the first two reads, as while it restarts.
+    let refusals = 2;
+    const store = ctx.app.deps.media;
+    const media: MediaStore = Object.assign(Object.create(store) as MediaStore, {
+      read: (rel: string) => (refusals-- > 0 ? Promise.reject(mediaUnavailable(new Error('connect ECONNREFUSED'))) : store.read(rel)),
+    });
+    const lines: string[] = [];
+    const say = (level: string) => (a: unknown, b?: string) => void lines.push(`${level} ${typeof a === 'string' ? a : b}`);
+    const log = { info: say('info'), warn: say('warn'), error: say('error'), debug: () => {} } as unknown as FastifyBaseLogger;
+    const report = await backgroundMd5Fill({ db: ctx.database, media }, log).done;
+    assert.deepEqual(report, { total: 3, filled: 3, missing: 0, stopped: false });
+    assert.deepEqual(await md5s(ctx, ids), files.map(md5));
+    assert.deepEqual(
+      lines.filter((l) => !l.startsWith('info')),
+      ['warn md5: paused, the media store is unavailable; going on when it is back'],
+    );
   });
 
   test('two fills at once (instances starting together) write each post once, and right', async () => {

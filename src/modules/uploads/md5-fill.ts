@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import type { Database } from '../../db/database.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
+import { unavailableOf } from '../../core/unavailable.ts';
 
 /**
  * Posts made before md5 was stored (migration 002) get it from their stored original, read once
@@ -90,6 +92,8 @@ async function hashOriginals(media: MediaStore, rows: { id: number; file_path: s
     try {
       sums.push({ id: row.id, md5: await md5Of(await media.read(row.file_path)) });
     } catch (err) {
+      // A store that is away says nothing about this file: the fill waits for it (backgroundMd5Fill).
+      if (unavailableOf(err)) throw err;
       unread.push({ id: row.id, code: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
     }
   }
@@ -132,30 +136,50 @@ const PROGRESS_EVERY_MS = 10_000;
 const count = (n: number) => n.toLocaleString('en');
 const posts = (n: number) => `${count(n)} post${n === 1 ? '' : 's'}`;
 
+/** How long the background fill waits before trying again while the database or the media store is away. */
+const OUTAGE_WAIT_MS = 2000;
+
 /**
  * The fill as the app runs it after start-up: in the background, logging its progress (every ten
  * seconds and at the end), a warning per batch with posts whose original is missing, and any
- * failure. `done` never rejects; `stop` ends it after the file being read and waits for that.
+ * failure. While the database or the media store is away it waits and goes on from where it was
+ * (the posts still without md5). `done` never rejects; `stop` ends it after the file being read
+ * and waits for that.
  */
 export function backgroundMd5Fill(deps: Pick<Deps, 'db' | 'media'>, log: FastifyBaseLogger) {
   const abort = new AbortController();
   let shown = performance.now();
-  const done = fillMd5(deps, {
-    signal: abort.signal,
-    onProgress: (n, total) => {
-      if (n === 0) return log.info(`md5: ${posts(total)} made before md5 was stored; filling them in the background`);
-      if (n < total && performance.now() - shown < PROGRESS_EVERY_MS) return;
-      shown = performance.now();
-      log.info(`md5: ${count(n)} of ${posts(total)}`);
-    },
-    onMissing: (ids, code) => {
-      const some = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ', ...' : '');
-      log.warn(
-        { posts: ids.length, code },
-        `md5: ${posts(ids.length)} of this batch without a readable original (${some}) left without md5; imageboard media check lists such posts`,
-      );
-    },
-  }).then(
+  const fill = async (): Promise<Md5FillReport> => {
+    for (let paused = false; ; ) {
+      try {
+        return await fillOnce();
+      } catch (err) {
+        const away = unavailableOf(err);
+        if (!away || abort.signal.aborted) throw err;
+        if (!paused) log.warn(`md5: paused, the ${away.dependency} is unavailable; going on when it is back`);
+        paused = true;
+        await sleep(OUTAGE_WAIT_MS, undefined, { signal: abort.signal });
+      }
+    }
+  };
+  const fillOnce = () =>
+    fillMd5(deps, {
+      signal: abort.signal,
+      onProgress: (n, total) => {
+        if (n === 0) return log.info(`md5: ${posts(total)} made before md5 was stored; filling them in the background`);
+        if (n < total && performance.now() - shown < PROGRESS_EVERY_MS) return;
+        shown = performance.now();
+        log.info(`md5: ${count(n)} of ${posts(total)}`);
+      },
+      onMissing: (ids, code) => {
+        const some = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ', ...' : '');
+        log.warn(
+          { posts: ids.length, code },
+          `md5: ${posts(ids.length)} of this batch without a readable original (${some}) left without md5; imageboard media check lists such posts`,
+        );
+      },
+    });
+  const done = fill().then(
     (report) => {
       if (report.total > 0) log.info(report, `md5: ${report.stopped ? 'stopped' : 'done'}, ${posts(report.filled)} filled`);
       return report;
