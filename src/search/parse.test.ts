@@ -67,6 +67,16 @@ test('metatags: names case-insensitive, values quotable, negatable and inside OR
   assert.equal(tree('date:2026-01-01..2026-01-31'), 'date:2026-01-01..2026-01-31');
 });
 
+test('a quoted value may close a group: the parenthesis after its quote is the group\'s, one inside it the value\'s', () => {
+  assert.equal(tree('cat (title:"x y")'), '(cat title:x y)');
+  assert.equal(tree('cat (title:"harbor over") order:id'), '(cat title:harbor over)');
+  assert.deepEqual(parseQuery('cat (title:"harbor over") order:id').order, { value: 'id', position: 26 });
+  assert.equal(tree('(dog or title:"a (b)")'), '{dog | title:a (b)}');
+  assert.equal(tree('((title:"x") cat)'), '(title:x cat)');
+  assert.equal(tree('title:"x)" cat'), '(title:x) cat)');
+  fails('(title:"x"))', 11, /closing parenthesis/);
+});
+
 test('order: once, at the top, not negated, not inside OR or parentheses', () => {
   const parsed = parseQuery('cat order:Likes');
   assert.deepEqual(parsed.order, { value: 'likes', position: 4 });

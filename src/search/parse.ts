@@ -84,8 +84,9 @@ function split(word: string, start: number, quoted: boolean): Token[] {
   }
   let body = word.slice(at);
   const tail: Token[] = [];
-  // A closing parenthesis ends a group only when the term itself has no open one left for it.
-  while (body.endsWith(')') && !body.endsWith('")') && count(body, ')') > count(body, '(')) {
+  // A closing parenthesis ends a group only when the term itself has no open one left for it
+  // (those inside a quoted value are the value's).
+  while (body.endsWith(')') && count(unquoted(body), ')') > count(unquoted(body), '(')) {
     tail.unshift({ type: 'close', position: start + at + body.length - 1 });
     body = body.slice(0, -1);
   }
@@ -95,6 +96,8 @@ function split(word: string, start: number, quoted: boolean): Token[] {
 }
 
 const count = (text: string, c: string) => text.split(c).length - 1;
+/** The text without its quoted parts. */
+const unquoted = (text: string) => text.replace(/"[^"]*"/g, '');
 
 function unquote(value: string): string {
   return value.replace(/"([^"]*)"/g, '$1');
