@@ -65,6 +65,20 @@ describe('imageboard user create: the password', () => {
     assert.equal((await login(app, 'alice', 'alice long password')).statusCode, 200, 'only the final line ending is dropped');
   });
 
+  test("the README's first admin is made on the enterprise tier and can make an API key at once", async () => {
+    const res = imageboard(dataDir, ['user', 'create', 'ada', '--role', 'admin'], 'ada long password\n');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /created ada .*role admin, tier enterprise/);
+    const signedIn = await login(app, 'ada', 'ada long password');
+    const cookie = signedIn.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const key = await app.inject({ method: 'POST', url: '/api/user/api-keys', payload: { name: 'my bot' }, headers: { cookie } });
+    assert.equal(key.statusCode, 201, key.body);
+    const listed = await app.inject({ method: 'GET', url: '/api/user/api-keys', headers: { 'x-api-key': key.json().key } });
+    assert.equal(listed.statusCode, 200, 'the key works');
+    const member = imageboard(dataDir, ['user', 'create', 'ben', '--role', 'moderator'], 'ben long password\n');
+    assert.match(member.stdout, /role moderator, tier free/, 'other roles start on the free tier, as sign-ups do');
+  });
+
   test('on the command line still works (the documented form) but warns that others can see it', async () => {
     const res = imageboard(dataDir, ['user', 'create', 'bob', 'bob-long-password']);
     assert.equal(res.status, 0, res.stderr);

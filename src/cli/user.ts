@@ -12,7 +12,7 @@ import { createResetLink } from '../modules/auth/password-reset.ts';
 import { PasswordCancelled, readNewPassword } from './password-input.ts';
 import type { CommandIo } from './seed.ts';
 
-export const USER_USAGE = `  user create <username> [--role user|moderator|admin] [--tier free|basic|pro|enterprise]
+export const USER_USAGE = `  user create <username> [--role user|moderator|admin] [--tier free|basic|pro|enterprise] (an admin's tier: enterprise unless given)
         Asks for the password (or reads it from standard input: echo "$PW" | imageboard user create ...).
         The first admin of a new board: imageboard user create <name> --role admin
   user set-tier <username> <tier>
@@ -51,7 +51,8 @@ export async function userCommand(args: string[], io: CommandIo = STD_IO): Promi
   let run: (deps: Awaited<ReturnType<typeof openDeps>>) => Promise<string>;
   if (action === 'create' && username && positionals.length <= 3) {
     const role = values.role === undefined ? 'user' : oneOf(values.role, ROLES);
-    const tier = values.tier === undefined ? 'free' : oneOf(values.tier, TIERS);
+    // An admin runs the board and its bots: made on the top tier, so the README's first admin can make API keys at once.
+    const tier = values.tier === undefined ? (role === 'admin' ? 'enterprise' : 'free') : oneOf(values.tier, TIERS);
     // The username now, before anyone types a password; the password once it is read.
     const problems = checkBody(RegisterBody, { username, password: 'x'.repeat(64) });
     if (!role) problems.push(`--role must be one of: ${ROLES.join(', ')}`);

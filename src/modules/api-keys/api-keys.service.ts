@@ -10,15 +10,18 @@ import { toId } from '../../core/ids.ts';
 
 export const KEY_PREFIX = 'ib_';
 
-/** The 403 past the cap, saying how to get room: revoke a key, or have an admin raise the tier (there is no self-service). */
-function capMessage(tier: Tier, cap: number, active: number, username: string): string {
+/**
+ * The 403 past the cap, saying how to get room: revoke a key, or have an admin raise the tier
+ * (there is no self-service); an admin is told to raise their own.
+ */
+function capMessage(tier: Tier, cap: number, active: number, viewer: Viewer): string {
   const tiers = Object.entries(KEY_CAP)
     .map(([t, n]) => `${t} ${n}`)
     .join(', ');
-  return (
-    `The ${tier} tier allows ${cap} active API key${cap === 1 ? '' : 's'}${active > 0 ? '; revoke one to make room, or' : ';'} ask an admin for a higher tier (${tiers}): ` +
-    `an admin sets it with PUT /api/admin/users/${username} {"tier":"basic"} or \`npx imageboard user set-tier ${username} basic\``
-  );
+  const allows = `The ${tier} tier allows ${cap} active API key${cap === 1 ? '' : 's'}${active > 0 ? '; revoke one to make room, or' : ';'}`;
+  const how = `with PUT /api/admin/users/${viewer.username} {"tier":"enterprise"} or \`npx imageboard user set-tier ${viewer.username} enterprise\``;
+  if (viewer.role === 'admin') return `${allows} as an admin, raise your own tier (${tiers}) ${how}`;
+  return `${allows} ask an admin for a higher tier (${tiers}): an admin sets it ${how.replaceAll('enterprise', 'basic')}`;
 }
 
 export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
@@ -37,7 +40,7 @@ export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
       .where('user_id', '=', viewer.id)
       .where('is_active', '=', 1)
       .executeTakeFirstOrThrow();
-    if (Number(active.n) >= cap) forbidden(capMessage(tier as Tier, cap, Number(active.n), viewer.username));
+    if (Number(active.n) >= cap) forbidden(capMessage(tier as Tier, cap, Number(active.n), viewer));
     return trx
       .insertInto('api_keys')
       .values({

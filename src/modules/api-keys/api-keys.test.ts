@@ -171,6 +171,17 @@ eachDatabase('api keys: create, list, revoke, tier caps', (ctx: Ctx) => {
     assert.match(error, /imageboard user set-tier freefran basic/);
   });
 
+  test('an admin on a tier without keys is told to raise their own, not to ask an admin', async () => {
+    const admin = await register(ctx.app, 'adminada');
+    await setAccount(ctx.database, 'adminada', { role: 'admin' });
+    const over = await createKey(ctx.app, admin.headers, 'first');
+    assertError(over, 403);
+    const { error } = over.json();
+    assert.match(error, /free tier allows 0 active API keys; as an admin, raise your own tier/);
+    assert.doesNotMatch(error, /ask an admin/);
+    assert.match(error, /imageboard user set-tier adminada enterprise/);
+  });
+
   test('the second key on basic is 403; revoking the first frees the slot', async () => {
     const over = await createKey(ctx.app, basic.headers, 'second');
     assertError(over, 403);

@@ -7,6 +7,7 @@ import { CopyField } from '../components/copy-field.tsx';
 import { ErrorNote, Loading } from '../components/notice.tsx';
 import { ago, fullDate } from '../lib/format.ts';
 import { useApi } from '../lib/use-api.ts';
+import { useSession } from '../lib/session.ts';
 
 const KEYS = '/api/user/api-keys';
 
@@ -81,6 +82,7 @@ function KeyRow({ k, onRevoked }: { k: ApiKey; onRevoked(): void }) {
 }
 
 export function ApiKeys() {
+  const admin = useSession().user?.role === 'admin';
   const { data, error, reload } = useApi<KeyList>(KEYS);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedKey | null>(null);
@@ -135,6 +137,12 @@ export function ApiKeys() {
           {data!.maxKeys === 0
             ? `The ${data!.tier} tier includes no API keys: keys come with the basic tier and above. You can still use the site and the API through your session.`
             : `You have reached your ${data!.tier} tier's limit of ${data!.maxKeys} active key${data!.maxKeys === 1 ? '' : 's'}. Revoke one to create another.`}
+          {admin && (
+            <>
+              {' '}
+              As an admin, you can raise your own tier under <a href="/moderation?tab=users">Moderation, Users</a>.
+            </>
+          )}
         </p>
       )}
       <ErrorNote error={createError} />
