@@ -134,6 +134,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     genReqId: () => randomUUID(),
     trustProxy: trustProxy(config.trustProxy),
     forceCloseConnections: 'idle',
+    // A request without Host gets our JSON 400 (core/http-edge.ts) instead of Node's bare one.
+    http: { requireHostHeader: false },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler,

@@ -97,6 +97,20 @@ describe('the HTTP edge, over a raw socket', () => {
     assertJson(await rawRequest(port, 'GET /api/posts HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n'), 400);
   });
 
+  test('an HTTP/1.1 request without a Host header gets a JSON 400; HTTP/1.0 needs none', async () => {
+    const body = assertJson(await rawRequest(port, 'GET /api/posts HTTP/1.1\r\n\r\n'), 400);
+    assert.match(body.error, /Host header/);
+    const old = await rawRequest(port, 'GET /healthz HTTP/1.0\r\n\r\n');
+    assert.match(old.headers, /^HTTP\/1\.[01] 200/);
+  });
+
+  test('an Expect other than 100-continue gets a JSON 417, on every path', async () => {
+    for (const path of ['/api/posts', '/healthz']) {
+      const body = assertJson(await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n`), 417);
+      assert.match(body.error, /Expect: 'teapot' is not supported; only 100-continue is/);
+    }
+  });
+
   test('headers that are too large get a JSON 431', async () => {
     const body = assertJson(await rawRequest(port, `GET /api/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`), 431);
     assert.match(body.error, /too large/i);

@@ -130,7 +130,28 @@ function drainUnreadBodies(app: FastifyInstance): void {
   });
 }
 
+/**
+ * What Node's HTTP server would answer itself, without a body: an HTTP/1.1 request without a Host
+ * header (Node's own check is off: `requireHostHeader: false` in app.ts) and an `Expect:` other
+ * than 100-continue (Node's 417 unless someone listens for checkExpectation).
+ */
+function refuseLikeNode(app: FastifyInstance): void {
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
+      reply.header('Connection', 'close');
+      return void sendError(req, reply, 400, 'An HTTP/1.1 request needs a Host header');
+    }
+    done();
+  });
+  app.server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const body = JSON.stringify(errorBody(417, `Expect: '${String(req.headers.expect).slice(0, 100)}' is not supported; only 100-continue is`));
+    res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body);
+  });
+}
+
 export function installHttpEdge(app: FastifyInstance): void {
+  refuseLikeNode(app);
   refuseUnstorable(app);
   drainUnreadBodies(app);
 }
