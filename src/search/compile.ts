@@ -67,6 +67,7 @@ export const METATAG_NAMES = [
   'uploader',
   'fav',
   'pool',
+  'ordpool',
   'parent',
   'title',
   ...Object.keys(NUMBER_METAS),
@@ -90,6 +91,7 @@ const HAS: Record<string, Expr> = {
 };
 
 const NONE: Expr = { kind: 'none' };
+const poolExpr = (id: number | undefined): Expr => (id === undefined ? NONE : { kind: 'pool', poolId: id });
 
 /** The list of a comma-separated value, each item looked up in `known`; an unknown one is an error naming the choices. */
 function choices<T>(value: string, known: Record<string, T>, what: string): T[] {
@@ -167,13 +169,15 @@ export async function compileTree(tree: Node | null, lookups: Lookups, o: Compil
           if (id === undefined) return NONE;
           return name === 'fav' ? { kind: 'fav', userId: id } : { kind: 'uploader', userId: id };
         }
+        case 'ordpool':
+          if (!/^\d{1,15}$/.test(value)) fail(`'${value}' is not a pool id`);
+          return poolExpr(await lookups.pool(value));
         case 'pool': {
           const v = value.toLowerCase();
           if (v === 'any') return { kind: 'pooled' };
           if (v === 'none') return { kind: 'not', expr: { kind: 'pooled' } };
           if (v === '') fail('a pool id, any or none is missing');
-          const id = await lookups.pool(value);
-          return id === undefined ? NONE : { kind: 'pool', poolId: id };
+          return poolExpr(await lookups.pool(value));
         }
         case 'parent': {
           const v = value.toLowerCase();
@@ -234,11 +238,35 @@ function fail(message: string): never {
   throw new ValueError(message);
 }
 
-/** The keys of an `order:` value; an unknown one is an error naming the choices. */
-export function orderOf(order: Parsed['order']): readonly OrderKey[] | null {
+/**
+ * The keys of a query's order: its `order:` value (an unknown one is an error naming the
+ * choices), or the pool's order when it has an `ordpool:ID` (which may not come with order:).
+ */
+export function orderOf(order: Parsed['order'], tree: Node | null = null): readonly OrderKey[] | null {
+  const ordpool = topLevel(tree).find((n) => n.kind === 'meta' && n.name === 'ordpool');
+  if (ordpool && order) throw new QueryError("ordpool: gives the pool's order; leave out order:, or use pool: with it", order.position);
+  if (ordpool) return ORDERS.pool;
   if (!order) return null;
   if (!(order.value in ORDERS)) {
     throw new QueryError(`order: '${order.value}' is not an order: expected ${Object.keys(ORDERS).join(', ')}`, order.position + 'order:'.length);
   }
   return ORDERS[order.value as OrderName];
+}
+
+/** The nodes ANDed at the top of a tree (the tree itself when it is no AND). */
+function topLevel(tree: Node | null): Node[] {
+  if (!tree) return [];
+  return tree.kind === 'and' ? tree.nodes : [tree];
+}
+
+/**
+ * `order:pool` (or ordpool:) with the pool it orders by: the query's one pool:ID ANDed at its top.
+ * A query that matches nothing (an unknown pool) needs no order.
+ */
+export function withPoolOrder(order: readonly OrderKey[], expr: Expr, at: number): readonly OrderKey[] {
+  if (!order.some((k) => k.field === 'pool')) return order;
+  const pools = (expr.kind === 'and' ? expr.exprs : [expr]).filter((e): e is Extract<Expr, { kind: 'pool' }> => e.kind === 'pool');
+  if (pools.length === 0 && expr.kind === 'none') return ORDERS.id;
+  if (pools.length !== 1) throw new QueryError('order:pool needs one pool:ID in the query, outside OR and negation', at);
+  return order.map((k) => (k.field === 'pool' ? { ...k, poolId: pools[0].poolId } : k));
 }

@@ -51,11 +51,13 @@ export type Expr =
   | { kind: 'or'; exprs: Expr[] };
 
 /** Columns a result is ordered by; every order ends with the post id, descending, unless it says otherwise. */
-export type OrderField = 'created' | 'id' | 'likes' | 'favs' | 'comments' | 'filesize' | 'duration' | 'tagcount' | 'random';
+export type OrderField = 'created' | 'id' | 'likes' | 'favs' | 'comments' | 'filesize' | 'duration' | 'tagcount' | 'random' | 'pool';
 
 export interface OrderKey {
   field: OrderField;
   dir: 'asc' | 'desc';
+  /** `pool`: the pool whose order it is (the query's own pool:ID, set when it is compiled). */
+  poolId?: number;
 }
 
 /** The orders `order:` takes, each as its keys (the last key breaks every tie). */
@@ -101,6 +103,11 @@ export const ORDERS = {
   random: [
     { field: 'random', dir: 'asc' },
     { field: 'id', dir: 'desc' },
+  ],
+  /** The order of the query's pool:ID (a comic's pages), as Danbooru's ordpool: gives it. */
+  pool: [
+    { field: 'pool', dir: 'asc' },
+    { field: 'id', dir: 'asc' },
   ],
 } as const satisfies Record<string, readonly OrderKey[]>;
 

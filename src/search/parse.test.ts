@@ -67,7 +67,7 @@ test('metatags: names case-insensitive, values quotable, negatable and inside OR
   assert.equal(tree('date:2026-01-01..2026-01-31'), 'date:2026-01-01..2026-01-31');
 });
 
-test('a quoted value may close a group: the parenthesis after its quote is the group\'s, one inside it the value\'s', () => {
+test("a quoted value may close a group: the parenthesis after its quote is the group's, one inside it the value's", () => {
   assert.equal(tree('cat (title:"x y")'), '(cat title:x y)');
   assert.equal(tree('cat (title:"harbor over") order:id'), '(cat title:harbor over)');
   assert.deepEqual(parseQuery('cat (title:"harbor over") order:id').order, { value: 'id', position: 26 });

@@ -4,7 +4,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/engine.ts';
-import { compileTree, type Lookups, orderOf } from './compile.ts';
+import { compileTree, type Lookups, orderOf, withPoolOrder } from './compile.ts';
 import { type Compiled, type Expr, ORDERS, type OrderKey, type Wildcard } from './expr.ts';
 import { DEFAULT_LIMITS, type Limits, parseQuery, QueryError } from './parse.ts';
 import { drivenSearch, drivenServe, MAX_CANDIDATES, split } from './driven.ts';
@@ -54,13 +54,13 @@ export type SearchResult = SearchPage & { wildcards: Wildcard[]; order: readonly
  */
 export async function compileQuery(r: SearchRequest, lookups: Lookups, settings: SearchSettings): Promise<Compiled & { unfiltered?: Expr }> {
   const parsed = parseQuery(r.q, settings.limits);
-  const order = orderOf(parsed.order);
+  const order = orderOf(parsed.order, parsed.tree);
   if (order && r.base.order) throw new QueryError('order: cannot be used together with the sortBy parameter; give one of them', parsed.order!.position);
   const { expr, wildcards } = await compileTree(parsed.tree, lookups, { now: r.now });
   const before = r.base.before;
   // The old parameters check the cursor against sortBy; an order: of q is checked here, at its place.
   if (before && order && order !== ORDERS.newest) throw new QueryError('the before cursor works with the newest order only', parsed.order!.position);
-  const keys = order ?? r.base.order ?? ORDERS.newest;
+  const keys = withPoolOrder(order ?? r.base.order ?? ORDERS.newest, simplify(expr), parsed.order?.position ?? 0);
   const request = andOf(r.base.expr, expr);
   const filter = r.filters ? await filterExpr(r.filters, request, lookups, r.now) : null;
   const filtered = filter ? { expr: andOf(request, filter), unfiltered: request } : { expr: request };
@@ -122,7 +122,8 @@ const CANDIDATE_US = 0.01;
  */
 export function plan(c: Compiled, settings: SearchSettings, indexes?: SetIndexes): StrategyName {
   const forced = settings.strategy ?? 'auto';
-  if (!indexes || forced === 'sql') return 'sql';
+  // A pool's order is its rows' positions, which only SQL reads (a pool is small: its posts are found by their link rows).
+  if (!indexes || forced === 'sql' || c.order.some((k) => k.field === 'pool')) return 'sql';
   const posts = indexes.posts.newestId + 1;
   const words = Math.ceil(posts / 32);
   const sqlCost = posts * SQL_ROW_US * (1 + leaves(c.expr));

@@ -112,6 +112,8 @@ function orderColumn(k: OrderKey, seed: number): RawBuilder<unknown> {
       return sql`(((CAST(posts.id AS bigint) + ${seed}) * ${RANDOM_MULTIPLIER}) % ${RANDOM_MODULUS})`;
     case 'duration':
       return sql`COALESCE(posts.duration, -1)`;
+    case 'pool':
+      return sql`(SELECT pp.position FROM pool_posts pp WHERE pp.pool_id = ${k.poolId ?? 0} AND pp.post_id = posts.id)`;
     default:
       return COLUMNS[k.field];
   }

@@ -92,4 +92,38 @@ eachDatabase('danbooru API: pools', (ctx) => {
     assert.equal(res.json().message, 'You can only view up to 1000 pages. Please narrow your search terms.');
     assertDanbooruError(await get(ctx, '/pools/abc.json'), 404, 'ActiveRecord::RecordNotFound');
   });
+
+  test("ordpool:ID, and pool:ID order:pool, list a pool's posts in the pool's own order, here and in our API", async () => {
+    const [a, b, c] = [
+      await uploadTagged(ctx, alice, 'page_one'),
+      await uploadTagged(ctx, alice, 'page_two,marked'),
+      await uploadTagged(ctx, alice, 'page_three,marked'),
+    ];
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/pools',
+      headers: alice.headers,
+      payload: { name: 'A Comic', isPublic: true, postIds: [b, c, a] },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const pool = res.json().pool._id as string;
+    const danbooru = async (tags: string) => (await get(ctx, `/posts.json?tags=${encodeURIComponent(tags)}`)).json().map((p: { id: number }) => String(p.id));
+    const ours = async (q: string) => {
+      const r = await get(ctx, `/api/posts?q=${encodeURIComponent(q)}`, alice.headers);
+      assert.equal(r.statusCode, 200, r.body);
+      return r.json().posts.map((p: { id: string }) => p.id);
+    };
+    assert.deepEqual(await danbooru(`ordpool:${pool}`), [b, c, a], "Danbooru's ordpool: is the pool's order");
+    assert.deepEqual(await danbooru(`pool:${pool}`), [c, b, a], 'pool: alone is newest first');
+    assert.deepEqual(await ours(`ordpool:${pool}`), [b, c, a]);
+    assert.deepEqual(await ours(`pool:${pool} order:pool`), [b, c, a]);
+    assert.deepEqual(await ours(`ordpool:${pool} marked`), [b, c], 'with other terms, still in pool order');
+    assert.deepEqual(await ours('ordpool:999999'), [], 'an unknown pool matches nothing');
+    const without = await get(ctx, `/api/posts?q=${encodeURIComponent('marked order:pool')}`, alice.headers);
+    assert.equal(without.statusCode, 400);
+    assert.match(without.json().error, /order:pool needs one pool:ID in the query/);
+    const both = await get(ctx, `/api/posts?q=${encodeURIComponent(`ordpool:${pool} order:id`)}`, alice.headers);
+    assert.equal(both.statusCode, 400);
+    assert.match(both.json().error, /ordpool: gives the pool's order; leave out order:/);
+  });
 });

@@ -13,7 +13,7 @@ const ACTIVE = new Set(['any', 'active']);
 const STATUSES = new Set([...ACTIVE, 'deleted', 'pending', 'flagged', 'banned', 'appealed', 'modqueue', 'unmoderated']);
 
 /** Metatags of Danbooru's that we translate (the others of its are unknown here: a 422 naming them). */
-const THEIRS = new Set(['score', 'status', 'ordpool', 'child']);
+const THEIRS = new Set(['score', 'status', 'child']);
 const OURS = new Set<string>(METATAG_NAMES);
 
 /** A term `name:value`, with its prefix (`-`, `~`, `(`) and closing brackets apart. */
@@ -51,7 +51,8 @@ export async function ourQuery(db: Database, tags: string, cursor: Cursor): Prom
       );
     else if (name === 'score') out.push(`${prefix}likes:${rawValue}${close}`);
     else if (name === 'order') out.push(`${prefix}order:${ORDER_NAMES[value] ?? value}${close}`);
-    else if (name === 'ordpool') out.push(`${prefix}pool:${rawValue}${close}`);
+    // ordpool: is ours too (the pool's order); a cursor's page is in id order, as with any order:.
+    else if (name === 'ordpool' && cursor) out.push(`${prefix}pool:${rawValue}${close}`);
     // Danbooru's parent:ID is the family: the parent itself and its children.
     else if (name === 'parent' && /^\d+$/.test(value)) out.push(`${prefix}(id:${value} or parent:${value})${close}`);
     else if (name === 'child' && (value === 'any' || value === 'none')) out.push(`${prefix}${value === 'none' ? '-' : ''}has:children${close}`);

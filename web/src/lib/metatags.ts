@@ -12,7 +12,7 @@ export interface Metatag {
   list?: boolean;
 }
 
-export const ORDERS = ['newest', 'oldest', 'id', 'id_asc', 'likes', 'likes_asc', 'favs', 'comments', 'filesize', 'duration', 'tagcount', 'random'];
+export const ORDERS = ['newest', 'oldest', 'id', 'id_asc', 'likes', 'likes_asc', 'favs', 'comments', 'filesize', 'duration', 'tagcount', 'random', 'pool'];
 
 export const METATAGS: Metatag[] = [
   {
@@ -25,6 +25,7 @@ export const METATAGS: Metatag[] = [
   { name: 'type', hint: 'image, video, or gif (animated images)', values: ['image', 'video', 'gif'] },
   { name: 'has', hint: 'has comments, likes, favorites, a pool, a parent or children', values: ['comments', 'likes', 'favs', 'pool', 'parent', 'children'] },
   { name: 'pool', hint: 'in the pool with this id, in any pool, or in none', values: ['any', 'none'] },
+  { name: 'ordpool', hint: "the pool with this id, in the pool's own order (as pool: with order:pool)" },
   { name: 'parent', hint: 'a child of the post with this id, or with any parent or none', values: ['any', 'none'] },
   { name: 'user', hint: 'uploaded by this user' },
   { name: 'fav', hint: 'favorited by this user' },
