@@ -19,6 +19,8 @@ export interface TestBucket {
   keys(): Promise<string[]>;
   /** Removes every object (a suite starts on an empty bucket). */
   empty(): Promise<void>;
+  /** The s3rver behind it, to stop and start again (an outage). */
+  server: TestS3rver;
   close(): Promise<void>;
 }
 
@@ -26,14 +28,25 @@ export interface TestS3rver {
   /** Where it listens, with its keys; `bucket` is empty: each user names its own. */
   settings: S3Settings;
   createBucket(name: string): Promise<void>;
+  /** Stops answering, as a bucket that went away: the port refuses connections, open ones are cut. The objects stay. */
+  stop(): Promise<void>;
+  /** Answers again after stop(), on the same port, with the same objects. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts s3rver, without buckets (fleet mode makes one a suite). */
 export async function startS3rver(): Promise<TestS3rver> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ib-s3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
+  let server: S3rver | null = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
   const { port } = await server.run();
+  const stop = async () => {
+    if (!server) return;
+    const closed = server.close();
+    server.httpServer?.closeAllConnections();
+    await closed;
+    server = null;
+  };
   const settings: S3Settings = { endpoint: `http://127.0.0.1:${port}`, bucket: '', region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
   const client = new S3Client({
     endpoint: settings.endpoint,
@@ -44,9 +57,17 @@ export async function startS3rver(): Promise<TestS3rver> {
   return {
     settings,
     createBucket: async (name) => void (await client.send(new CreateBucketCommand({ Bucket: name }))),
+    stop,
+    start: async () => {
+      if (server) return;
+      // A new instance: a stopped one has closed its logger. It reads the buckets from the folder.
+      const again = new S3rver({ address: '127.0.0.1', port, directory, silent: true });
+      await again.run();
+      server = again;
+    },
     close: async () => {
       client.destroy();
-      await server.close();
+      await stop();
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };
@@ -81,6 +102,7 @@ export async function startBucket(name = 'media'): Promise<TestBucket> {
     empty: async () => {
       for (const key of await keys()) await store.delete(key);
     },
+    server,
     close: async () => {
       await store.close();
       await server.close();

@@ -6,6 +6,19 @@
 
 export type Dependency = 'database' | 'media store' | 'disk';
 
+/** The socket's failures when a server is not there or not reachable: refused, reset, timed out, no route, no such host. */
+export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
 /** Seconds a client is told to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
 
@@ -29,7 +42,7 @@ export const databaseUnavailable = (cause?: unknown) =>
 export const mediaUnavailable = (cause?: unknown) =>
   new Unavailable('media store', 'The media store is unavailable right now; try again in a few seconds', 503, { cause });
 
-const diskFull = (cause: unknown) => new Unavailable('disk', "The server's disk is full: nothing can be written until an operator frees space", 507, { cause });
+export const diskFull = (cause: unknown) => new Unavailable('disk', "The server's disk is full: nothing can be written until an operator frees space", 507, { cause });
 
 const readOnly = (dependency: Dependency, cause: unknown) =>
   new Unavailable(
@@ -40,6 +53,9 @@ const readOnly = (dependency: Dependency, cause: unknown) =>
       cause,
     },
   );
+
+/** The disk cannot be written (it is read-only), for a failure whose code does not say so itself (SQLite's I/O errors: db/sqlite-dialect.ts). */
+export const diskReadOnly = (cause: unknown) => readOnly('disk', cause);
 
 /**
  * The Unavailable an error stands for, or null. Besides those thrown as such: SQLite's codes for a

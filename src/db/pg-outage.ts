@@ -1,4 +1,4 @@
-import { databaseUnavailable } from '../core/unavailable.ts';
+import { databaseUnavailable, UNREACHABLE_CODES } from '../core/unavailable.ts';
 
 /**
  * SQLSTATEs of a server that is away or cannot take the statement now: connection exceptions
@@ -7,15 +7,13 @@ import { databaseUnavailable } from '../core/unavailable.ts';
  * that cannot write (25006).
  */
 const AWAY_STATES = /^(08...|57P0[123]|53300|25006)$/;
-/** The socket's failures when the server is not there, or not reachable. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** pg's own words for a connection that ended, or one it could not make in time (connectionTimeoutMillis). */
 const ENDED = /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Connection ended)/;
 
 /** Whether a failure of pg means the server was away, not that the statement was wrong. */
 export function serverAway(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
-  if (typeof e?.code === 'string' && (AWAY_STATES.test(e.code) || SOCKET_CODES.has(e.code))) return true;
+  if (typeof e?.code === 'string' && (AWAY_STATES.test(e.code) || UNREACHABLE_CODES.has(e.code))) return true;
   return typeof e?.message === 'string' && ENDED.test(e.message);
 }
 

@@ -20,9 +20,36 @@ import type { S3Settings } from '../config.ts';
 import type { MediaStore, StoredFile } from './media-store.ts';
 import { contentTypeOf, MEDIA_CACHE_CONTROL } from './media-types.ts';
 import { ownedName } from './owner.ts';
+import { asOutage, isOutage } from './s3-outage.ts';
 
 /** A file larger than this goes up in parts of this size (a single PUT takes at most 5 GB). */
 const PART_SIZE = 64 * 1024 * 1024;
+
+/**
+ * The SDK waits forever by default: a bucket host that does not answer would hold every request
+ * that needs it. A connection gets this long to open...
+ */
+const CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * ...and a socket this long without a byte either way: no bound on the whole request, so a large
+ * upload streams on. A host that takes connections and never answers fails a request in about
+ * 40 s: three tries, each timed from 3 s in (the SDK arms a timer this long late).
+ */
+const IDLE_TIMEOUT_MS = 10_000;
+
+/**
+ * The SDK's log: nothing, as by default (given a logger it would log every request), and its
+ * warnings on the console, but the one at each failed request whose body is a stream: sendFile
+ * sends those again itself, and in an outage it would be a line a request.
+ */
+const sdkLogger = {
+  debug: () => {},
+  info: () => {},
+  error: () => {},
+  warn: (...content: unknown[]) => {
+    if (!String(content[0]).includes('non-retryable streaming request')) console.warn(...content);
+  },
+};
 
 /** An object as the media route serves it (serve-media.ts). */
 export interface FetchedObject {
@@ -36,13 +63,6 @@ export interface FetchedObject {
 
 const statusOf = (err: unknown): number | undefined => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
-/** A failure another try may not meet: the connection broke, or the store was busy or failed (5xx, 429). */
-function transient(err: unknown): boolean {
-  const status = statusOf(err);
-  if (status !== undefined) return status >= 500 || status === 429;
-  return ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNABORTED'].includes((err as NodeJS.ErrnoException).code ?? '');
-}
-
 /**
  * Sends a request whose body is streamed from a file, again from a fresh stream when it failed on
  * the way: the SDK retries nothing whose body is a stream (it cannot rewind one), so one connection
@@ -54,10 +74,15 @@ async function sendFile<T>(open: () => Readable, send: (body: Readable) => Promi
     try {
       return await send(body);
     } catch (err) {
-      if (attempt >= attempts || !transient(err)) throw err;
+      // The connection broke, or the store was busy or failed: another try may not meet it.
+      if (attempt >= attempts || !isOutage(err)) throw err;
       await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
     } finally {
-      body.destroy(); // a failed request may leave the file open
+      // A failed request may leave the file open. A request that failed at once (the bucket gone)
+      // leaves it still opening, and the caller may remove the file first: nothing reads it now,
+      // so that failure is no one's (unhandled, it would end the process).
+      body.on('error', () => {});
+      body.destroy();
     }
   }
 }
@@ -91,7 +116,21 @@ export class S3MediaStore implements MediaStore {
       // chunked encoding with trailers that many S3-compatible stores do not read.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: IDLE_TIMEOUT_MS },
+      logger: sdkLogger,
     });
+    // Every request to the bucket, once the SDK's own retries are spent (they sit inside this
+    // step): a bucket away or failing is the media store's outage, answered 503 with Retry-After.
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (err) {
+          throw asOutage(err);
+        }
+      },
+      { step: 'initialize', name: 'mediaStoreOutage' },
+    );
   }
 
   private objectHeaders(rel: string) {
@@ -203,7 +242,10 @@ export class S3MediaStore implements MediaStore {
     // Named for this process, so start-up clears it if the process dies while it is here.
     const copy = path.join(this.tmpDir, ownedName(`copy${path.extname(rel)}`));
     try {
-      await pipeline(await this.read(rel), createWriteStream(copy));
+      // The object's body comes after its request has answered: a connection lost on the way is an outage too.
+      await pipeline(await this.read(rel), createWriteStream(copy)).catch((err) => {
+        throw asOutage(err);
+      });
       return await work(copy);
     } finally {
       await fs.rm(copy, { force: true });
