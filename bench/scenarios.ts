@@ -14,7 +14,7 @@ export interface Scenario {
   description: string;
   /** The ceiling share it should reach (targets check), when it has one. */
   ceilingTarget: number | null;
-  /** Its own p99 target on SQLite, ms, where its issue sets one other than the 50 ms of every scenario. */
+  /** Its own p99 target, ms, on both engines, where its issue sets one other than the 50 ms of every scenario. */
   p99TargetMs?: number;
   paths: string[];
 }
@@ -317,8 +317,12 @@ export const DESCRIPTIONS: Record<string, string> = {
   upload: 'POST /api/upload (multipart PNG, signed in), one at a time',
 };
 
-/** p99 targets of their own on SQLite: issue 23 point 10 asks 200 Danbooru posts a page under 100 ms at 16 connections. */
-export const P99_TARGETS: Record<string, number> = { 'danbooru-posts': 100 };
+/**
+ * p99 targets of their own, on both engines: a Danbooru page of 200 posts (some 430 kB) under
+ * 250 ms at 16 connections (issue 56 point 15: the 50 ms of other scenarios, and issue 23's 100,
+ * need more CPU a page than two cores have; docs/benchmarks.md, Danbooru's API).
+ */
+export const P99_TARGETS: Record<string, number> = { 'danbooru-posts': 250 };
 
 /** Share of the bare-Node ceiling each scenario should reach (issue 8); others have none. */
 export const CEILING_TARGETS: Record<string, number> = {

@@ -151,17 +151,17 @@ test('the report checks dataset generation time at a million posts only', async 
   assert.equal(generation(300, 301), undefined);
 });
 
-test("the Danbooru pages have issue 23's p99 target of 100 ms on SQLite, and the 50 ms of every scenario on PostgreSQL", async () => {
+test('the Danbooru pages have a p99 target of 250 ms on both engines; every other scenario keeps 50 ms', async () => {
   const { computeChecks } = await import('../bench/report.ts');
   const { P99_TARGETS } = await import('../bench/scenarios.ts');
-  assert.equal(P99_TARGETS['danbooru-posts'], 100);
+  assert.equal(P99_TARGETS['danbooru-posts'], 250);
   const run = (p99: number) => ({ connections: 16, ours: { latencyMs: { p99 }, errors: 0 }, ceiling: {}, ratio: 0.5 });
   const report = (kind: string) =>
     ({
       kind,
       options: { posts: 1000, connections: [16], durationSeconds: 10, workers: 2, scenarios: [] },
       scenarios: [
-        { name: 'danbooru-posts', ceilingTarget: null, p99TargetMs: 100, runs: [run(80)] },
+        { name: 'danbooru-posts', ceilingTarget: null, p99TargetMs: 250, runs: [run(240)] },
         { name: 'newest', ceilingTarget: null, runs: [run(60)] },
       ],
       upload: null,
@@ -169,9 +169,10 @@ test("the Danbooru pages have issue 23's p99 target of 100 ms on SQLite, and the
       server: { peakRssBytes: null },
     }) as unknown as Parameters<typeof computeChecks>[0];
   const p99 = (kind: string, name: string) => computeChecks(report(kind)).find((c) => c.name === `${name} p99`);
-  assert.deepEqual([p99('sqlite', 'danbooru-posts')?.target, p99('sqlite', 'danbooru-posts')?.pass], ['< 100 ms at 16 conns', true]);
+  assert.deepEqual([p99('sqlite', 'danbooru-posts')?.target, p99('sqlite', 'danbooru-posts')?.pass], ['< 250 ms at 16 conns', true]);
   assert.deepEqual([p99('sqlite', 'newest')?.target, p99('sqlite', 'newest')?.pass], ['< 50 ms at 16 conns', false]);
-  assert.deepEqual([p99('postgres', 'danbooru-posts')?.target, p99('postgres', 'danbooru-posts')?.pass], ['< 50 ms at 16 conns', false]);
+  assert.deepEqual([p99('postgres', 'danbooru-posts')?.target, p99('postgres', 'danbooru-posts')?.pass], ['< 250 ms at 16 conns', true]);
+  assert.deepEqual([p99('postgres', 'newest')?.target, p99('postgres', 'newest')?.pass], ['< 50 ms at 16 conns', false]);
 });
 
 test("on PostgreSQL the report checks every read scenario (p99 < 50 ms, 15% of the ceiling) and gives the backends' CPU a request", async () => {
