@@ -46,6 +46,27 @@ eachDatabase('search language: errors, limits, wildcards, cursor', (ctx) => {
     }
   });
 
+  test("Danbooru's score: and order:score mean likes; an unknown name gets the nearest known one suggested", async () => {
+    const ids_ = async (q: string) => ((await getJson(ctx.app, list(q))).body.posts as { id: string }[]).map((p) => p.id);
+    assert.deepEqual(await ids_('cat order:score'), await ids_('cat order:likes'));
+    assert.deepEqual(await ids_('cat order:score_asc'), await ids_('cat order:likes_asc'));
+    assert.deepEqual(await ids_('cat score:>=4'), await ids_('cat likes:>=4'));
+    assert.equal((await ids_('cat score:>=4')).length, 2);
+    for (const [url, hint] of [
+      [list('cat order:lieks'), /did you mean order:likes\?/],
+      [list('rating:saef'), /did you mean safe\?/],
+      [list('has:comment'), /did you mean has:comments\?/],
+      ['/api/posts?sortby=most_liked', /unknown query parameter 'sortby'; did you mean 'sortBy'\?/],
+      ['/api/posts?limt=5', /did you mean 'limit'\?/],
+      ['/posts.json?tags=ratng:safe', /Unknown metatag or tag: 'ratng' \(in 'ratng:safe'\); did you mean rating\?/],
+    ] as const) {
+      const res = await getJson(ctx.app, url);
+      assert.ok(res.status === 400 || res.status === 422, `${url}: ${res.status}`);
+      assert.match(JSON.stringify(res.body), hint, url);
+    }
+    assert.doesNotMatch(JSON.stringify((await getJson(ctx.app, list('cat order:banana'))).body), /did you mean/, 'nothing near: no suggestion');
+  });
+
   test('at most 1,000 characters and 20 terms (order: not counted)', async () => {
     const terms = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`).join(' ');
     assert.equal((await getJson(ctx.app, list(`${terms(20)} order:likes`))).status, 200);

@@ -77,8 +77,8 @@ test('order: is found at any place but inside a quoted value', () => {
 });
 
 test('the box suggests every metatag and order the server knows, and no other', () => {
-  // uploader: and favcount: are the server's aliases of user: and favs:, left out of the list.
-  const aliases = ['uploader', 'favcount'];
+  // uploader:, favcount: and score: are the server's aliases of user:, favs: and likes:, left out of the list.
+  const aliases = ['uploader', 'favcount', 'score'];
   assert.deepEqual(METATAGS.map((m) => m.name).sort(), METATAG_NAMES.filter((n) => !aliases.includes(n)).sort());
   assert.deepEqual(ORDERS, Object.keys(SERVER_ORDERS));
 });

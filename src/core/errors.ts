@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isUniqueViolation, OverBudget } from '../db/engine.ts';
 import { QueryError } from '../search/parse.ts';
 import { RETRY_AFTER_SECONDS, unavailableOf } from './unavailable.ts';
+import { nearest } from './nearest.ts';
 
 export interface FieldError {
   field: string;
@@ -75,8 +76,10 @@ export function describeIssue(issue: AjvIssue, part: string): FieldError {
     return { field: part, message: part === 'body' ? `the request body must be JSON ${article(p.type)}` : `${part} must be ${article(p.type)}` };
   }
   switch (issue.keyword) {
-    case 'additionalProperties':
-      return { field: p.additionalProperty, message: `unknown ${kind} '${p.additionalProperty}'` };
+    case 'additionalProperties': {
+      const hint = nearest(p.additionalProperty, Object.keys(issue.parentSchema?.properties ?? {}));
+      return { field: p.additionalProperty, message: `unknown ${kind} '${p.additionalProperty}'${hint ? `; did you mean '${hint}'?` : ''}` };
+    }
     case 'required':
       return { field: p.missingProperty, message: `${kind} '${p.missingProperty}' is required` };
     case 'enum':

@@ -6,6 +6,7 @@
 import type { Rating } from '../core/schemas.ts';
 import { type Expr, type Interval, type MediaKind, type NumField, ORDERS, type OrderKey, type OrderName, type Wildcard } from './expr.ts';
 import { type Node, QueryError, type Parsed } from './parse.ts';
+import { didYouMean } from '../core/nearest.ts';
 import { ageRange, bytes, dateSpan, decimal, integer, numberRange, parseRange, ValueError } from './values.ts';
 
 /** A wildcard stands for at most this many tags (the most used). */
@@ -50,6 +51,8 @@ type NumberMeta = { field: NumField; parse: (value: string) => Interval[] };
 const NUMBER_METAS: Record<string, NumberMeta> = {
   id: { field: 'id', parse: (v) => numberRange(v, integer, 'a post id') },
   likes: { field: 'likes', parse: (v) => numberRange(v, integer, 'a whole number') },
+  // Danbooru's spelling: the board has likes, no down-votes, so a score is its likes.
+  score: { field: 'likes', parse: (v) => numberRange(v, integer, 'a whole number') },
   favs: { field: 'favs', parse: (v) => numberRange(v, integer, 'a whole number') },
   favcount: { field: 'favs', parse: (v) => numberRange(v, integer, 'a whole number') },
   comments: { field: 'comments', parse: (v) => numberRange(v, integer, 'a whole number') },
@@ -97,7 +100,7 @@ const poolExpr = (id: number | undefined): Expr => (id === undefined ? NONE : { 
 function choices<T>(value: string, known: Record<string, T>, what: string): T[] {
   const out: T[] = [];
   for (const item of value.toLowerCase().split(',')) {
-    if (!(item in known)) throw new ValueError(`'${item}' is not a ${what}: expected ${Object.keys(known).join(', ')}`);
+    if (!(item in known)) throw new ValueError(`'${item}' is not a ${what}: expected ${Object.keys(known).join(', ')}${didYouMean(item, Object.keys(known))}`);
     if (!out.includes(known[item])) out.push(known[item]);
   }
   return out;
@@ -160,7 +163,7 @@ export async function compileTree(tree: Node | null, lookups: Lookups, o: Compil
         case 'has':
           return value.toLowerCase() in HAS
             ? HAS[value.toLowerCase()]
-            : fail(`'${value}' is not something has: knows: expected ${Object.keys(HAS).join(', ')}`);
+            : fail(`'${value}' is not something has: knows: expected ${Object.keys(HAS).join(', ')}${didYouMean(value, Object.keys(HAS), 'has:')}`);
         case 'user':
         case 'uploader':
         case 'fav': {
@@ -247,11 +250,22 @@ export function orderOf(order: Parsed['order'], tree: Node | null = null): reado
   if (ordpool && order) throw new QueryError("ordpool: gives the pool's order; leave out order:, or use pool: with it", order.position);
   if (ordpool) return ORDERS.pool;
   if (!order) return null;
-  if (!(order.value in ORDERS)) {
-    throw new QueryError(`order: '${order.value}' is not an order: expected ${Object.keys(ORDERS).join(', ')}`, order.position + 'order:'.length);
+  const name = ORDER_ALIASES[order.value] ?? order.value;
+  if (!(name in ORDERS)) {
+    const choices = Object.keys(ORDERS);
+    throw new QueryError(
+      `order: '${order.value}' is not an order: expected ${choices.join(', ')}${didYouMean(order.value, [...choices, ...Object.keys(ORDER_ALIASES)], 'order:')}`,
+      order.position + 'order:'.length,
+    );
   }
-  return ORDERS[order.value as OrderName];
+  return ORDERS[name as OrderName];
 }
+
+/**
+ * Danbooru's names of orders we have under others (docs/search.md): a score is likes here (the
+ * board has no down-votes). Its `order:id` (lowest first) is not among them: ours is highest first.
+ */
+const ORDER_ALIASES: Record<string, OrderName> = { score: 'likes', score_asc: 'likes_asc', favcount: 'favs', id_desc: 'id' };
 
 /** The nodes ANDed at the top of a tree (the tree itself when it is no AND). */
 function topLevel(tree: Node | null): Node[] {

@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.ts';
 import type { Database } from '../../db/engine.ts';
 import { METATAG_NAMES } from '../../search/compile.ts';
+import { didYouMean } from '../../core/nearest.ts';
 
 /** Danbooru's rating words, as ours (its letters g, s, q, e our search knows already). */
 const RATINGS: Record<string, string> = { general: 'safe', sensitive: 'safe', questionable: 'sketchy', explicit: 'unsafe' };
@@ -69,7 +70,10 @@ export async function ourQuery(db: Database, tags: string, cursor: Cursor): Prom
   if (unknown.length) {
     const found = new Set((await db.selectFrom('tags').select('name').where('name', 'in', unknown).execute()).map((t) => t.name));
     const missing = unknown.find((n) => !found.has(n));
-    if (missing !== undefined) throw new AppError(400, `Unknown metatag or tag: '${missing.slice(0, missing.indexOf(':'))}' (in '${missing}')`);
+    if (missing !== undefined) {
+      const name = missing.slice(0, missing.indexOf(':'));
+      throw new AppError(400, `Unknown metatag or tag: '${name}' (in '${missing}')${didYouMean(name, [...OURS, ...THEIRS], '')}`);
+    }
   }
   if (cursor && 'below' in cursor) out.push(`id:<${cursor.below}`, 'order:id');
   if (cursor && 'above' in cursor) out.push(`id:>${cursor.above}`, 'order:id_asc');
