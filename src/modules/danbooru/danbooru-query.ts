@@ -2,6 +2,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Database } from '../../db/engine.ts';
 import { METATAG_NAMES } from '../../search/compile.ts';
 import { didYouMean } from '../../core/nearest.ts';
+import { CATEGORY_PREFIXES } from '../tags/tag-categories.ts';
 
 /** Danbooru's rating words, as ours (its letters g, s, q, e our search knows already). */
 const RATINGS: Record<string, string> = { general: 'safe', sensitive: 'safe', questionable: 'sketchy', explicit: 'unsafe' };
@@ -63,7 +64,8 @@ export async function ourQuery(db: Database, tags: string, cursor: Cursor): Prom
       const all = ACTIVE.has(value) !== negated;
       out.push(`${prefix.replace(/-/g, '')}${all ? 'id:>0' : 'id:0'}${close}`);
     } else {
-      if (!OURS.has(name) && !THEIRS.has(name)) unknown.push(`${name}:${value}`);
+      // A category prefix (artist:somebody) means the tag after it, as our search reads it.
+      if (!OURS.has(name) && !THEIRS.has(name) && !CATEGORY_PREFIXES.includes(name)) unknown.push(`${name}:${value}`);
       out.push(term);
     }
   }

@@ -1,3 +1,4 @@
+import { splitCategory } from '../tags/tag-categories.ts';
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
@@ -36,7 +37,16 @@ const poolById = prepared((db, p: { id: number }) => db.selectFrom('pools').sele
 export function boardLookups(deps: Deps, tagsNamed: TagLookup, kept?: KeptLookups): Lookups {
   const { db } = deps;
   return {
-    tags: tagsNamed,
+    tags: async (names) => {
+      const found = await tagsNamed(names);
+      // A category prefix as written while tagging (artist:somebody), on a name that is no tag's, means the tag after it.
+      const prefixed = names.filter((n) => !found.has(n)).map((n) => ({ asked: n, name: splitCategory(n).category ? splitCategory(n).name : '' }));
+      const rest = prefixed.filter((p) => p.name !== '');
+      if (rest.length === 0) return found;
+      const more = await tagsNamed(rest.map((p) => p.name));
+      for (const p of rest) if (more.has(p.name)) found.set(p.asked, more.get(p.name)!);
+      return found;
+    },
     wildcard: async (pattern, limit) => {
       const key = `${limit}:${pattern}`;
       const known = kept?.wildcards.get(key, kept.version);

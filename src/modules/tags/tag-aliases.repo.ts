@@ -1,3 +1,4 @@
+import { splitCategory } from './tag-categories.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
@@ -50,6 +51,14 @@ const TAG_COLUMNS = ['tags.id', 'tags.name', 'tags.category', 'tags.description'
 
 /** The tag of a name: an alias's target, else the tag of that name (undefined when neither). */
 export async function tagOfName(db: Kysely<DB>, name: string): Promise<TagRecord | undefined> {
+  const found = await tagOrAliasNamed(db, name);
+  if (found) return found;
+  // A category prefix as written while tagging (artist:somebody) names the tag after it.
+  const { name: rest, category } = splitCategory(name);
+  return category && rest ? tagOrAliasNamed(db, rest) : undefined;
+}
+
+async function tagOrAliasNamed(db: Kysely<DB>, name: string): Promise<TagRecord | undefined> {
   const aliased = await db
     .selectFrom('tag_aliases')
     .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')

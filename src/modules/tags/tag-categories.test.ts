@@ -40,6 +40,26 @@ eachDatabase('tag categories', (ctx) => {
     ]);
   });
 
+  test('a category prefix in a search, on the Danbooru API and in a tag page means the tag after it', async () => {
+    const id = await uploadTagged(ctx, who.alice, 'artist:Painter_Search, pond_view');
+    await uploadTagged(ctx, who.alice, 'pond_view');
+    const ours = async (q: string) =>
+      ((await getJson(ctx.app, `/api/posts?q=${encodeURIComponent(q)}`, who.alice.headers)).body.posts as { id: string }[]).map((p) => p.id);
+    assert.deepEqual(await ours('artist:painter_search'), [id]);
+    assert.deepEqual(await ours('art:painter_search pond_view'), [id]);
+    assert.equal((await ours('pond_view -artist:painter_search')).includes(id), false);
+    const danbooru = await getJson(ctx.app, '/posts.json?tags=artist:painter_search');
+    assert.equal(danbooru.status, 200, JSON.stringify(danbooru.body));
+    assert.deepEqual(
+      danbooru.body.map((p: { id: number }) => String(p.id)),
+      [id],
+    );
+    const page = await getJson(ctx.app, '/api/tags/artist:painter_search');
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    assert.deepEqual([page.body.name, page.body.category], ['painter_search', 'artist']);
+    assert.equal((await getJson(ctx.app, '/api/tags/artist:nobody_at_all')).status, 404);
+  });
+
   test('a prefix on a tag that exists is ignored: only moderators recategorise', async () => {
     await uploadTagged(ctx, who.alice, 'lake');
     const id = await uploadTagged(ctx, who.alice, 'artist:lake');
