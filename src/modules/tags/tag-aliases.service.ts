@@ -36,8 +36,7 @@ async function assertNoChain(trx: Transaction<DB>, from: string, to: string): Pr
   const already = (await aliasTargets(trx, [from])).get(from);
   if (already) conflict(`'${from}' is already an alias of '${already.name}'`);
   const next = (await aliasTargets(trx, [to])).get(to);
-  if (next?.name === from)
-    chain('to', [from, to, from], `a cycle: '${to}' is already an alias of '${from}'; to turn it around, remove that alias first`);
+  if (next?.name === from) chain('to', [from, to, from], `a cycle: '${to}' is already an alias of '${from}'; to turn it around, remove that alias first`);
   if (next) chain('to', [from, to, next.name], `'${to}' is an alias itself; alias '${from}' to '${next.name}' instead`);
   const into = await trx
     .selectFrom('tag_aliases')

@@ -83,7 +83,10 @@ eachDatabase('tag aliases', (ctx) => {
     assert.match(fromTarget.json().error, /kitty_b -> cat_b -> feline_b/);
     const cycle = await addAlias(ctx, who.mod.headers, 'cat_b', 'kitty_b');
     assert.equal(cycle.statusCode, 400);
-    assert.match(cycle.json().error, /cat_b -> kitty_b -> cat_b: a cycle: 'kitty_b' is already an alias of 'cat_b'; to turn it around, remove that alias first/);
+    assert.match(
+      cycle.json().error,
+      /cat_b -> kitty_b -> cat_b: a cycle: 'kitty_b' is already an alias of 'cat_b'; to turn it around, remove that alias first/,
+    );
     assert.doesNotMatch(cycle.json().error, /alias 'cat_b' to 'cat_b'/, 'never suggests aliasing a tag to itself');
     const self = await addAlias(ctx, who.mod.headers, 'same_b', 'Same_B');
     assertBadField(self, 'to');
