@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { errorBody } from './core/errors.ts';
+import { loggerOptions } from './core/log-format.ts';
 import { RETRY_AFTER_SECONDS, unavailableOf } from './core/unavailable.ts';
 import { openDatabase, type Database } from './db/database.ts';
 
@@ -17,7 +18,7 @@ const REMIND_EVERY_MS = 30_000;
  * until the app has its own.
  */
 export function waitingServer(config: Config): FastifyInstance {
-  const app = Fastify({ logger: { level: config.logLevel }, forceCloseConnections: true });
+  const app = Fastify({ logger: loggerOptions(config.logLevel), forceCloseConnections: true });
   const quiet = { logLevel: 'warn' } as const;
   app.get('/healthz', quiet, async (_req, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok' }));
   app.get('/readyz', quiet, async (_req, reply) =>
