@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { systemClock, type Clock, type Deps } from './core/deps.ts';
 import { errorBody, installErrorHandler } from './core/errors.ts';
-import { loggerOptions } from './core/log-format.ts';
+import { loggerOptions, OneLineARequest } from './core/log-format.ts';
 import { clientErrorHandler, frameworkErrors, installHttpEdge } from './core/http-edge.ts';
 import { RouteIndex } from './core/route-index.ts';
 import type { TypedApp } from './core/typed-app.ts';
@@ -132,8 +132,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel, opts.logStream),
-    // One line a request, when it is answered (logRequests below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLineARequest(),
     genReqId: () => randomUUID(),
     trustProxy: trustProxy(config.trustProxy),
     forceCloseConnections: 'idle',
@@ -172,11 +171,6 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
-  });
-  // A route's logLevel (the health checks' warn) keeps its requests out, as it did Fastify's lines.
-  app.addHook('onResponse', (req, reply, done) => {
-    req.log.info({ req, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    done();
   });
 
   await app.register(fastifyCookie);

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import type { FastifyServerOptions } from 'fastify';
+import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 
 /**
- * The server's log: pino's JSON lines, one a request (logRequests), where something collects them
+ * The server's log: pino's JSON lines, one a request (OneLineARequest), where something collects them
  * (a file, journald, a log shipper); on a terminal the same lines made readable, so that a person
  * starting the board sees "12:04:31 INFO  No admin account yet. ..." and not a wall of JSON.
  */
@@ -57,4 +57,18 @@ export function readableStream(out: NodeJS.WritableStream): Writable {
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream, stdout: NodeJS.WriteStream = process.stdout): FastifyServerOptions['logger'] {
   if (stream) return { level, stream };
   return stdout.isTTY ? { level, stream: readableStream(stdout) } : { level };
+}
+
+/**
+ * One log line a request, when it is answered, with the request in it (method, path, client),
+ * instead of Fastify's two ("incoming request", then "request completed" without the request).
+ * A route's logLevel (the health checks' warn) keeps its requests out, as before.
+ */
+export class OneLineARequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }
