@@ -90,6 +90,18 @@ if (spawnSync(process.env.GALLERY_DL_PATH ?? 'gallery-dl', ['--version'], { stdi
 }
 // Against server processes a test waiting for something they never do would wait for ever: five minutes is far past any test's time.
 const timeout = fleet?.trim() === 'procs' ? ['--test-timeout=300000'] : [];
-const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...timeout, ...files.map((f) => path.relative(root, f))];
+// On a terminal, Node's own report; elsewhere (CI, a log) the failures, the skips and a line a file
+// (scripts/test-reporter.mjs) instead of thousands of lines of TAP. TEST_REPORTER picks another (tap, spec).
+const reporter = process.env.TEST_REPORTER ?? (process.stdout.isTTY ? 'spec' : path.join(root, 'scripts', 'test-reporter.mjs'));
+const args = [
+  '--import',
+  'tsx',
+  '--test',
+  '--test-concurrency=2',
+  `--test-reporter=${reporter}`,
+  '--test-reporter-destination=stdout',
+  ...timeout,
+  ...files.map((f) => path.relative(root, f)),
+];
 const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
 process.exit(res.status ?? 1);
