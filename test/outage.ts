@@ -84,15 +84,23 @@ export interface Written {
 /**
  * A steady mixed load on the board: `clients` loops, each reading the list and a post, fetching a
  * thumbnail, uploading, commenting and liking in turn, one request at a time, until stopped (or
- * `maxRequests` in all). `phase` names the part of the test each request is counted in.
+ * `maxRequests` in all). `phase` names the part of the test each request is counted in (first
+ * `opts.phase`, 'before' unless given). `after`:
+ * a load stopped before, whose posts and thumbnails this one reads, comments and likes too (its
+ * writes stay in its own `written`); give it another `seed`, or its uploads are the same images.
  */
-export function steadyLoad(call: BoardClient, users: { cookie: string }[], opts: { maxRequests?: number; seed?: number } = {}) {
+export function steadyLoad(
+  call: BoardClient,
+  users: { cookie: string }[],
+  opts: { maxRequests?: number; seed?: number; phase?: string; after?: { written: Written; thumbs: string[] } } = {},
+) {
   const maxRequests = opts.maxRequests ?? 20_000;
   const sent: Sent[] = [];
   const written: Written = { posts: new Set(), comments: new Set(), likes: [] };
-  const state = { phase: 'before', stopping: false };
+  const state = { phase: opts.phase ?? 'before', stopping: false };
   let seed = opts.seed ?? 5000;
-  const thumbs: string[] = [];
+  const known = [...(opts.after?.written.posts ?? [])];
+  const thumbs: string[] = [...(opts.after?.thumbs ?? [])];
 
   const once = async (what: Sent['what'], run: () => Promise<Answer>, onOk: (a: Answer) => void) => {
     const phase = state.phase;
@@ -114,7 +122,7 @@ export function steadyLoad(call: BoardClient, users: { cookie: string }[], opts:
 
   const loop = async (user: { cookie: string }, k: number) => {
     for (let i = k; !state.stopping && sent.length < maxRequests; i++) {
-      const posts = [...written.posts];
+      const posts = [...known, ...written.posts];
       const post = posts[(i * 7 + k) % Math.max(1, posts.length)];
       switch (i % 5) {
         case 0:
@@ -122,7 +130,8 @@ export function steadyLoad(call: BoardClient, users: { cookie: string }[], opts:
             'read',
             () => call('GET', '/api/posts?limit=10', user),
             (a) => {
-              for (const p of a.json.posts ?? []) if (p.thumbnailUrl && thumbs.length < 50) thumbs.push(p.thumbnailUrl);
+              // A list names a post's thumbnail `thumbnail` (an upload's answer, `thumbnailUrl`).
+              for (const p of a.json.posts ?? []) if (p.thumbnail && thumbs.length < 50) thumbs.push(p.thumbnail);
             },
           );
           break;
@@ -178,6 +187,7 @@ export function steadyLoad(call: BoardClient, users: { cookie: string }[], opts:
   return {
     sent,
     written,
+    thumbs,
     /** From now on, requests count in this phase. */
     phase(name: string) {
       state.phase = name;

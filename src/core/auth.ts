@@ -4,6 +4,7 @@ import type { Deps, Viewer } from './deps.ts';
 import { sendError } from './errors.ts';
 import { isModerator } from './policy.ts';
 import { sha256Hex } from './tokens.ts';
+import { unavailableOf } from './unavailable.ts';
 
 export const SESSION_COOKIE = 'ib_session';
 /** How stale last_seen_at / last_used may get before a request writes it again. */
@@ -71,13 +72,18 @@ async function userBySession(deps: Deps, token: string) {
 function touch(deps: Deps, req: FastifyRequest, user: Found): void {
   const now = deps.clock.now();
   if (user.last_seen_at !== null && now - user.last_seen_at < TOUCH_EVERY_MS) return;
-  deps.db
-    .updateTable('users')
-    .set({ last_seen_at: now })
-    .where('id', '=', user.id)
-    .execute()
-    .catch((err) => req.log.warn({ err }, 'last_seen_at not updated'));
+  deps.db.updateTable('users').set({ last_seen_at: now }).where('id', '=', user.id).execute().catch(notTouched(req, 'users.last_seen_at'));
 }
+
+/**
+ * A time of last use that could not be written: the request goes on (a disk that is full or
+ * read-only must not fail reads). Such an outage is logged at debug only: it would be a line a
+ * request, and the requests it does fail are logged.
+ */
+const notTouched = (req: FastifyRequest, what: string) => (err: unknown) => {
+  if (unavailableOf(err)) req.log.debug({ err }, `${what} not updated`);
+  else req.log.warn({ err }, `${what} not updated`);
+};
 
 /** The request's Origin names another site than the one it was sent to. */
 function crossSite(req: FastifyRequest): boolean {
@@ -146,7 +152,7 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
       req.apiKeyId = found.key_id;
       const now = deps.clock.now();
       if (found.last_used === null || now - found.last_used >= TOUCH_EVERY_MS) {
-        await deps.db.updateTable('api_keys').set({ last_used: now }).where('id', '=', found.key_id).execute();
+        await deps.db.updateTable('api_keys').set({ last_used: now }).where('id', '=', found.key_id).execute().catch(notTouched(req, 'api_keys.last_used'));
       }
       touch(deps, req, found);
     } else {

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
 import { freshDatabase } from '../../test/helpers.ts';
+import { stdoutLog } from './log-destination.ts';
 import { loggerOptions, readableLine } from './log-format.ts';
 
 const at = new Date(2026, 11, 6, 9, 5, 7).getTime();
@@ -42,7 +43,7 @@ test('the log is readable on a terminal and JSON otherwise, or goes where a test
   const tty = Object.assign(new PassThrough(), { isTTY: true }) as unknown as NodeJS.WriteStream;
   const pipe = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream;
   assert.ok((loggerOptions('info', undefined, tty) as { stream?: unknown }).stream, 'a terminal gets the readable stream');
-  assert.deepEqual(loggerOptions('info', undefined, pipe), { level: 'info' }, 'JSON to stdout otherwise');
+  assert.deepEqual(loggerOptions('info', undefined, pipe), { level: 'info', stream: stdoutLog() }, 'JSON to stdout otherwise');
   const given = new PassThrough();
   assert.equal((loggerOptions('info', given, tty) as { stream?: unknown }).stream, given);
 });

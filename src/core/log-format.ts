@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import { stdoutLog } from './log-destination.ts';
 
 /**
  * The server's log: pino's JSON lines, one a request (OneLineARequest), where something collects them
@@ -52,11 +53,11 @@ export function readableStream(out: NodeJS.WritableStream): Writable {
 
 /**
  * Fastify's logger options: to `stream` when given (tests read it), else to stdout, readable when
- * stdout is a terminal and JSON otherwise.
+ * stdout is a terminal and JSON otherwise (through stdoutLog, which a full disk does not stop).
  */
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream, stdout: NodeJS.WriteStream = process.stdout): FastifyServerOptions['logger'] {
   if (stream) return { level, stream };
-  return stdout.isTTY ? { level, stream: readableStream(stdout) } : { level };
+  return stdout.isTTY ? { level, stream: readableStream(stdout) } : { level, stream: stdoutLog() };
 }
 
 /**

@@ -42,7 +42,8 @@ export const databaseUnavailable = (cause?: unknown) =>
 export const mediaUnavailable = (cause?: unknown) =>
   new Unavailable('media store', 'The media store is unavailable right now; try again in a few seconds', 503, { cause });
 
-export const diskFull = (cause: unknown) => new Unavailable('disk', "The server's disk is full: nothing can be written until an operator frees space", 507, { cause });
+export const diskFull = (cause: unknown) =>
+  new Unavailable('disk', "The server's disk is full: nothing can be written until an operator frees space", 507, { cause });
 
 const readOnly = (dependency: Dependency, cause: unknown) =>
   new Unavailable(

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { SqliteDialect } from 'kysely';
 import { ScopedPostgresDialect } from './scoped-introspector.ts';
+import { diskTrouble, SqliteDialectForDisk } from './sqlite-dialect.ts';
 import { Database, DEADLINE_FUNCTION, deadlineGuard } from './engine.ts';
 import { migrateToLatest, pendingMigrations, SchemaBehind } from './migrate.ts';
 import { readerNow, withStatementCache } from './statement-cache.ts';
@@ -121,8 +121,7 @@ function openSqlite(opts: DatabaseOptions): Database {
     fs.mkdirSync(opts.dataDir, { recursive: true });
     target = sqlitePath(opts);
   }
-  const conn = new SQLite(target);
-  conn.pragma('journal_mode = WAL');
+  const conn = openConnection(target, opts.dataDir);
   conn.pragma('synchronous = NORMAL');
   conn.pragma('foreign_keys = ON');
   conn.pragma('busy_timeout = 5000');
@@ -138,7 +137,23 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.function(COMMIT_ORDER_FUNCTION, { deterministic: false }, () => null);
   const marks = file === ':memory:' ? null : commitMarks(conn, target);
   const statements = withStatementCache(conn, { onClose: () => marks?.close() });
-  return new Database({ dialect: new SqliteDialect({ database: statements }) }, 'sqlite', readerNow(conn, statements), marks?.mark);
+  return new Database({ dialect: new SqliteDialectForDisk({ database: statements }, conn, opts.dataDir) }, 'sqlite', readerNow(conn, statements), marks?.mark);
+}
+
+/** A connection to the file, in WAL mode; a disk that is full or read-only stops here with a message saying so. */
+function openConnection(target: string, dir: string): SQLite.Database {
+  let conn: SQLite.Database | null = null;
+  try {
+    conn = new SQLite(target);
+    conn.pragma('journal_mode = WAL');
+    return conn;
+  } catch (err) {
+    conn?.close();
+    const disk = diskTrouble(err, dir);
+    if (!disk) throw err;
+    const fix = disk.status === 507 ? 'the disk is full: free some space' : 'the disk is read-only: make it writable';
+    throw new Error(`Cannot open the database ${target}: ${fix}, then start again`, { cause: err });
+  }
 }
 
 async function openPostgres(url: string, schema?: string, poolSize = 10): Promise<Database> {

@@ -104,8 +104,12 @@ export class LocalMediaStore implements MediaStore {
   async check(): Promise<void> {
     for (const dir of [this.root, this.tmpDir]) {
       const probe = path.join(dir, `.readyz-${process.pid}-${randomBytes(6).toString('hex')}`);
-      await fs.writeFile(probe, 'probe');
-      await fs.rm(probe, { force: true });
+      try {
+        await fs.writeFile(probe, 'probe');
+      } finally {
+        // A full disk fails the write after the file was made: removed whatever happened.
+        await fs.rm(probe, { force: true });
+      }
     }
   }
 

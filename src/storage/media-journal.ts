@@ -11,8 +11,9 @@ import { ownedName } from './owner.ts';
 export async function withMediaJournal<T>(tmpDir: string, paths: string[], work: () => Promise<T>): Promise<T> {
   await fs.mkdir(tmpDir, { recursive: true });
   const note = path.join(tmpDir, ownedName('pending'));
-  await fs.writeFile(note, JSON.stringify(paths));
   try {
+    // A full disk fails the write after the file was made: the finally removes it too.
+    await fs.writeFile(note, JSON.stringify(paths));
     return await work();
   } finally {
     await fs.rm(note, { force: true });

@@ -35,14 +35,24 @@ return out
 `;
 
 /**
- * Counters shared by every instance through Redis. When Redis cannot be reached, requests are
- * still served: this process counts locally and logs a warning (at most every 30 s) until Redis
- * answers again.
+ * A command Redis has not answered within this has failed: a Redis that hangs (its process
+ * stopped, or cut off with the connection still open) would otherwise hold every API request.
+ */
+const COMMAND_TIMEOUT_MS = 500;
+/** After a failure, requests are counted locally for this long before one tries Redis again: a hanging Redis costs a request its timeout once a second, not every request. */
+const RETRY_AFTER_MS = 1000;
+
+/**
+ * Counters shared by every instance through Redis. When Redis cannot be reached, or does not
+ * answer, requests are still served: this process counts locally and logs a warning (at most
+ * every 30 s) until Redis answers again.
  */
 export class RedisStore implements LimitStore {
   private readonly redis: Redis;
   private readonly local = new MemoryStore();
   private down = false;
+  /** While down: when a request tries Redis again (Date.now()). */
+  private retryAt = 0;
   private lastWarn = 0;
 
   constructor(
@@ -55,6 +65,7 @@ export class RedisStore implements LimitStore {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,
+      commandTimeout: COMMAND_TIMEOUT_MS,
       retryStrategy: (n) => Math.min(n * 200, 2000),
     });
     this.redis.on('error', () => {}); // reported through hit() failures instead
@@ -76,6 +87,7 @@ export class RedisStore implements LimitStore {
   }
 
   async hit(windows: WindowSpec[], now: number): Promise<Decision> {
+    if (this.down && Date.now() < this.retryAt) return this.local.hit(windows, now);
     try {
       const args: (string | number)[] = [now];
       for (const w of windows) args.push(w.limit, w.ms);
@@ -90,6 +102,7 @@ export class RedisStore implements LimitStore {
       return { allowed: out[0] === 1, windows: windows.map((w, i) => ({ ...w, count: out[1 + 2 * i], resetAt: out[2 + 2 * i] })) };
     } catch (err) {
       this.down = true;
+      this.retryAt = Date.now() + RETRY_AFTER_MS;
       if (Date.now() - this.lastWarn > 30_000) {
         this.lastWarn = Date.now();
         this.log.warn({ err: (err as Error).message }, 'rate limiter: Redis unreachable; counting in this process until it is back');
