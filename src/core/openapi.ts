@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_VERSION } from '../version.ts';
+import { docsPageOptions } from './docs-page.ts';
 
 const DESCRIPTION = `
 The image board's REST API. All bodies are JSON (UTF-8) except uploads (multipart).
@@ -127,6 +128,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // Without upgrade-insecure-requests: over plain HTTP on a LAN address it would blank the page.
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
+    ...docsPageOptions,
     staticCSP: true,
     transformStaticCSP: (csp) => csp.replace(/\s*upgrade-insecure-requests;?/, ''),
   });

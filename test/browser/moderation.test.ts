@@ -165,4 +165,43 @@ browserSuite('browser: moderation area, reports, bans, audit log, invites', { ti
     const me = await visitor.evaluate(() => fetch('/api/auth/me').then((r) => r.json()));
     assert.equal(me.user.tier, 'basic');
   });
+
+  it('the Users tab lists the members, newest first or by name, with role, tier and ban; a name opens its forms', async () => {
+    await mod.goto('/moderation?tab=users');
+    const rows = mod.locator('tr[data-username]');
+    const names = () => rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-username')));
+    await rows.first().waitFor();
+    assert.equal((await names())[0], 'vic', 'the newest account first');
+    assert.deepEqual([...(await names())].sort(), ['boss', 'mia', 'mod', 'vic']);
+    assert.match(await rows.filter({ hasText: 'vic' }).innerText(), /vic\s+user\s+basic\s/);
+    assert.match(await rows.filter({ hasText: 'boss' }).innerText(), /boss\s+admin\s/);
+    await screenshot(mod, 'moderation-users');
+
+    await mod.getByLabel('Sort').selectOption({ label: 'By name' });
+    await mod.waitForURL(/sort=name/);
+    await mod.waitForFunction(() => document.querySelector('tr[data-username]')?.getAttribute('data-username') === 'boss');
+    assert.deepEqual(await names(), ['boss', 'mia', 'mod', 'vic']);
+    await mod.getByLabel('Role').selectOption('moderator');
+    await mod.waitForFunction(() => document.querySelectorAll('tr[data-username]').length === 1);
+    assert.deepEqual(await names(), ['mod']);
+    await mod.getByLabel('Role').selectOption('');
+    await rows.nth(3).waitFor();
+
+    // A name opens the ban form; the list then shows the ban.
+    await rows.filter({ hasText: 'vic' }).getByRole('link', { name: 'vic' }).click();
+    await mod.getByLabel('Reason (shown to the user)').fill('Rude');
+    await mod.getByRole('button', { name: 'Ban vic' }).click();
+    await mod.getByTestId('ban-state').waitFor();
+    await mod.getByRole('link', { name: 'All members' }).click();
+    await rows.filter({ hasText: 'vic' }).filter({ hasText: 'Banned for good' }).waitFor();
+    assert.doesNotMatch(await rows.filter({ hasText: 'mia' }).innerText(), /Banned/);
+
+    // A name that is nobody's: the names that contain it.
+    await mod.getByLabel('Username').fill('mi');
+    await mod.getByRole('button', { name: 'Find user' }).click();
+    await mod.getByText('No user is called “mi”.').waitFor();
+    await mod.getByRole('heading', { name: 'Members whose name contains “mi”' }).waitFor();
+    await mod.waitForFunction(() => document.querySelectorAll('tr[data-username]').length === 1);
+    assert.deepEqual(await names(), ['mia']);
+  });
 });

@@ -111,7 +111,7 @@ browserSuite('browser: the search language', { timeout: 240_000 }, () => {
     page.off('request', listen);
   });
 
-  it('shows a broken query’s message under the box, marks the place, and puts the cursor there', async () => {
+  it('shows a broken query’s message in the page, marks the place, and puts the cursor there', async () => {
     const broken = `${tags[0]} (sky or`;
     const answer = await fetch(`${board.url}/api/posts?q=${encodeURIComponent(broken)}`);
     assert.equal(answer.status, 400);

@@ -83,6 +83,20 @@ browserSuite('browser: tag categories and tag pages', { timeout: 180_000 }, () =
     await tags.locator('li', { hasText: 'harbour' }).filter({ hasText: '1' }).waitFor();
   });
 
+  it('says what the "?" before each tag on a post is: the tag\'s page, on hover and to a screen reader', async () => {
+    const tags = page.getByTestId('post-tags');
+    const about = tags.locator('a.tag-about');
+    assert.equal(await about.count(), 3);
+    for (const name of ['jane_doe', 'boat', 'harbour']) {
+      const link = tags.getByRole('link', { name: `About ${name} (the tag's page)`, exact: true });
+      assert.equal(await link.innerText(), '?');
+      assert.equal(await link.getAttribute('href'), `/tags/${name}`);
+      assert.match((await link.getAttribute('title')) ?? '', new RegExp(`^About ${name}: the tag's page, with what it means`));
+    }
+    await about.first().hover();
+    await screenshot(page, 'post-tag-about');
+  });
+
   it('filters the tags list by category', async () => {
     await page.goto('/tags');
     await page.locator('.tags-table tbody tr').nth(2).waitFor();

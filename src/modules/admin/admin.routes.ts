@@ -6,6 +6,8 @@ import { errors, StringEnum, UsernameParams } from '../../core/schemas.ts';
 import { ROLES, TIERS } from '../../core/tiers.ts';
 import { User } from '../auth/auth.schemas.ts';
 import { changeAccount } from './admin.service.ts';
+import { MemberList, MemberListQuery } from './members.schemas.ts';
+import { listMembers } from './members.service.ts';
 
 const ChangeBody = Type.Object({ tier: Type.Optional(StringEnum(TIERS)), role: Type.Optional(StringEnum(ROLES)) }, { additionalProperties: false });
 const Changed = Type.Object({
@@ -14,6 +16,23 @@ const Changed = Type.Object({
 });
 
 export function adminRoutes(app: TypedApp, deps: Deps): void {
+  app.get(
+    '/api/admin/users',
+    {
+      schema: {
+        summary: 'The members: newest first or by name, with role, tier, last visit and ban (moderators and admins)',
+        description:
+          "What the moderation area's Users tab lists. Staff see each account's role and tier here (a profile, GET /api/users/<username>, " +
+          'shows neither to anyone); no email address is shown. Filters combine; `page` from 1, `limit` 1-100 (default 50).',
+        tags: ['admin'],
+        querystring: MemberListQuery,
+        response: { 200: MemberList, ...errors(400, 401, 403, 429) },
+      },
+      config: { auth: 'moderator' },
+    },
+    async (req) => listMembers(deps, req.query),
+  );
+
   app.put(
     '/api/admin/users/:username',
     {

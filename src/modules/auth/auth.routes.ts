@@ -3,7 +3,7 @@ import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { SESSION_COOKIE, viewerOf } from '../../core/auth.ts';
 import { errors, Message } from '../../core/schemas.ts';
-import { LoginBody, PasswordChangeBody, Registration, RegisterBody, ResetBody, UserEnvelope } from './auth.schemas.ts';
+import { LoginBody, PasswordChangeBody, Registration, RegisterBody, ResetBody, SessionEnvelope, UserEnvelope } from './auth.schemas.ts';
 import { resetPassword } from './password-reset.ts';
 import { SESSION_TTL_MS } from './sessions.repo.ts';
 import * as auth from './auth.service.ts';
@@ -108,6 +108,23 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
       schema: { summary: 'The signed-in user', tags: ['auth'], response: { 200: UserEnvelope, ...errors(401, 429) } },
     },
     async (req) => auth.me(deps, req.viewer),
+  );
+
+  app.get(
+    '/api/auth/session',
+    {
+      schema: {
+        summary: 'Who is signed in, if anyone: 200 with `user: null` for a visitor',
+        description:
+          'What a page asks as it opens. For a visitor, not being signed in is an answer rather than an error, so their browser logs no ' +
+          'failed request on every page; `/api/auth/me` keeps its 401 for clients that treat it as one. The server alone knows whether a ' +
+          'session cookie is still good (it may have expired, been signed out elsewhere or ended by a password reset): such a cookie ' +
+          'reads as a visitor here. An invalid or revoked API key is still 401, as on every endpoint.',
+        tags: ['auth'],
+        response: { 200: SessionEnvelope, ...errors(401, 429) },
+      },
+    },
+    async (req) => auth.session(deps, req.viewer),
   );
 
   app.put(

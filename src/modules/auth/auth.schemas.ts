@@ -71,3 +71,6 @@ export const User = Type.Object({
   createdAt: Timestamp,
 });
 export const UserEnvelope = Type.Object({ user: User });
+export const SessionEnvelope = Type.Object({
+  user: Type.Union([User, Type.Null()], { description: 'The signed-in user; null for a visitor (no session, or one that ended or expired)' }),
+});

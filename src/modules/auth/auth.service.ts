@@ -49,6 +49,11 @@ export async function me(deps: Deps, viewer: Viewer | null) {
   return { user: userJson(user) };
 }
 
+/** Who is signed in: `me`, with a visitor as an answer (null) rather than an error. */
+export async function session(deps: Deps, viewer: Viewer | null) {
+  return viewer ? me(deps, viewer) : { user: null };
+}
+
 /** Changes the password and ends every other session of the user. */
 export async function changePassword(deps: Deps, viewer: Viewer, sessionId: number | null, body: PasswordChangeBody) {
   const user = await deps.db.selectFrom('users').select('password_hash').where('id', '=', viewer.id).executeTakeFirstOrThrow();

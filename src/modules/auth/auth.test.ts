@@ -94,6 +94,24 @@ eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
     assertError(await me(ctx.app, cookieHeader('A'.repeat(43))), 401);
   });
 
+  test('GET /api/auth/session answers a visitor, a stale cookie and a signed-out session with 200 { user: null }, a member with the user', async () => {
+    const session = (headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers });
+    for (const headers of [{}, cookieHeader('A'.repeat(43))]) {
+      const res = await session(headers);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), { user: null });
+    }
+    const s = await loginOk(ctx.app, 'ann');
+    const signedIn = await session(s);
+    assert.equal(signedIn.statusCode, 200);
+    assert.deepEqual(signedIn.json(), (await me(ctx.app, s)).json());
+    assert.equal(signedIn.json().user.username, 'ann');
+    await logout(ctx, s);
+    assert.deepEqual((await session(s)).json(), { user: null });
+    // A bad API key is an error on every route, this one too.
+    assertError(await session({ 'x-api-key': 'ib_not_a_key' }), 401);
+  });
+
   test('logout is 200 { message }, ends that session on the server at once, and leaves other sessions alone', async () => {
     const a = await loginOk(ctx.app, 'ann');
     const b = await loginOk(ctx.app, 'ann');

@@ -38,6 +38,15 @@ export const TagImplicationListQuery = Type.Object(
     tag: Type.Optional(
       Type.String({ minLength: 1, maxLength: 200, description: 'Only the implications with this tag on either side (an alias name stands for its target)' }),
     ),
+    from: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Only the implications whose implying tag is this one: the tags it implies directly (an alias name stands for its target). ' +
+          'A tag that does not exist implies nothing: an empty list, not a 404 (a tag box asks this of each new tag typed)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

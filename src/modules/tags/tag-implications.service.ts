@@ -98,9 +98,11 @@ export async function listImplications(deps: Deps, q: TagImplicationListQuery) {
   const page = q.page ?? 1;
   const limit = q.limit ?? 50;
   const tagId = q.tag === undefined ? undefined : (await sideOf(deps, q.tag)).id;
+  const fromId = q.from === undefined ? undefined : (await sideOf(deps, q.from)).id;
   const base = deps.db
     .selectFrom('tag_implications')
-    .$if(tagId !== undefined, (qb) => qb.where((eb) => eb.or([eb('tag_implications.from_id', '=', tagId!), eb('tag_implications.to_id', '=', tagId!)])));
+    .$if(tagId !== undefined, (qb) => qb.where((eb) => eb.or([eb('tag_implications.from_id', '=', tagId!), eb('tag_implications.to_id', '=', tagId!)])))
+    .$if(fromId !== undefined, (qb) => qb.where('tag_implications.from_id', '=', fromId!));
   const [rows, total] = await Promise.all([
     base
       .innerJoin('tags as f', 'f.id', 'tag_implications.from_id')

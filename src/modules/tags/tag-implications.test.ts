@@ -40,6 +40,10 @@ eachDatabase(
       assert.deepEqual(await pairs(ctx, 'tag=tree'), ['pine>tree', 'tree>plant', 'oak>tree'], 'newest first, either side');
       assert.deepEqual(await pairs(ctx, 'tag=oak'), ['oak>tree']);
       assert.deepEqual(await pairs(ctx, 'tag=nothing_here'), []);
+      // What one tag implies, as a tag box asks it: a tag that does not exist is an empty list, not a 404.
+      assert.deepEqual(await pairs(ctx, 'from=tree'), ['tree>plant']);
+      assert.deepEqual(await pairs(ctx, 'from=plant'), []);
+      assert.deepEqual(await pairs(ctx, 'from=nothing_here'), []);
       const page = await getJson(ctx.app, '/api/tag-implications?tag=tree&limit=2&page=2');
       assert.deepEqual(
         page.body.implications.map((x: { from: string }) => x.from),
@@ -89,6 +93,7 @@ eachDatabase(
       assert.deepEqual([res.json().from, res.json().to], ['cat_a', 'animal_a']);
       const up = await uploadTagged(ctx, who.alice, 'kitty_a');
       assert.deepEqual((await postTags(ctx, up)).tags, ['animal_a', 'cat_a']);
+      assert.deepEqual(await pairs(ctx, 'from=kitty_a'), ['cat_a>animal_a'], 'what an alias implies is what its target does');
       assertError(await imply(ctx, who.mod.headers, 'cat_a', 'beast_a'), 409);
       assert.equal((await unimply(ctx, who.mod.headers, 'kitty_a', 'beast_a')).statusCode, 200);
       assert.deepEqual(await pairs(ctx, 'tag=cat_a'), []);

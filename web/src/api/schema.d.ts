@@ -181,7 +181,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -214,7 +220,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -292,7 +304,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -325,7 +343,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -429,7 +453,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -461,7 +491,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -493,7 +529,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -526,7 +568,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -602,7 +650,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -689,7 +743,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -722,7 +782,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -815,7 +881,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -847,7 +919,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -880,7 +958,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -953,7 +1037,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -986,7 +1076,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1070,7 +1166,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1103,7 +1205,148 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, if anyone: 200 with `user: null` for a visitor
+         * @description What a page asks as it opens. For a visitor, not being signed in is an answer rather than an error, so their browser logs no failed request on every page; `/api/auth/me` keeps its 401 for clients that treat it as one. The server alone knows whether a session cookie is still good (it may have expired, been signed out elsewhere or ended by a password reset): such a cookie reads as a visitor here. An invalid or revoked API key is still 401, as on every endpoint.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The signed-in user; null for a visitor (no session, or one that ended or expired) */
+                            user: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                username: string;
+                                /** @enum {string} */
+                                role: "user" | "moderator" | "admin";
+                                /** @enum {string} */
+                                tier: "free" | "basic" | "pro" | "enterprise";
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1185,7 +1428,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1217,7 +1466,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1249,7 +1504,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1282,7 +1543,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1372,7 +1639,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1405,7 +1678,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1482,7 +1761,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1514,7 +1799,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1546,7 +1837,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1579,7 +1876,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1643,7 +1946,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1675,7 +1984,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1707,7 +2022,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1739,7 +2060,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1772,7 +2099,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1788,6 +2121,239 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members: newest first or by name, with role, tier, last visit and ban (moderators and admins)
+         * @description What the moderation area's Users tab lists. Staff see each account's role and tier here (a profile, GET /api/users/<username>, shows neither to anyone); no email address is shown. Filters combine; `page` from 1, `limit` 1-100 (default 50).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only users whose name contains this, in any case */
+                    search?: string;
+                    /** @description Only users with this role */
+                    role?: "user" | "moderator" | "admin";
+                    /** @description newest: the newest account first; name: by username, A to Z */
+                    sort?: "newest" | "name";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            users: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                username: string;
+                                /** @enum {string} */
+                                role: "user" | "moderator" | "admin";
+                                /** @enum {string} */
+                                tier: "free" | "basic" | "pro" | "enterprise";
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /** @description The last request signed in as them (to the minute); null: never */
+                                lastSeenAt: string | (never | null);
+                                /** @description The ban in force now; null when none applies (details and who made it: GET /api/admin/users/<username>/ban) */
+                                ban: {
+                                    reason: string;
+                                    /** @description null: permanent */
+                                    until: string | (never | null);
+                                } | null;
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1872,7 +2438,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1904,7 +2476,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1936,7 +2514,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -1968,7 +2552,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2000,7 +2590,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2033,7 +2629,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2141,7 +2743,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2173,7 +2781,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2205,7 +2819,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2238,7 +2858,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2340,7 +2966,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2372,7 +3004,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2404,7 +3042,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2437,7 +3081,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2513,7 +3163,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2545,7 +3201,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2577,7 +3239,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2609,7 +3277,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2642,7 +3316,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2757,7 +3437,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2789,7 +3475,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2821,7 +3513,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2853,7 +3551,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2885,7 +3589,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -2918,7 +3628,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3031,7 +3747,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3063,7 +3785,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3095,7 +3823,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3128,7 +3862,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3253,7 +3993,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3285,7 +4031,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3317,7 +4069,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3349,7 +4107,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3381,7 +4145,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3414,7 +4184,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3496,7 +4272,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3528,7 +4310,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3560,7 +4348,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3593,7 +4387,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3681,7 +4481,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3713,7 +4519,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3745,7 +4557,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3777,7 +4595,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3810,7 +4634,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3874,7 +4704,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3906,7 +4742,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3938,7 +4780,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -3971,7 +4819,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4080,7 +4934,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4112,7 +4972,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4144,7 +5010,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4177,7 +5049,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4281,7 +5159,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4313,7 +5197,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4345,7 +5235,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4378,7 +5274,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4482,7 +5384,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4514,7 +5422,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4547,7 +5461,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4695,7 +5615,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4727,7 +5653,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4759,7 +5691,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4791,7 +5729,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4823,7 +5767,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4856,7 +5806,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4937,7 +5893,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -4969,7 +5931,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5001,7 +5969,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5033,7 +6007,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5065,7 +6045,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5098,7 +6084,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5210,7 +6202,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5242,7 +6240,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5274,7 +6278,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5306,7 +6316,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5338,7 +6354,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5371,7 +6393,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5444,7 +6472,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5477,7 +6511,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5550,7 +6590,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5582,7 +6628,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5614,7 +6666,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5647,7 +6705,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5779,7 +6843,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5811,7 +6881,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5843,7 +6919,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5875,7 +6957,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5907,7 +6995,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5939,7 +7033,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -5972,7 +7072,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6076,7 +7182,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6108,7 +7220,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6140,7 +7258,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6172,7 +7296,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6205,7 +7335,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6305,7 +7441,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6337,7 +7479,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6369,7 +7517,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6402,7 +7556,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6480,7 +7640,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6512,7 +7678,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6544,7 +7716,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6577,7 +7755,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6652,7 +7836,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6684,7 +7874,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6716,7 +7912,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6749,7 +7951,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6812,7 +8020,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6844,7 +8058,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6876,7 +8096,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6909,7 +8135,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -6984,7 +8216,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7016,7 +8254,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7048,7 +8292,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7081,7 +8331,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7144,7 +8400,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7176,7 +8438,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7208,7 +8476,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7241,7 +8515,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7362,7 +8642,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7394,7 +8680,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7426,7 +8718,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7459,7 +8757,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7559,7 +8863,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7591,7 +8901,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7624,7 +8940,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7713,7 +9035,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7745,7 +9073,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7777,7 +9111,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7809,7 +9149,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7842,7 +9188,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7965,7 +9317,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -7997,7 +9355,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8030,7 +9394,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8092,7 +9462,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8124,7 +9500,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8156,7 +9538,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8189,7 +9577,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8279,7 +9673,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8311,7 +9711,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8343,7 +9749,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8375,7 +9787,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8408,7 +9826,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8534,7 +9958,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8566,7 +9996,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8598,7 +10034,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8630,7 +10072,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8663,7 +10111,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8781,7 +10235,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8813,7 +10273,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8845,7 +10311,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8877,7 +10349,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -8910,7 +10388,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9037,7 +10521,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9069,7 +10559,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9101,7 +10597,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9134,7 +10636,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9244,7 +10752,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9276,7 +10790,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9308,7 +10828,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9341,7 +10867,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9464,7 +10996,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9496,7 +11034,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9528,7 +11072,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9560,7 +11110,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9593,7 +11149,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9741,7 +11303,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9773,7 +11341,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9806,7 +11380,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -9820,7 +11400,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Over a time budget (a search); see Retry-After */
+                /** @description Over a time budget (a search), or a dependency unavailable (`unavailable` names it); see Retry-After */
                 503: {
                     headers: {
                         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9838,7 +11418,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10152,7 +11738,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10184,7 +11776,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10216,7 +11814,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10249,7 +11853,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10314,7 +11924,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10346,7 +11962,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10378,7 +12000,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10411,7 +12039,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10560,7 +12194,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10592,7 +12232,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10624,7 +12270,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10656,7 +12308,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10689,7 +12347,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10795,7 +12459,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10827,7 +12497,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10859,7 +12535,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10892,7 +12574,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -10984,7 +12672,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11016,7 +12710,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11049,7 +12749,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11204,7 +12910,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11236,7 +12948,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11268,7 +12986,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11300,7 +13024,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11333,7 +13063,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11435,7 +13171,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11467,7 +13209,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11500,7 +13248,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11592,7 +13346,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11624,7 +13384,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11656,7 +13422,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11689,7 +13461,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11787,7 +13565,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11819,7 +13603,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11851,7 +13641,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11883,7 +13679,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -11916,7 +13718,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12042,7 +13850,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12074,7 +13888,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12106,7 +13926,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12139,7 +13965,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12234,7 +14066,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12266,7 +14104,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12299,7 +14143,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12385,7 +14235,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12417,7 +14273,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12449,7 +14311,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12481,7 +14349,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12514,7 +14388,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12590,7 +14470,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12622,7 +14508,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12654,7 +14546,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12687,7 +14585,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12723,6 +14627,8 @@ export interface paths {
                     limit?: number;
                     /** @description Only the implications with this tag on either side (an alias name stands for its target) */
                     tag?: string;
+                    /** @description Only the implications whose implying tag is this one: the tags it implies directly (an alias name stands for its target). A tag that does not exist implies nothing: an empty list, not a 404 (a tag box asks this of each new tag typed) */
+                    from?: string;
                 };
                 header?: never;
                 path?: never;
@@ -12783,7 +14689,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12815,7 +14727,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12848,7 +14766,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -12976,7 +14900,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13008,7 +14938,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13040,7 +14976,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13072,7 +15014,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13105,7 +15053,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13182,7 +15136,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13214,7 +15174,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13246,7 +15212,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13279,7 +15251,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13370,7 +15348,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13402,7 +15386,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13435,7 +15425,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13520,7 +15516,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13553,7 +15555,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13647,7 +15655,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13680,7 +15694,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13772,7 +15792,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13804,7 +15830,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13836,7 +15868,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;
@@ -13869,7 +15907,13 @@ export interface paths {
                                 /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
                                 position?: number;
                             }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
                             retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
                             postId?: string;
                             /** @description A 409 on POST /api/reports: your open report of that post or comment */
                             reportId?: string;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { navigate, useLoc, withQuery } from '../lib/router.ts';
-import { queryFault } from '../lib/query-fault.ts';
+import { queryFault, SEARCH_BOX_ID } from '../lib/query-fault.ts';
 import { setSafeMode, signOut, useSafeMode, useSession } from '../lib/session.ts';
 import { useSignal } from '../lib/store.ts';
 import { QueryInput } from './query-input.tsx';
@@ -28,7 +28,14 @@ function SearchForm() {
   };
   return (
     <form class="search" role="search" onSubmit={submit}>
-      <QueryInput id="search-q" label="Search posts" value={q} onValue={setQ} placeholder="Tags, rating:safe, order:likes…" fault={onBrowse ? fault : null} />
+      <QueryInput
+        id={SEARCH_BOX_ID}
+        label="Search posts"
+        value={q}
+        onValue={setQ}
+        placeholder="Tags, rating:safe, order:likes…"
+        fault={onBrowse ? fault : null}
+      />
       <button type="submit" class="btn btn-primary search-btn" aria-label="Search">
         <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
           <path fill="currentColor" d="M8.5 3a5.5 5.5 0 0 1 4.38 8.83l3.65 3.64-1.06 1.06-3.64-3.65A5.5 5.5 0 1 1 8.5 3Zm0 1.5a4 4 0 1 0 0 8 4 4 0 0 0 0-8Z" />

@@ -1,7 +1,8 @@
 // The search box: the query language (docs/search.md) with suggestions for the word under the
 // caret (metatag names and values at once, tag names from GET /api/tags after a pause), in the
 // ARIA combobox pattern: arrows move, Enter or Tab takes one, Escape closes. A search the server
-// refused is shown under the box, with its place marked, and the caret goes there on focus.
+// refused marks the box invalid and the caret goes to the error on focus; the page that asked
+// shows the message (QueryFaultNote, under the id `<id>-error` the box points to).
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { getCached } from '../api/client.ts';
 import type { TagList } from '../api/types.ts';
@@ -25,7 +26,8 @@ const MAX_ITEMS = 12;
 function useTagSuggestions(typed: string | null): { typed: string; items: Suggestion[] } {
   const [found, setFound] = useState<{ typed: string; items: Suggestion[] }>({ typed: '', items: [] });
   useEffect(() => {
-    if (typed === null || !tagLike(typed)) return;
+    // Past 64 characters no tag matches, and the server would refuse the search (400).
+    if (typed === null || !tagLike(typed) || typed.length > 64) return;
     const ctrl = new AbortController();
     const timer = setTimeout(() => {
       getCached<TagList>(`/api/tags?search=${encodeURIComponent(typed)}&limit=10`, ctrl.signal).then(
@@ -106,80 +108,47 @@ export function QueryInput({ id, label, value, onValue, placeholder, fault }: Pr
     if (fault && !stale && fault.position !== null) input.current?.setSelectionRange(fault.position, fault.position);
   };
 
-  const jump = (at: number) => {
-    input.current?.focus();
-    input.current?.setSelectionRange(at, at);
-  };
-
   const listId = `${id}-list`;
   const errorId = `${id}-error`;
   return (
-    <>
-      <div class="combo">
-        <label for={id} class="sr-only">
-          {label}
-        </label>
-        <input
-          ref={input}
-          id={id}
-          type="text"
-          role="combobox"
-          autoComplete="off"
-          autoCapitalize="off"
-          spellcheck={false}
-          aria-autocomplete="list"
-          aria-expanded={show}
-          aria-controls={listId}
-          aria-activedescendant={show && active >= 0 ? `${listId}-${active}` : undefined}
-          aria-invalid={fault && !stale ? true : undefined}
-          aria-describedby={fault ? errorId : undefined}
-          placeholder={placeholder}
-          value={value}
-          onInput={(e) => {
-            const el = e.target as HTMLInputElement;
-            onValue(el.value);
-            follow(el.value, el.selectionStart ?? el.value.length);
-          }}
-          onKeyDown={onKeyDown}
-          onClick={() => setOpen(false)}
-          onFocus={onFocus}
-          onBlur={() => setTimeout(() => setOpen(false), 100)}
-        />
-        <SuggestionList
-          id={listId}
-          label="Search suggestions"
-          show={show}
-          active={active}
-          items={items.map((s) => ({ key: s.text, text: s.text, note: s.note }))}
-          onChoose={(i) => choose(items[i])}
-        />
-      </div>
-      {fault && <FaultNote id={errorId} fault={fault} onJump={jump} />}
-    </>
-  );
-}
-
-/** The server's message and the refused text around its position, the character there marked. */
-function FaultNote({ id, fault, onJump }: { id: string; fault: QueryFault; onJump(at: number): void }) {
-  const at = fault.position;
-  const from = at === null ? 0 : Math.max(0, at - 30);
-  const to = at === null ? 0 : Math.min(fault.q.length, at + 30);
-  return (
-    <div id={id} class="query-fault" role="alert">
-      <span>
-        {fault.message}
-        {at !== null && ` (at character ${at + 1})`}
-      </span>
-      {at !== null && (
-        // biome-ignore lint/a11y/useKeyWithClickEvents: a shortcut for the mouse; the keyboard gets the caret there on focus
-        <code class="query-fault-text" data-testid="query-fault-text" onClick={() => onJump(at)}>
-          {from > 0 && '…'}
-          {fault.q.slice(from, at)}
-          <mark>{fault.q[at] ?? ' '}</mark>
-          {fault.q.slice(at + 1, to)}
-          {to < fault.q.length && '…'}
-        </code>
-      )}
+    <div class="combo">
+      <label for={id} class="sr-only">
+        {label}
+      </label>
+      <input
+        ref={input}
+        id={id}
+        type="text"
+        role="combobox"
+        autoComplete="off"
+        autoCapitalize="off"
+        spellcheck={false}
+        aria-autocomplete="list"
+        aria-expanded={show}
+        aria-controls={listId}
+        aria-activedescendant={show && active >= 0 ? `${listId}-${active}` : undefined}
+        aria-invalid={fault && !stale ? true : undefined}
+        aria-describedby={fault ? errorId : undefined}
+        placeholder={placeholder}
+        value={value}
+        onInput={(e) => {
+          const el = e.target as HTMLInputElement;
+          onValue(el.value);
+          follow(el.value, el.selectionStart ?? el.value.length);
+        }}
+        onKeyDown={onKeyDown}
+        onClick={() => setOpen(false)}
+        onFocus={onFocus}
+        onBlur={() => setTimeout(() => setOpen(false), 100)}
+      />
+      <SuggestionList
+        id={listId}
+        label="Search suggestions"
+        show={show}
+        active={active}
+        items={items.map((s) => ({ key: s.text, text: s.text, note: s.note }))}
+        onChoose={(i) => choose(items[i])}
+      />
     </div>
   );
 }

@@ -35,7 +35,8 @@ export function TagInput({ id, label, value, onValue, separator, placeholder, hi
   const implied = useImpliedTags(value, onValue, separator === ',');
 
   useEffect(() => {
-    if (!typed.current || token.length < 1) {
+    // Past 64 characters no tag matches, and the server would refuse the search (400).
+    if (!typed.current || token.length < 1 || token.length > 64) {
       setItems([]);
       return;
     }

@@ -1,5 +1,5 @@
 // A search the server could not read (a 400 naming `q`), handed from the browse page, which
-// asked, to the search box in the header, which shows the message under itself and marks where.
+// asked and shows the message, to the search box in the header, which marks itself invalid.
 import { fieldDetail } from '../api/client.ts';
 import { signal } from './store.ts';
 
@@ -12,6 +12,9 @@ export interface QueryFault {
 }
 
 export const queryFault = signal<QueryFault | null>(null);
+
+/** The id of the header's search box, which the browse page's message about it points back to. */
+export const SEARCH_BOX_ID = 'search-q';
 
 /** The fault in `q` an error reports, or null when it is about something else. */
 export function faultOf(error: Error | undefined, q: string): QueryFault | null {

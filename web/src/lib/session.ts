@@ -1,17 +1,20 @@
 // Who is signed in, and whether the safe-only view is on.
-import { api, ApiError, banNotice, invalidate } from '../api/client.ts';
+import { api, banNotice, invalidate } from '../api/client.ts';
 import type { User } from '../api/types.ts';
 import { signal, useSignal } from './store.ts';
 
 export const session = signal<{ user: User | null; ready: boolean }>({ user: null, ready: false });
 export const useSession = () => useSignal(session);
 
+// Asked of /api/auth/session, not /api/auth/me: a visitor is a 200 there, where /api/auth/me's 401
+// would show as a failed request in every visitor's console. Only the server knows whether the
+// session cookie (HttpOnly, so unseen here) is still good, so no cookie of the page's own stands in for it.
 export async function loadSession(): Promise<void> {
   try {
-    const { user } = await api<{ user: User }>('/api/auth/me');
+    const { user } = await api<{ user: User | null }>('/api/auth/session');
     session.set({ user, ready: true });
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 401) console.warn('could not read the session', err);
+    console.warn('could not read the session', err);
     session.set({ user: null, ready: true });
   }
   safeMode.set(readSafeMode());

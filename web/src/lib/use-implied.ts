@@ -2,7 +2,7 @@
 // them on save), so the writer sees them and can take a wrong tag back out before saving.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
-import type { TagDetail } from '../api/types.ts';
+import type { TagImplicationList } from '../api/types.ts';
 
 /** A tag name as the server reads one typed for a post: lower case, spaces as `_`, a category prefix left off. */
 const asTag = (typed: string) =>
@@ -12,13 +12,19 @@ const asTag = (typed: string) =>
     .replace(/\s+/g, '_')
     .replace(/^(artist|art|copyright|copy|character|char|general|gen|meta):/, '');
 
-/** What a tag implies, by name, for a minute: a tag that does not exist yet implies nothing (and is not asked for again at each key). */
+/**
+ * What a tag implies, by name, for a minute (not asked again at each key). Asked of the
+ * implications list rather than the tag itself: a tag typed for the first time does not exist,
+ * and the list answers that with an empty page where GET /api/tags/<name> is a 404 the console shows.
+ */
 const known = new Map<string, { at: number; implies: Promise<string[]> }>();
 function impliesOf(name: string): Promise<string[]> {
+  // Longer than a tag may be: it implies nothing, and the server would refuse the question (400).
+  if (name.length > 64) return Promise.resolve([]);
   const hit = known.get(name);
   if (hit && Date.now() - hit.at < 60_000) return hit.implies;
-  const implies = api<TagDetail>(`/api/tags/${encodeURIComponent(name)}`).then(
-    (t) => t.implies,
+  const implies = api<TagImplicationList>(`/api/tag-implications?from=${encodeURIComponent(name)}&limit=200`).then(
+    (r) => r.implications.map((i) => i.to),
     () => [],
   );
   known.set(name, { at: Date.now(), implies });

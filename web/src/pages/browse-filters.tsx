@@ -26,7 +26,8 @@ export function BrowseFilters({ state }: { state: BrowseState }) {
             <option value="unsafe">Unsafe</option>
           </select>
         </div>
-        <div class="field">
+        {/* As wide as its text when the search's order: fills it: the field's usual width cut it off. */}
+        <div class={state.order !== null ? 'field field-fit' : 'field'}>
           <label for="f-sort">Sort</label>
           {state.order !== null ? (
             // The query's order: decides (the server would refuse both): shown, not changeable here.

@@ -1,14 +1,15 @@
 import { useEffect } from 'preact/hooks';
-import type { PostList, TagList } from '../api/types.ts';
+import type { PostList, Status, TagList } from '../api/types.ts';
 import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
 import { Pager } from '../components/pager.tsx';
 import { PostGrid } from '../components/post-grid.tsx';
 import { StatsPanel } from '../components/stats-panel.tsx';
 import { count, plural } from '../lib/format.ts';
-import { faultOf, queryFault } from '../lib/query-fault.ts';
+import { QueryFaultNote } from '../components/query-fault-note.tsx';
+import { faultOf, queryFault, SEARCH_BOX_ID } from '../lib/query-fault.ts';
 import { navigate, restoreScroll, useLoc, withQuery } from '../lib/router.ts';
 import { useSafeMode, useSession } from '../lib/session.ts';
-import { useApi, useTitle } from '../lib/use-api.ts';
+import { type Loaded, useApi, useTitle } from '../lib/use-api.ts';
 import { BrowseFilters } from './browse-filters.tsx';
 import { apiFilters, newSeed, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
 
@@ -57,6 +58,39 @@ function heading(q: string, tags: string[]): string {
   return 'Posts';
 }
 
+function NoMatch() {
+  return (
+    <Empty>
+      <p>
+        <strong>No posts match.</strong>
+      </p>
+      <p>
+        Try fewer tags, another rating or a wider date range (<a href="/help/search">search syntax</a>). <a href="/">Show everything</a>
+      </p>
+    </Empty>
+  );
+}
+
+function NoPostsYet() {
+  return (
+    <Empty>
+      <p>
+        <strong>No posts yet.</strong>
+      </p>
+      <p>
+        Nobody has uploaded anything to this board so far. <a href="/upload">Upload</a> the first pictures or videos.
+      </p>
+    </Empty>
+  );
+}
+
+/** What an empty list says; nothing while the board's count loads, rather than one message and then the other. */
+function NothingNote({ askedCount, count }: { askedCount: boolean; count: Loaded<Status> }) {
+  if (!askedCount || count.error) return <NoMatch />;
+  if (!count.data) return null;
+  return count.data.totalPosts === 0 ? <NoPostsYet /> : <NoMatch />;
+}
+
 export function Browse() {
   const loc = useLoc();
   const safe = useSafeMode();
@@ -71,10 +105,16 @@ export function Browse() {
   }, [unseeded]);
   const { data, error, loading } = useApi<PostList>(unseeded ? null : postsUrl(filters, offset, PAGE_SIZE));
   useTitle(state.q || state.tags.length ? heading(state.q, state.tags) : undefined);
-  // A search the server could not read is shown by the search box, under itself.
+  // A search the server could not read: shown here, and the search box marks itself.
   const fault = faultOf(error, state.q.trim());
   useEffect(() => queryFault.set(fault), [error, state.q]);
   useEffect(() => () => queryFault.set(null), []);
+
+  // An empty list with nothing to narrow it may still be a filter at work (the safe-only view of a
+  // board of unsafe posts): the board's own count tells an empty board apart.
+  const unfiltered = !state.q.trim() && !state.tags.length && !state.likes && !state.from && !state.to && !loc.query.get('rating');
+  const askCount = !!data && data.posts.length === 0 && data.hiddenPosts === 0 && unfiltered;
+  const count = useApi<Status>(askCount ? '/api/public/status' : null);
 
   useEffect(() => {
     if (!data) return;
@@ -111,24 +151,9 @@ export function Browse() {
           </p>
         )}
         {data && <HiddenNote hidden={data.hiddenPosts} member={!!user} />}
-        {fault ? (
-          <p class="note" data-testid="query-refused">
-            This search could not be read: see the message under the search box, or the <a href="/help/search">search syntax</a>.
-          </p>
-        ) : (
-          <ErrorNote error={error} />
-        )}
+        {fault ? <QueryFaultNote boxId={SEARCH_BOX_ID} fault={fault} /> : <ErrorNote error={error} />}
         {loading && !data && <Loading label="Loading posts…" />}
-        {data && data.posts.length === 0 && (
-          <Empty>
-            <p>
-              <strong>No posts match.</strong>
-            </p>
-            <p>
-              Try fewer tags, another rating or a wider date range (<a href="/help/search">search syntax</a>). <a href="/">Show everything</a>
-            </p>
-          </Empty>
-        )}
+        {data && data.posts.length === 0 && <NothingNote askedCount={askCount} count={count} />}
         {data && data.posts.length > 0 && <PostGrid posts={data.posts} />}
         {data && <Pager page={state.page} totalPages={data.totalPages} />}
       </div>

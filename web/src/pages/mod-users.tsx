@@ -1,6 +1,6 @@
-// Find a user by name, then ban (with a reason and an optional end) or lift the ban; admins also
-// set the role and the tier. No API reads another user's role or tier, so the form sets them
-// without showing the current ones, and shows the account as the server returns it after a change.
+// The members (mod-members.tsx: with their role, tier and bans), and one of them, found by name or
+// picked from the list: ban (with a reason and an optional end) or lift the ban; admins also set
+// the role and the tier, and see the account as the server returns it after a change.
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, invalidate } from '../api/client.ts';
 import type { AccountChanged, BanState, Profile } from '../api/types.ts';
@@ -8,6 +8,7 @@ import { ErrorNote, Loading } from '../components/notice.tsx';
 import { fullDate, shortDate } from '../lib/format.ts';
 import { navigate, useLoc, withQuery } from '../lib/router.ts';
 import { useApi } from '../lib/use-api.ts';
+import { Members } from './mod-members.tsx';
 
 const ROLES = ['user', 'moderator', 'admin'] as const;
 const TIERS = ['free', 'basic', 'pro', 'enterprise'] as const;
@@ -136,6 +137,7 @@ export function Users({ admin }: { admin: boolean }) {
   const [text, setText] = useState(name);
   useEffect(() => setText(name), [name]);
   const { data: profile, error } = useApi<Profile>(name ? `/api/users/${encodeURIComponent(name)}` : null);
+  const unknown = error instanceof ApiError && error.status === 404;
   const find = (e: Event) => {
     e.preventDefault();
     navigate(withQuery({ user: text.trim() || undefined }));
@@ -151,7 +153,7 @@ export function Users({ admin }: { admin: boolean }) {
           Find user
         </button>
       </form>
-      {error && <ErrorNote error={error instanceof ApiError && error.status === 404 ? `No user is called “${name}”.` : error} />}
+      {error && <ErrorNote error={unknown ? `No user is called “${name}”.` : error} />}
       {name && !profile && !error && <Loading />}
       {profile && (
         <>
@@ -162,12 +164,15 @@ export function Users({ admin }: { admin: boolean }) {
             <span class="muted">
               member since {shortDate(profile.createdAt)} · {profile.stats.uploads} uploads · {profile.stats.comments} comments
             </span>{' '}
-            <a href={withQuery({ tab: 'audit', user: undefined, target: `user:${profile.username.toLowerCase()}` })}>Audit entries</a>
+            <a href={withQuery({ tab: 'audit', user: undefined, target: `user:${profile.username.toLowerCase()}` })}>Audit entries</a> ·{' '}
+            <a href={withQuery({ user: undefined })}>All members</a>
           </p>
           <BanPanel key={profile.username} name={profile.username} />
           {admin && <AccountPanel key={profile.username} name={profile.username} />}
         </>
       )}
+      {/* A name that is nobody's may be a typo: the names that contain it. */}
+      {(!name || unknown) && <Members search={unknown ? name.slice(0, 32) : undefined} />}
     </section>
   );
 }

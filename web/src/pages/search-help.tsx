@@ -144,8 +144,9 @@ export default function SearchHelpPage() {
 
       <h2>Limits and errors</h2>
       <p>
-        A search may be 1,000 characters and 20 terms long (<code>order:</code> not counted). When the search cannot be read, the message appears under the box
-        with the place marked, and the cursor goes there when you return to the box. The Rating, Likes and date filters apply on top of the search.
+        A search may be 1,000 characters and 20 terms long (<code>order:</code> not counted). When the search cannot be read, the message appears where the
+        results would be, with the place marked, and the cursor goes there when you return to the search box. The Rating, Likes and date filters apply on top of
+        the search.
       </p>
       <p class="hint">
         Programs use the same language: <code>GET /api/posts?q=…</code> (see the <a href="/api/docs">API documentation</a>).
