@@ -62,11 +62,13 @@ async function follow(deps: Parameters<typeof jobForCli>[0], first: Job, io: Com
     show(job.kind, job.done, job.total);
     if (!hinted && job.state === 'queued' && performance.now() - started > QUEUED_HINT_MS) {
       hinted = true;
+      show.clear();
       io.err.write(`job ${job.id} is still queued: the server runs jobs, so check that it is running on this database\n`);
     }
     await sleep(pollMs);
     job = await jobForCli(deps, Number(first.id));
   }
   if (job) show(job.kind, job.done, job.total);
+  show.end();
   return job;
 }

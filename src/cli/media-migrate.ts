@@ -25,6 +25,7 @@ export async function migrateCommand(io: CommandIo): Promise<number> {
     await to.check();
     const progress = progressPrinter(io.err, 'migrate');
     const r = await migrateMedia(from, to, { onProgress: (done, total) => progress('files', done, total) });
+    progress.end(); // stopped part-way, the line is short of its total
     io.out.write(
       `files: ${r.total}, copied: ${r.copied}, already there: ${r.alreadyThere}\n` +
         `copied again (other bytes were there): ${r.replaced.length}${list(r.replaced)}\n` +

@@ -4,6 +4,7 @@ import { openDeps } from '../core/deps-open.ts';
 import { checkMedia } from '../modules/uploads/media-check.ts';
 import { fillMd5 } from '../modules/uploads/md5-fill.ts';
 import { migrateCommand } from './media-migrate.ts';
+import { progressPrinter } from './progress.ts';
 import type { CommandIo } from './seed.ts';
 
 export const MEDIA_USAGE = `  media check [--fix]
@@ -47,8 +48,10 @@ export async function mediaCommand(args: string[], io: CommandIo = STD_IO): Prom
 }
 
 async function check(deps: Awaited<ReturnType<typeof openDeps>>, fix: boolean, { out, err }: CommandIo): Promise<number> {
-  const r = await checkMedia(deps, fix, (msg) => err.write(`\r${msg}`));
-  err.write('\n');
+  // Progress says "posts 500/1,000"; "checked N posts" is the summary's, said once.
+  const progress = progressPrinter(err, 'media check');
+  const r = await checkMedia(deps, fix, (done, total) => progress('posts', done, total));
+  progress.end();
   const verb = fix ? 'fixed' : 'found';
   out.write(
     `checked ${r.postsChecked} posts and ${r.filesChecked} files\n` +
@@ -65,11 +68,12 @@ async function check(deps: Awaited<ReturnType<typeof openDeps>>, fix: boolean, {
 /** Fills md5 in the foreground; exit 1 when posts whose original is missing keep none. */
 async function md5(deps: Awaited<ReturnType<typeof openDeps>>, { out, err }: CommandIo): Promise<number> {
   const missing: number[] = [];
+  const progress = progressPrinter(err, 'md5');
   const r = await fillMd5(deps, {
-    onProgress: (done, total) => err.write(`\rmd5: ${count(done)} of ${count(total)} posts`),
+    onProgress: (done, total) => progress('posts', done, total),
     onMissing: (ids) => missing.push(...ids),
   });
-  if (r.total > 0) err.write('\n');
+  progress.end();
   out.write(`posts without md5: ${count(r.total)}, filled: ${count(r.filled)}\n`);
   if (missing.length === 0) return 0;
   out.write(

@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../../test/helpers.ts';
+import { buildApp } from '../app.ts';
+import { testConfig } from '../config.ts';
 import { seedDatabase } from '../seed/generate.ts';
 import { seedCommand } from './seed.ts';
 
@@ -60,6 +62,21 @@ describe('imageboard seed (the command)', () => {
     const second = await run(['--posts', '40', '--no-media'], env);
     assert.equal(second.code, 1);
     assert.match(second.err, /already has 40 posts/);
+  });
+
+  test('says that it made an admin account, and the name and password it signs in with do', async (t) => {
+    const env = { DATA_DIR: temp() };
+    t.after(() => fs.rmSync(env.DATA_DIR, { recursive: true, force: true }));
+    const seeded = await run(['--posts', '3', '--users', '3', '--no-media'], env);
+    assert.equal(seeded.code, 0, seeded.err);
+    const said = seeded.out.match(/^Made an admin account: sign in as '(\w+)' with the password (\S+)\. On a board others can reach,$/m);
+    assert.ok(said, seeded.out);
+    assert.match(seeded.out, new RegExp(`give it a password of its own first: imageboard user reset-password ${said[1]} prints a link`));
+    const app = await buildApp(testConfig({ dataDir: env.DATA_DIR }));
+    t.after(() => app.close());
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: said[1], password: said[2] } });
+    assert.equal(login.statusCode, 200, login.body);
+    assert.equal(login.json().user.role, 'admin');
   });
 
   test('npx imageboard seed writes media through its worker', (t) => {

@@ -3,19 +3,23 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { databaseLabel, databasePlace, openDatabase } from '../db/database.ts';
 import { SeedRefused, seedDatabase, type SeedOptions, type SeedSummary } from '../seed/generate.ts';
-import { SEED_PASSWORD } from '../seed/users.ts';
+import { SEED_ADMIN, SEED_PASSWORD } from '../seed/users.ts';
 import { progressPrinter } from './progress.ts';
 
 const USAGE = 'Usage: imageboard seed --posts N [--seed S] [--users N] [--tags N] [--tags-per-post N] [--until ISO-DATE] [--no-media]';
 
 interface Output {
   write(text: string): unknown;
+  /** Set on a terminal: progress is redrawn in place there, and printed as whole lines elsewhere. */
+  isTTY?: boolean;
 }
 
 export interface CommandIo {
   env: Record<string, string | undefined>;
   out: Output;
   err: Output;
+  /** Standard input (process.stdin unless a test gives another): a password is read from it. */
+  in?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
 }
 
 class UsageError extends Error {}
@@ -72,7 +76,7 @@ function describeSummary(s: SeedSummary, options: SeedOptions, where: string, se
     : `${n(0)} (--no-media: paths are filled, no files written)`;
   return [
     `Seeded ${where} in ${seconds.toFixed(1)} s (seed ${options.seed ?? 1}, until ${new Date(options.until).toISOString()}).`,
-    `  users      ${n(s.users)}  (the first is 'admin', role admin)`,
+    `  users      ${n(s.users)}`,
     `  posts      ${n(s.posts)}`,
     `  tags       ${n(s.tags)}  (${s.postTags.toLocaleString('en')} post-tag links)`,
     `  likes      ${n(s.likes)}`,
@@ -81,6 +85,9 @@ function describeSummary(s: SeedSummary, options: SeedOptions, where: string, se
     `  pools      ${n(s.pools)}  (${s.poolPosts.toLocaleString('en')} pool entries)`,
     `  media      ${media}`,
     `Every seeded user's password is: ${SEED_PASSWORD}`,
+    // Said on its own line: an admin whose password is printed here is a way into the board.
+    `Made an admin account: sign in as '${SEED_ADMIN}' with the password ${SEED_PASSWORD}. On a board others can reach,`,
+    `give it a password of its own first: imageboard user reset-password ${SEED_ADMIN} prints a link that sets one.`,
     '',
   ].join('\n');
 }
@@ -102,8 +109,9 @@ export async function seedCommand(args: string[], io: CommandIo = { env: process
   io.err.write(`Using database: ${databaseLabel(location)}\n`);
   const database = await openDatabase(location);
   const where = databasePlace(location);
+  const progress = progressPrinter(io.err, 'seed', started);
   try {
-    const summary = await seedDatabase(database, options, progressPrinter(io.err, 'seed', started));
+    const summary = await seedDatabase(database, options, progress);
     io.out.write(describeSummary(summary, options, where, (performance.now() - started) / 1000));
     return 0;
   } catch (err) {
@@ -111,6 +119,7 @@ export async function seedCommand(args: string[], io: CommandIo = { env: process
     io.err.write(`Refusing to seed ${where}: ${err.message}\n`);
     return 1;
   } finally {
+    progress.end();
     await database.close();
   }
 }

@@ -1,6 +1,9 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { commandEnv, eachDatabase, getJson, type Ctx } from '../../test/helpers.ts';
 import { postTags, tagObject, uploadTagged, userAndModerator } from '../../test/tag-helpers.ts';
@@ -71,7 +74,10 @@ eachDatabase(
       const notMod = await tags(ctx, ['alias', 'cli_x', 'cli_y', '--as', 'alice']);
       assert.equal(notMod.code, 2);
       assert.match(notMod.err, /'alice' is not a moderator or admin/);
-      assert.match((await tags(ctx, ['alias', 'cli_x', 'cli_y', '--as', 'nobody_here'])).err, /there is no user 'nobody_here'/);
+      assert.match(
+        (await tags(ctx, ['alias', 'cli_x', 'cli_y', '--as', 'nobody_here'])).err,
+        /there is no user 'nobody_here'\. Name a moderator or admin account .* or leave --as out/,
+      );
       const badCategory = await tags(ctx, ['category', 'cli_a', 'painter']);
       assert.equal(badCategory.code, 2);
       assert.match(badCategory.err, /category must be one of: general, artist, copyright, character, meta/);
@@ -126,3 +132,36 @@ eachDatabase(
   {},
   { jobs: { run: false } },
 );
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The README's command-line lines (Command line section) that start with `npx imageboard <words>`, comments dropped. */
+function readmeLine(start: string): string[] {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const block = readme.slice(readme.indexOf('## Command line')).match(/```sh\n([\s\S]*?)```/)![1];
+  const line = block.split('\n').find((l) => l.startsWith(`npx imageboard ${start}`));
+  assert.ok(line, `the README shows npx imageboard ${start}`);
+  return line.replace(/#.*/, '').trim().split(/\s+/).slice(2);
+}
+
+test("the README's tags alias line works as written on a new board, after the README's first admin", () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ib-readme-tags-'));
+  const imageboard = (args: string[], input = '') =>
+    spawnSync(process.execPath, ['bin/imageboard.js', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      input,
+      encoding: 'utf8',
+    });
+  try {
+    assert.equal(imageboard(['migrate']).status, 0, 'a new board (the README: start the server once, or seed)');
+    const admin = imageboard(readmeLine('user create'), 'a long password\n');
+    assert.equal(admin.status, 0, admin.stderr);
+    assert.match(admin.stdout, /role admin/);
+    const alias = imageboard(readmeLine('tags alias'));
+    assert.equal(alias.status, 0, alias.stderr);
+    assert.match(alias.stdout, /^alias \w+ -> \w+\n$/);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

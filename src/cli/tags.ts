@@ -18,15 +18,17 @@ export const TAGS_USAGE = `  tags alias <from> <to> | unalias <from>
   tags implicate <from> <to> | unimplicate <from> <to>
   tags category <name> <${TAG_CATEGORIES.join('|')}>
   tags import <file.csv>
-        Curate tags with the API's rules; the history records --as <username> (a moderator) as the author.
+        Curate tags with the API's rules. The tag history names --as <username> (a moderator or admin) as the
+        author; without --as, the change is the command line's (no author), as on a new board with no moderator.
         import: one relation a line, from,to,kind (kind alias or implication); a header line and # comments are skipped.
 `;
 
 const STD_IO: CommandIo = { env: process.env, out: process.stdout, err: process.stderr };
 
-/** The command line without --as: allowed everything, recorded as nobody in particular. */
-
 class Usage extends Error {}
+
+const AS_HELP =
+  'Name a moderator or admin account (imageboard user set-role <username> moderator makes one), or leave --as out to make the change as the command line.';
 
 /** One relation through the same service the API calls; what it did, as a line. */
 async function apply(deps: Deps, by: Actor, r: Relation): Promise<string> {
@@ -66,6 +68,7 @@ export async function tagsCommand(args: string[], io: CommandIo = STD_IO): Promi
   }
   const deps = await openDeps(loadConfig(io.env), { err: io.err });
   try {
+    // Without --as: the command line, allowed everything, recorded as nobody in particular.
     const by = values.as === undefined ? COMMAND_LINE : await actorNamed(deps, values.as);
     if (action === 'import') return await importRelations(deps, by, relations, io);
     const line =
@@ -111,9 +114,9 @@ async function setCategory(deps: Deps, by: Actor, name: string, category: TagCat
 /** --as: a moderator's or admin's account, recorded as the author of the changes. */
 async function actorNamed(deps: Deps, username: string): Promise<Actor> {
   const user = await deps.db.selectFrom('users').select(['id', 'username', 'role']).where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
-  if (!user) throw new Usage(`--as: there is no user '${username}'`);
+  if (!user) throw new Usage(`--as: there is no user '${username}'. ${AS_HELP}`);
   const actor = { ...user, role: user.role as Role };
-  if (!isModerator(actor)) throw new Usage(`--as: '${user.username}' is not a moderator or admin`);
+  if (!isModerator(actor)) throw new Usage(`--as: '${user.username}' is not a moderator or admin. ${AS_HELP}`);
   return actor;
 }
 
@@ -127,10 +130,13 @@ async function importRelations(deps: Deps, by: Actor, relations: Relation[], io:
   const counts = { made: 0, already: 0, refused: 0 };
   for (const [i, r] of relations.entries()) {
     try {
-      io.out.write(`line ${r.line}: ${await apply(deps, by, r)}\n`);
+      const line = await apply(deps, by, r);
+      show.clear(); // a terminal's progress line would run into it
+      io.out.write(`line ${r.line}: ${line}\n`);
       counts.made++;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
+      show.clear();
       if (err.status === 409) {
         // Said, because an alias name already standing for another tag is a 409 too.
         counts.already++;
@@ -142,6 +148,7 @@ async function importRelations(deps: Deps, by: Actor, relations: Relation[], io:
     }
     show('relations', i + 1, relations.length);
   }
+  show.end();
   io.out.write(`${counts.made} made, ${counts.already} already there, ${counts.refused} refused\n`);
   return counts.refused > 0 ? 1 : 0;
 }

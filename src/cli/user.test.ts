@@ -7,7 +7,8 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { buildApp, type App } from '../app.ts';
 import { testConfig } from '../config.ts';
-import { promptHidden } from './password-input.ts';
+import { passwordSource, promptHidden } from './password-input.ts';
+import { userCommand } from './user.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -106,14 +107,8 @@ describe('imageboard user create: the password', () => {
     assert.equal((await login(app, 'dora', 'dora new password')).statusCode, 200);
   });
 
-  test('on a terminal it is asked for with echo off', async () => {
-    const input = Object.assign(new PassThrough(), {
-      isTTY: true,
-      raw: false,
-      setRawMode(mode: boolean) {
-        this.raw = mode;
-      },
-    });
+  test('on a terminal it is asked for with echo off; what is typed before the prompt shows is kept for the prompts', { timeout: 10_000 }, async () => {
+    const input = fakeTerminal();
     let shown = '';
     const answer = promptHidden('Password: ', input, { write: (t: string) => (shown += t) });
     assert.equal(input.raw, true, 'the terminal echoes nothing while typing');
@@ -121,5 +116,49 @@ describe('imageboard user create: the password', () => {
     assert.equal(await answer, 'secret pass');
     assert.equal(input.raw, false);
     assert.equal(shown, 'Password: \n', 'the typed characters are never written back');
+
+    // Both passwords typed before the first prompt: the terminal hands them over in one piece
+    // once echo is off (the lines end in \n, typed while it was still a terminal's line).
+    const ahead = fakeTerminal();
+    ahead.write('typed ahead pw\ntyped ahead pw\n');
+    let said = '';
+    const source = passwordSource(ahead, { write: (t: string) => (said += t) });
+    assert.equal(ahead.raw, true, 'echo goes off when the source is made, before the command awaits anything');
+    assert.deepEqual(await source.read('eve'), { password: 'typed ahead pw' }, 'the second line is the second answer, not dropped');
+    source.close();
+    assert.equal(ahead.raw, false);
+    assert.equal(said, 'Password for eve: \nThe same password again: \n');
+  });
+
+  test('user create on a terminal turns echo off before opening the database and keeps the passwords typed meanwhile', { timeout: 20_000 }, async () => {
+    const input = fakeTerminal();
+    let out = '';
+    let err = '';
+    const io = {
+      env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+      out: { write: (t: string) => (out += t) },
+      err: { write: (t: string) => (err += t) },
+      in: input,
+    };
+    const done = userCommand(['create', 'erin'], io);
+    assert.equal(input.raw, true, 'echo is off at once: what is typed while the database opens is not shown');
+    assert.doesNotMatch(err, /Password/, 'typed before the prompt shows');
+    input.write('erin long password\rerin long password\r');
+    assert.equal(await done, 0, err);
+    assert.equal(input.raw, false, 'echo is back on');
+    assert.match(out, /created erin /);
+    assert.doesNotMatch(out + err, /erin long password/, 'never written back');
+    assert.equal((await login(app, 'erin', 'erin long password')).statusCode, 200);
   });
 });
+
+/** A stand-in for a terminal on standard input: raw is whether echo is off. */
+function fakeTerminal() {
+  return Object.assign(new PassThrough(), {
+    isTTY: true,
+    raw: false,
+    setRawMode(mode: boolean) {
+      this.raw = mode;
+    },
+  });
+}

@@ -9,7 +9,7 @@ import { RegisterBody } from '../modules/auth/auth.schemas.ts';
 import { createAccount } from '../modules/users/accounts.ts';
 import { changeAccount } from '../modules/admin/admin.service.ts';
 import { createResetLink } from '../modules/auth/password-reset.ts';
-import { PasswordCancelled, readNewPassword } from './password-input.ts';
+import { PasswordCancelled, passwordSource, type PasswordSource } from './password-input.ts';
 import type { CommandIo } from './seed.ts';
 
 export const USER_USAGE = `  user create <username> [--role user|moderator|admin] [--tier free|basic|pro|enterprise] (an admin's tier: enterprise unless given)
@@ -49,6 +49,7 @@ export async function userCommand(args: string[], io: CommandIo = STD_IO): Promi
   });
   const [action, username, third] = positionals;
   let run: (deps: Awaited<ReturnType<typeof openDeps>>) => Promise<string>;
+  let source: PasswordSource | null = null;
   if (action === 'create' && username && positionals.length <= 3) {
     const role = values.role === undefined ? 'user' : oneOf(values.role, ROLES);
     // An admin runs the board and its bots: made on the top tier, so the README's first admin can make API keys at once.
@@ -60,8 +61,12 @@ export async function userCommand(args: string[], io: CommandIo = STD_IO): Promi
     if (problems.length) return fail(io, problems.join('\n'));
     // `user create <username> <password>` is the documented form (DECISIONS.md), so it stays, with a warning.
     if (third !== undefined) io.err.write(ARGV_PASSWORD_WARNING);
+    // On a terminal echo goes off now, before the database opens: what is typed meanwhile is
+    // neither shown nor lost (it starts the password).
+    else source = passwordSource(io.in ?? process.stdin, io.err);
+    const asked = source;
     run = async (deps) => {
-      const given = third !== undefined ? { password: third } : await readNewPassword(username, process.stdin, io.err);
+      const given = third !== undefined ? { password: third } : await asked!.read(username);
       if ('problem' in given) throw new BadInput(given.problem);
       const bad = checkBody(RegisterBody, { username, password: given.password });
       if (bad.length) throw new BadInput(bad.join('\n'));
@@ -85,6 +90,15 @@ export async function userCommand(args: string[], io: CommandIo = STD_IO): Promi
   } else {
     return fail(io, `Usage:\n${USER_USAGE}`);
   }
+  try {
+    return await runWithDeps(io, run);
+  } finally {
+    source?.close();
+  }
+}
+
+/** Opens the board, runs the action, prints what it did; the exit code. */
+async function runWithDeps(io: CommandIo, run: (deps: Awaited<ReturnType<typeof openDeps>>) => Promise<string>): Promise<number> {
   const deps = await openDeps(loadConfig(io.env), { err: io.err });
   try {
     io.out.write(`${await run(deps)}\n`);

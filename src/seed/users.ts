@@ -7,6 +7,8 @@ import type { Random } from './random.ts';
 
 /** Every seeded account signs in with this password; the command prints it. */
 export const SEED_PASSWORD = 'password123';
+/** The first seeded user, role admin; the command says so. */
+export const SEED_ADMIN = 'admin';
 
 const SCRYPT = { N: 16384, r: 8, p: 1 } as const;
 
@@ -39,9 +41,9 @@ const TIERS = [
  */
 export function userRows(joined: Float64Array, until: number, passwordHash: string, rng: Random): Insertable<UsersTable>[] {
   const moderators = Math.min(joined.length - 1, Math.max(2, Math.min(10, Math.round(joined.length / 100))));
-  const taken = new Set<string>(['admin']);
+  const taken = new Set<string>([SEED_ADMIN]);
   return Array.from(joined, (created, i) => {
-    const name = i === 0 ? 'admin' : username(rng, taken);
+    const name = i === 0 ? SEED_ADMIN : username(rng, taken);
     const recent = i === 0 || rng.chance(0.15);
     const lastSeen = recent ? Math.max(created, until - rng.int(DAY)) : created + Math.floor((until - DAY - created) * Math.sqrt(rng.next()));
     return {

@@ -56,12 +56,16 @@ export async function readBackup(dir: string): Promise<{ manifest: Manifest; med
   try {
     manifest = JSON.parse(await fs.readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
   } catch {
-    throw new BackupError(`${dir} is not a backup: it has no readable ${MANIFEST}`);
+    // The manifest is written last: a folder without it is an unfinished backup, or not one at all.
+    throw new BackupError(`${dir} is not a backup: it has no readable ${MANIFEST}. Name the folder \`imageboard backup\` made.`);
   }
   if (manifest.format !== FORMAT || manifest.version !== VERSION) {
     throw new BackupError(`${dir} is not a backup this version can restore (format ${manifest.format} version ${manifest.version})`);
   }
-  const lines = (await fs.readFile(path.join(dir, MEDIA_LIST), 'utf8')).split('\n').filter(Boolean);
+  const list = await fs.readFile(path.join(dir, MEDIA_LIST), 'utf8').catch(() => {
+    throw new BackupError(`${dir} is not a whole backup: ${MEDIA_LIST} is missing or unreadable. Restore from a whole copy of the backup folder.`);
+  });
+  const lines = list.split('\n').filter(Boolean);
   if (lines[0] !== MEDIA_HEADER) throw new BackupError(`${path.join(dir, MEDIA_LIST)} does not start with the line "${MEDIA_HEADER}"`);
   const media = lines.slice(1).map((line) => {
     const [rel, bytes, sha256] = line.split('\t');
@@ -70,5 +74,10 @@ export async function readBackup(dir: string): Promise<{ manifest: Manifest; med
     }
     return { rel, bytes: Number(bytes), sha256 };
   });
+  if (media.length !== manifest.mediaFiles) {
+    throw new BackupError(
+      `${dir} is not a whole backup: ${MEDIA_LIST} lists ${media.length} files, ${MANIFEST} says ${manifest.mediaFiles}. Restore from a whole copy of the backup folder.`,
+    );
+  }
   return { manifest, media };
 }

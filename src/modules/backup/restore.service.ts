@@ -1,69 +1,117 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config.ts';
-import { sqlitePath } from '../../db/database.ts';
-import { BackupError, DATABASE_FILE, hashFile, readBackup, type MediaEntry } from './backup-format.ts';
-import { exists } from './backup.service.ts';
+import { DATABASE_FILE, hashFile } from './backup-format.ts';
+import { MediaProblems, planRestore, type RestoreOptions } from './restore-check.ts';
+
+export { MediaProblems, type RestoreOptions };
 
 export interface RestoreReport {
   mediaFiles: number;
-  /** Copied by --media-from (files already in place with the right size are left as they are). */
+  /** Copied from --media-from. */
   copied: number;
-  /** Listed in the backup, absent from DATA_DIR/media. */
+  /** Already in DATA_DIR/media with the listed bytes. */
+  inPlace: number;
+  /** Found nowhere and restored without (--allow-missing). */
   missing: string[];
-  /** Present, but not the bytes the backup listed. */
-  different: string[];
+  /** MEDIA_STORE=s3: the media were neither copied nor checked here. */
+  mediaInBucket: boolean;
 }
 
 /**
- * Restores a backup into config.dataDir, which must not hold a board yet. With `mediaFrom` (a
- * copy of the old DATA_DIR/media), copies the listed media files from there first. Then checks
- * every listed file in DATA_DIR/media against its size and sha256, and puts the database in
- * place last (temporary name, then rename), so a DATA_DIR with a database is a finished restore.
+ * Restores a backup into config.dataDir, which must not hold a board yet. Everything that can be
+ * checked is checked first (planRestore), so a wrong --media-from or a backup that is not whole
+ * writes nothing. Then the listed media are copied, each checked against its sha256 as it is
+ * written, and the database is put in place last, so a DATA_DIR with a database is a finished
+ * restore. A failure on the way (other bytes than listed, a full disk, `signal`) takes back
+ * everything written, and DATA_DIR is as it was found.
  */
 export async function restoreBackup(
   config: Config,
   from: string,
-  mediaFrom: string | null,
+  options: RestoreOptions,
   onProgress: (step: string, done: number, total: number) => void = () => {},
+  signal?: AbortSignal,
 ): Promise<RestoreReport> {
-  const { media } = await readBackup(from);
-  const dbFile = sqlitePath({ url: '', dataDir: config.dataDir });
-  if (await exists(dbFile)) throw new BackupError(`${dbFile} already exists: restore only into a DATA_DIR without a board`);
-  const mediaRoot = path.join(config.dataDir, 'media');
-  await fs.mkdir(mediaRoot, { recursive: true });
-  let copied = 0;
-  if (mediaFrom) {
-    for (const [i, e] of media.entries()) {
-      if (await copyMedia(path.join(mediaFrom, e.rel), path.join(mediaRoot, e.rel), e)) copied++;
-      onProgress('copying media', i + 1, media.length);
+  const plan = await planRestore(config, from, options, onProgress, signal);
+  const written = new Written();
+  try {
+    const different: string[] = [];
+    for (const [i, { entry, source }] of plan.toCopy.entries()) {
+      signal?.throwIfAborted();
+      const dest = path.join(plan.mediaRoot, entry.rel);
+      // After a file with other bytes the rest are still read, so the message names them all, but no longer copied.
+      const got = different.length === 0 ? await written.copy(source, dest, signal) : await hashFile(source);
+      if (got.bytes !== entry.bytes || got.sha256 !== entry.sha256) different.push(entry.rel);
+      onProgress('copying', i + 1, plan.toCopy.length);
     }
+    if (different.length > 0) {
+      throw new MediaProblems(
+        `Nothing was restored; ${config.dataDir} is as it was.\n` +
+          `${different.length} media files under ${options.mediaFrom} have other bytes than the backup lists (sha256):\n` +
+          `${different
+            .slice(0, 10)
+            .map((r) => `  ${r}\n`)
+            .join('')}` +
+          'Use the media copy made for this backup (or copy those files again), then run the same restore again.',
+        [],
+        different,
+      );
+    }
+    signal?.throwIfAborted();
+    await written.copy(path.join(from, DATABASE_FILE), plan.database, signal);
+  } catch (err) {
+    await written.undo();
+    throw err;
   }
-  const missing: string[] = [];
-  const different: string[] = [];
-  for (const [i, e] of media.entries()) {
-    const got = await hashFile(path.join(mediaRoot, e.rel)).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return null;
-      throw err;
-    });
-    if (!got) missing.push(e.rel);
-    else if (got.bytes !== e.bytes || got.sha256 !== e.sha256) different.push(e.rel);
-    onProgress('checking media', i + 1, media.length);
-  }
-  const partial = `${dbFile}.restore-${process.pid}`;
-  await fs.copyFile(path.join(from, DATABASE_FILE), partial);
-  await fs.rename(partial, dbFile);
-  return { mediaFiles: media.length, copied, missing, different };
+  return { mediaFiles: plan.listed, copied: plan.toCopy.length, inPlace: plan.inPlace, missing: plan.missing, mediaInBucket: plan.mediaInBucket };
 }
 
-/** Copies one listed file unless it is already there with its size; false when there was nothing to copy. */
-async function copyMedia(source: string, dest: string, e: MediaEntry): Promise<boolean> {
-  const there = await fs.stat(dest).catch(() => null);
-  if (there?.size === e.bytes) return false;
-  if (!(await exists(source))) return false;
-  await fs.mkdir(path.dirname(dest), { recursive: true });
-  const partial = `${dest}.restore-${process.pid}`;
-  await fs.copyFile(source, partial);
-  await fs.rename(partial, dest);
-  return true;
+/** What a restore has written (files, and the folders it made for them), so that one that fails can take it all back. */
+class Written {
+  private files: string[] = [];
+  private dirs: string[] = [];
+
+  /** Copies source to dest under a temporary name, then renames; the size and sha256 of what was copied. */
+  async copy(source: string, dest: string, signal?: AbortSignal): Promise<{ bytes: number; sha256: string }> {
+    await this.mkdir(path.dirname(dest));
+    const partial = `${dest}.restore-${process.pid}`;
+    this.files.push(partial);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    await pipeline(
+      createReadStream(source),
+      async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          hash.update(chunk);
+          bytes += chunk.length;
+          yield chunk;
+        }
+      },
+      createWriteStream(partial, { flags: 'wx' }),
+      { signal },
+    );
+    this.files.push(dest);
+    await fs.rename(partial, dest);
+    return { bytes, sha256: hash.digest('hex') };
+  }
+
+  private async mkdir(dir: string): Promise<void> {
+    const first = await fs.mkdir(dir, { recursive: true });
+    if (first === undefined) return;
+    // Every folder from the first one made down to dir is new.
+    for (let d = dir; ; d = path.dirname(d)) {
+      this.dirs.push(d);
+      if (d === first || path.dirname(d) === d) break;
+    }
+  }
+
+  async undo(): Promise<void> {
+    for (const f of this.files.reverse()) await fs.rm(f, { force: true });
+    // Deepest first; a folder something else has written into meanwhile stays.
+    for (const d of this.dirs.sort((a, b) => b.length - a.length)) await fs.rmdir(d).catch(() => {});
+  }
 }

@@ -29,7 +29,7 @@ const SHA_FILE = /^(originals|thumbs|previews)\/[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a
  * stored files, then its row, so a file without a row is only an orphan once it is older than the
  * grace period (file times are the disk's wall clock, hence Date.now and not deps.clock).
  */
-export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: string) => void = () => {}): Promise<CheckReport> {
+export async function checkMedia(deps: Deps, fix: boolean, onProgress: (postsDone: number, postsTotal: number) => void = () => {}): Promise<CheckReport> {
   const report: CheckReport = {
     postsChecked: 0,
     filesChecked: 0,
@@ -42,6 +42,15 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: str
   const cutoff = graceCutoff(deps.config);
   const settled = (modifiedAt: number) => modifiedAt < cutoff;
   const { db, media } = deps;
+  // For progress only: posts made or deleted meanwhile make it off by a few, never wrong about the work.
+  const total = Number(
+    (
+      await db
+        .selectFrom('posts')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   for (let after = 0; ; ) {
     const rows = await db
       .selectFrom('posts')
@@ -65,8 +74,9 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (msg: str
       report.missingThumbnails.push(String(p.id));
       if (fix) await remakeThumbnails(deps, p);
     }
-    onProgress(`checked ${report.postsChecked} posts`);
+    onProgress(report.postsChecked, Math.max(total, report.postsChecked));
   }
+  if (report.postsChecked > 0) onProgress(report.postsChecked, report.postsChecked);
   await checkFiles(deps, fix, report, settled);
   const tmpDir = tmpDirOf(deps.config);
   for (const f of await fs.readdir(tmpDir).catch(() => [] as string[])) {
