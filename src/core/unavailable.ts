@@ -1,23 +1,14 @@
 /**
  * What a request needed that is not there now (the database, the media store, room on the disk):
  * the request is answered 503, or 507 for a full disk, with Retry-After, never 500, and the
- * process goes on. A leaf module: src/db/ and src/storage/ throw these, core/errors.ts maps them.
+ * process goes on. src/storage/ throws these; src/db/ throws its own DatabaseOutage (it imports
+ * nothing from outside src/db/), which unavailableOf reads as one; core/errors.ts maps them.
  */
+import { DatabaseOutage } from '../db/outage.ts';
+
+export { UNREACHABLE_CODES } from '../db/outage.ts';
 
 export type Dependency = 'database' | 'media store' | 'disk';
-
-/** The socket's failures when a server is not there or not reachable: refused, reset, timed out, no route, no such host. */
-export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
 
 /** Seconds a client is told to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -42,8 +33,7 @@ export const databaseUnavailable = (cause?: unknown) =>
 export const mediaUnavailable = (cause?: unknown) =>
   new Unavailable('media store', 'The media store is unavailable right now; try again in a few seconds', 503, { cause });
 
-export const diskFull = (cause: unknown) =>
-  new Unavailable('disk', "The server's disk is full: nothing can be written until an operator frees space", 507, { cause });
+const diskFull = (cause: unknown) => new Unavailable('disk', "The server's disk is full: nothing can be written until an operator frees space", 507, { cause });
 
 const readOnly = (dependency: Dependency, cause: unknown) =>
   new Unavailable(
@@ -55,9 +45,6 @@ const readOnly = (dependency: Dependency, cause: unknown) =>
     },
   );
 
-/** The disk cannot be written (it is read-only), for a failure whose code does not say so itself (SQLite's I/O errors: db/sqlite-dialect.ts). */
-export const diskReadOnly = (cause: unknown) => readOnly('disk', cause);
-
 /**
  * The Unavailable an error stands for, or null. Besides those thrown as such: SQLite's codes for a
  * full disk, a file it may not write and a database held too long by another writer, and the
@@ -67,6 +54,10 @@ export const diskReadOnly = (cause: unknown) => readOnly('disk', cause);
  */
 export function unavailableOf(err: unknown): Unavailable | null {
   if (err instanceof Unavailable) return err;
+  if (err instanceof DatabaseOutage) {
+    if (err.kind === 'away') return databaseUnavailable(err.cause);
+    return err.kind === 'disk full' ? diskFull(err.cause) : readOnly('disk', err.cause);
+  }
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return null;
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return diskFull(err);

@@ -151,7 +151,7 @@ function openConnection(target: string, dir: string): SQLite.Database {
     conn?.close();
     const disk = diskTrouble(err, dir);
     if (!disk) throw err;
-    const fix = disk.status === 507 ? 'the disk is full: free some space' : 'the disk is read-only: make it writable';
+    const fix = disk.kind === 'disk full' ? 'the disk is full: free some space' : 'the disk is read-only: make it writable';
     throw new Error(`Cannot open the database ${target}: ${fix}, then start again`, { cause: err });
   }
 }

@@ -1,4 +1,4 @@
-import { databaseUnavailable, UNREACHABLE_CODES } from '../core/unavailable.ts';
+import { DatabaseOutage, UNREACHABLE_CODES } from './outage.ts';
 
 /**
  * SQLSTATEs of a server that is away or cannot take the statement now: connection exceptions
@@ -17,7 +17,7 @@ export function serverAway(err: unknown): boolean {
   return typeof e?.message === 'string' && ENDED.test(e.message);
 }
 
-/** The error to throw for a failure of pg: Unavailable('database') when the server was away, else the failure itself. */
+/** The error to throw for a failure of pg: a DatabaseOutage when the server was away (answered 503), else the failure itself. */
 export function asOutage(err: unknown): unknown {
-  return serverAway(err) ? databaseUnavailable(err) : err;
+  return serverAway(err) ? new DatabaseOutage('away', { cause: err }) : err;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { SqliteDialect, SqliteDriver, type CompiledQuery, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
-import { diskFull, diskReadOnly, type Unavailable } from '../core/unavailable.ts';
+import { DatabaseOutage } from './outage.ts';
 
 /**
  * Kysely's SQLite dialect, for a disk that cannot be written (full, or gone read-only):
@@ -66,7 +66,7 @@ class SqliteDriverForDisk extends SqliteDriver {
  * SQLITE_FULL (growing the WAL index) as another SQLITE_IOERR; the disk holding the database tells
  * which. Null otherwise (the code says enough, core/unavailable.ts maps it).
  */
-export function diskTrouble(err: unknown, dir: string): Unavailable | null {
+export function diskTrouble(err: unknown, dir: string): DatabaseOutage | null {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !/^SQLITE_(IOERR|READONLY|CANTOPEN)/.test(code)) return null;
   // A file made and removed: ext4 gone read-only on an error refuses writes with EROFS while
@@ -76,11 +76,11 @@ export function diskTrouble(err: unknown, dir: string): Unavailable | null {
     fs.closeSync(fs.openSync(probe, 'wx'));
     fs.rmSync(probe, { force: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EROFS') return diskReadOnly(err);
+    if ((e as NodeJS.ErrnoException).code === 'EROFS') return new DatabaseOutage('disk read-only', { cause: err });
     fs.rmSync(probe, { force: true });
   }
   try {
-    if (fs.statfsSync(dir).bavail === 0) return diskFull(err);
+    if (fs.statfsSync(dir).bavail === 0) return new DatabaseOutage('disk full', { cause: err });
   } catch {}
   return null;
 }

@@ -33,7 +33,8 @@ browserSuite('browser: a member’s journey', { timeout: 240_000 }, () => {
   });
 
   it('uploads two images at once by drag and drop, with tags, a progress bar each', async () => {
-    await page.getByRole('link', { name: 'Upload', exact: true }).click();
+    // The empty board links to Upload too ("No posts yet"): the header's link, as a member goes.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload', exact: true }).click();
     await page.getByRole('heading', { name: 'Upload' }).waitFor();
     await dropFiles(page, '[data-testid=dropzone]', [
       { name: 'red-harbour.png', mimeType: 'image/png', buffer: red },
