@@ -80,11 +80,6 @@ test('PostgreSQL restarted under load: two instances answer 503 meanwhile, serve
 
     const counts = Object.fromEntries(['before', 'outage', 'restart', 'after'].map((p) => [p, tally(sent, p)]));
     t.diagnostic(`answers by phase: ${JSON.stringify(counts)}; serving again ${took.join(' and ')} ms after PostgreSQL was up`);
-    assert.deepEqual(
-      sent.filter((s) => s.phase === 'before' && s.status !== 200 && s.status !== 201),
-      [],
-      'nothing but 2xx before',
-    );
     assertNoHangNor500(sent, 'database');
     assert.ok(only2xx(counts.before), 'all answered before');
     assert.ok((counts.outage['503'] ?? 0) > 0, 'the outage was met');

@@ -65,6 +65,7 @@ export async function member(call: BoardClient, username: string): Promise<{ coo
 
 /** What one request of the load was, and how it was answered ('hang': no answer within HANG_MS; 'refused': no connection). */
 export interface Sent {
+  /** The phase it was sent and answered in; `a>b` when it was sent in one and answered in the next (counted in neither). */
   phase: string;
   what: 'read' | 'upload' | 'comment' | 'like' | 'media';
   status: number | 'hang' | 'refused';
@@ -114,7 +115,7 @@ export function steadyLoad(
       status = e.name === 'TimeoutError' ? 'hang' : 'refused';
       if (status === 'refused' && e.cause?.code !== 'ECONNREFUSED' && e.cause?.code !== 'ECONNRESET' && e.cause?.code !== 'UND_ERR_SOCKET') status = 'hang';
     }
-    const record: Sent = { phase, what, status };
+    const record: Sent = { phase: state.phase === phase ? phase : `${phase}>${state.phase}`, what, status };
     if (answer && (answer.status === 503 || answer.status === 507)) Object.assign(record, { body: answer.json, retryAfter: answer.headers.get('retry-after') });
     sent.push(record);
     if (answer && answer.status >= 200 && answer.status < 300) onOk(answer);
