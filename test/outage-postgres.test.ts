@@ -92,6 +92,19 @@ test('PostgreSQL restarted under load: two instances answer 503 meanwhile, serve
     }
     await assertWrittenKept(a.call, loads[0].written);
     await assertWrittenKept(b.call, loads[1].written);
+    // The in-memory sets a search is answered from caught up after the outage: the newest post is
+    // found by its tag, on both instances (whichever wrote it).
+    const newest = String(Math.max(...loads.flatMap((l) => [...l.written.posts].map(Number))));
+    const detail = (await a.call('GET', `/api/posts/${newest}`)).json;
+    const tag = (detail.post ?? detail).tags[0];
+    for (const board of boards) {
+      const found = await board.call('GET', `/api/posts?q=${encodeURIComponent(tag)}&limit=5`);
+      assert.equal(found.status, 200);
+      assert.ok(
+        found.json.posts.some((p: { id: string }) => p.id === newest),
+        `post ${newest} found by its tag ${tag} on ${board.base}`,
+      );
+    }
   } finally {
     for (const board of boards) await board.stop();
     await s3.close();

@@ -19,6 +19,15 @@ const counterRow = preparedLookup(
  * PostgreSQL every write moving them holds the commit-order lock first (locks.ts), so they are
  * one row each: no two writers wait for a row there rather than for the lock.
  */
+/** The posts as counted row by row now (a backup's snapshot, a check's progress), not the stored counter. */
+export async function countPostRows(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('posts')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function counter(db: Kysely<DB>, name: string): Promise<number> {
   return sinceCommit(db, name, async () => {
     const [row] = await counterRow(db, name);

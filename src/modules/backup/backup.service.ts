@@ -16,6 +16,7 @@ import {
   type Manifest,
   type MediaEntry,
 } from './backup-format.ts';
+import { countPostRows } from '../../db/counters.ts';
 
 const BATCH = 1000;
 
@@ -61,14 +62,7 @@ export async function createBackup(config: Config, dest: string, onProgress: (do
     let posts: number;
     try {
       rels = await referencedMedia(snapshot);
-      posts = Number(
-        (
-          await snapshot
-            .selectFrom('posts')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      posts = await countPostRows(snapshot);
     } finally {
       await snapshot.close();
     }

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import { sqlitePath } from '../../db/database.ts';
 import { openReadOnly } from '../../db/snapshot.ts';
 import { BackupError, DATABASE_FILE, hashFile, type Manifest, type MediaEntry, readBackup } from './backup-format.ts';
+import { countPostRows } from '../../db/counters.ts';
 
 /**
  * Media files that keep a restore from going ahead: missing (not in DATA_DIR/media nor under
@@ -111,14 +112,7 @@ async function checkDatabase(file: string, manifest: Manifest): Promise<void> {
     try {
       const rows = (await sql<Record<string, string>>`PRAGMA quick_check`.execute(db)).rows;
       verdict = rows.map((r) => Object.values(r)[0]).join('; ');
-      posts = Number(
-        (
-          await db
-            .selectFrom('posts')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      posts = await countPostRows(db);
     } finally {
       await db.close();
     }

@@ -5,6 +5,7 @@ import type { Deps } from '../../core/deps.ts';
 import { imageDerivatives } from '../../media/image.ts';
 import { posterFrame } from '../../media/video.ts';
 import { deletePostRows } from '../posts/posts.delete.ts';
+import { countPostRows } from '../../db/counters.ts';
 
 export interface CheckReport {
   postsChecked: number;
@@ -43,14 +44,7 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (postsDon
   const settled = (modifiedAt: number) => modifiedAt < cutoff;
   const { db, media } = deps;
   // For progress only: posts made or deleted meanwhile make it off by a few, never wrong about the work.
-  const total = Number(
-    (
-      await db
-        .selectFrom('posts')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  const total = await countPostRows(db);
   for (let after = 0; ; ) {
     const rows = await db
       .selectFrom('posts')
