@@ -10,6 +10,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { systemClock, type Clock, type Deps } from './core/deps.ts';
+import { serverDatabase } from './core/deps-open.ts';
 import { errorBody, installErrorHandler } from './core/errors.ts';
 import { loggerOptions, OneLineARequest } from './core/log-format.ts';
 import { clientErrorHandler, frameworkErrors, installHttpEdge } from './core/http-edge.ts';
@@ -118,14 +119,7 @@ function trustProxy(value: string): any {
 
 /** Builds the whole server. The same function serves production (server.ts) and every test. */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
-  const database =
-    opts.database ??
-    (await openDatabase({
-      url: config.databaseUrl,
-      dataDir: config.dataDir,
-      poolSize: config.databasePoolSize,
-      migrations: config.migrateOnStart ? 'run' : 'check',
-    }));
+  const database = opts.database ?? (await openDatabase(serverDatabase(config)));
   const clock = opts.clock ?? systemClock;
   const media = await openMediaStore(config);
   const deps: Deps = { db: database, config, clock, media, startedAt: clock.now() };

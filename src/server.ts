@@ -32,19 +32,25 @@ function readConfig(): Config {
 async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promise<void> {
   const { buildApp } = await import('./app.ts');
   // A database that does not answer yet is waited for, with the port open to say so (waiting.ts).
-  const waiting = waitingServer(config);
+  let waiting: FastifyInstance | null = null;
   let stoppedWaiting = false;
   const stopWaiting = () => void (stoppedWaiting = true);
   process.on('SIGTERM', stopWaiting);
   process.on('SIGINT', stopWaiting);
-  const database = await openWhenReachable(config, waiting.log, {
+  const database = await openWhenReachable(config, {
     stopped: () => stoppedWaiting,
-    onFirstFailure: role === 'worker' ? undefined : () => listen(waiting, config, null),
+    onFirstFailure: async () => {
+      const instance = waitingServer(config);
+      waiting = instance;
+      // A worker has no port of its own: the first process answers for it.
+      if (role !== 'worker') await listen(instance, config, null);
+      return instance.log;
+    },
   });
   process.off('SIGTERM', stopWaiting);
   process.off('SIGINT', stopWaiting);
   if (!database) {
-    await waiting.close();
+    await closeWaiting(waiting);
     process.exit(0);
   }
   // One process fills older posts' md5 for all (fills running at once are safe, but each would read every file).
@@ -101,7 +107,7 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   if (role === 'worker') {
-    await waiting.close();
+    await closeWaiting(waiting);
     await app.ready();
     // The first process tells its workers when it starts draining, so that /readyz says 503 whichever
     // process answers; its SIGTERM comes once the delay is over.

@@ -4,6 +4,7 @@ import { errorBody } from './core/errors.ts';
 import { loggerOptions } from './core/log-format.ts';
 import { RETRY_AFTER_SECONDS, unavailableOf } from './core/unavailable.ts';
 import { openDatabase, type Database } from './db/database.ts';
+import { serverDatabase } from './core/deps-open.ts';
 
 /** Waits between tries grow from the first to the last: a database back after a restart is found within the last. */
 const FIRST_WAIT_MS = 250;
@@ -45,52 +46,48 @@ export function waitingServer(config: Config): FastifyInstance {
  * Opens the database as the app would (running or checking the migrations), and while it does not
  * answer (PostgreSQL not started yet, restarting, failing over) tries again, the waits growing
  * from FIRST_WAIT_MS to LAST_WAIT_MS, instead of ending the process. `onFirstFailure` runs once,
- * when the first try fails (the server opens its waiting port then). Failures that are not an
- * outage (a wrong password, a schema behind with MIGRATE_ON_START=false) are thrown at once.
- * `stopped` ends the wait (a signal meanwhile): then it resolves null.
+ * when the first try fails, and gives the logger to say so with (the server makes its waiting
+ * instance then: a start-up that finds its database makes none). Failures that are not an outage
+ * (a wrong password, a schema behind with MIGRATE_ON_START=false) are thrown at once. `stopped`
+ * ends the wait (a signal meanwhile): then it resolves null.
  */
 export async function openWhenReachable(
   config: Config,
-  log: FastifyBaseLogger,
-  opts: { onFirstFailure?: () => Promise<void>; stopped?: () => boolean } = {},
+  opts: { onFirstFailure: () => Promise<FastifyBaseLogger>; stopped: () => boolean },
 ): Promise<Database | null> {
   const started = Date.now();
-  let wait = FIRST_WAIT_MS;
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  let log: FastifyBaseLogger | null = null;
   let reminded = 0;
-  for (let tries = 1; ; tries++) {
-    if (opts.stopped?.()) return null;
+  for (let tries = 1, wait = FIRST_WAIT_MS; !opts.stopped(); tries++, wait = Math.min(wait * 2, LAST_WAIT_MS)) {
     try {
-      const database = await openDatabase({
-        url: config.databaseUrl,
-        dataDir: config.dataDir,
-        poolSize: config.databasePoolSize,
-        migrations: config.migrateOnStart ? 'run' : 'check',
-      });
-      if (tries > 1) log.info({ seconds: Math.round((Date.now() - started) / 1000), tries }, 'database: reachable; starting');
+      const database = await openDatabase(serverDatabase(config));
+      log?.info({ seconds: seconds(), tries }, 'database: reachable; starting');
       return database;
     } catch (err) {
       // SQLite is a file of this machine: an error opening it is a problem to fix, not to wait out.
       if (!config.databaseUrl || !unavailableOf(err)) throw err;
       const reason = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
-      if (tries === 1) {
+      if (!log) {
+        log = await opts.onFirstFailure();
         log.warn({ reason }, 'database: not reachable; waiting for it (/readyz answers 503 meanwhile)');
-        await opts.onFirstFailure?.();
+        reminded = Date.now();
       } else if (Date.now() - reminded > REMIND_EVERY_MS) {
-        log.warn({ reason, seconds: Math.round((Date.now() - started) / 1000) }, 'database: still not reachable; waiting');
+        log.warn({ reason, seconds: seconds() }, 'database: still not reachable; waiting');
         reminded = Date.now();
       }
     }
     await new Promise((resolve) => setTimeout(resolve, wait));
-    wait = Math.min(wait * 2, LAST_WAIT_MS);
-    if (reminded === 0) reminded = Date.now();
   }
+  return null;
 }
 
 /**
  * Stops the waiting server's port at once, so the app can listen on it (Fastify's close takes a
  * few hundred ms, refusing connections all the while); the rest of its closing goes on meanwhile.
  */
-export function closeWaiting(waiting: FastifyInstance): Promise<void> {
+export function closeWaiting(waiting: FastifyInstance | null): Promise<void> {
+  if (!waiting) return Promise.resolve();
   if (waiting.server.listening) {
     waiting.server.close();
     waiting.server.closeAllConnections();

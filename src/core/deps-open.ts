@@ -1,7 +1,15 @@
 import type { Config } from '../config.ts';
-import { databaseExists, databaseLabel, openDatabase } from '../db/database.ts';
+import { databaseExists, databaseLabel, openDatabase, type DatabaseOptions } from '../db/database.ts';
 import { systemClock, type Deps } from './deps.ts';
 import { openMediaStore } from '../storage/open.ts';
+
+/** The database a server opens: the configured one, its migrations run or checked as MIGRATE_ON_START says. */
+export const serverDatabase = (config: Config): DatabaseOptions => ({
+  url: config.databaseUrl,
+  dataDir: config.dataDir,
+  poolSize: config.databasePoolSize,
+  migrations: config.migrateOnStart ? 'run' : 'check',
+});
 
 /** A command that works on an existing board was pointed at a database that does not hold one. */
 export class NoDatabase extends Error {}

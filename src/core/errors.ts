@@ -176,18 +176,14 @@ function multipartError(err: Error & { code?: string }): AppError | null {
   return null;
 }
 
-/** Says whether a dependency's outage is due a log line again (the first failure, then once every ten seconds). */
-const outageLog = (() => {
-  const last = new Map<string, number>();
-  return {
-    due(what: string): boolean {
-      const now = Date.now();
-      if (now - (last.get(what) ?? 0) < 10_000) return false;
-      last.set(what, now);
-      return true;
-    },
-  };
-})();
+/** When each dependency's outage was last logged: the first failure, then once every ten seconds. */
+const outageLogged = new Map<string, number>();
+function outageLogDue(what: string): boolean {
+  const now = Date.now();
+  if (now - (outageLogged.get(what) ?? 0) < 10_000) return false;
+  outageLogged.set(what, now);
+  return true;
+}
 
 /** The one mapping from thrown things to HTTP responses. Internals never reach the client. */
 export function installErrorHandler(app: FastifyInstance): void {
@@ -215,7 +211,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     const outage = unavailableOf(err);
     if (outage) {
       // Logged once a while per dependency, not per request: an outage fails every request that needs it.
-      if (outageLog.due(outage.dependency)) req.log.warn({ err, unavailable: outage.dependency }, 'a dependency is unavailable: answering 503/507');
+      if (outageLogDue(outage.dependency)) req.log.warn({ err, unavailable: outage.dependency }, 'a dependency is unavailable: answering 503/507');
       reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
       return sendError(req, reply, outage.status, outage.message, { unavailable: outage.dependency, retryAfter: RETRY_AFTER_SECONDS });
     }

@@ -1,4 +1,3 @@
-import { splitCategory } from '../tags/tag-categories.ts';
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
@@ -17,6 +16,7 @@ import type { PostListQuery } from './posts.schemas.ts';
 import { cursorPost, parseDateParam, postListRest, searchTerms, tagNamesOf } from './posts.service.ts';
 import type { NewestWindow } from './newest-window.ts';
 import type { TagLookup } from './tag-lookup-cache.ts';
+import { splitCategory } from '../tags/tag-categories.ts';
 import type { VersionedMap } from './versioned-map.ts';
 import { TermWords } from './title-terms.ts';
 
@@ -40,8 +40,10 @@ export function boardLookups(deps: Deps, tagsNamed: TagLookup, kept?: KeptLookup
     tags: async (names) => {
       const found = await tagsNamed(names);
       // A category prefix as written while tagging (artist:somebody), on a name that is no tag's, means the tag after it.
-      const prefixed = names.filter((n) => !found.has(n)).map((n) => ({ asked: n, name: splitCategory(n).category ? splitCategory(n).name : '' }));
-      const rest = prefixed.filter((p) => p.name !== '');
+      const rest = names
+        .filter((n) => !found.has(n))
+        .map((n) => ({ asked: n, ...splitCategory(n) }))
+        .filter((p) => p.category && p.name !== '');
       if (rest.length === 0) return found;
       const more = await tagsNamed(rest.map((p) => p.name));
       for (const p of rest) if (more.has(p.name)) found.set(p.asked, more.get(p.name)!);
