@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 
 /** A ban as the 403 of a banned user's write shows it. */
@@ -13,13 +13,11 @@ export interface BanInForce {
  * `until` has passed no longer applies, with nothing to clean up.
  */
 export async function banInForce(db: Kysely<DB>, userId: number, now: number): Promise<BanInForce | undefined> {
-  return db
-    .selectFrom('user_bans')
-    .select(['reason', 'until'])
-    .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
-    .executeTakeFirst();
+  return db.selectFrom('user_bans').select(['reason', 'until']).where('user_id', '=', userId).where(inForce(now)).executeTakeFirst();
 }
+
+/** The condition on user_bans rows that apply at `now` (a list joins them on it). */
+export const inForce = (now: number) => (eb: ExpressionBuilder<DB, 'user_bans'>) => eb.or([eb('user_bans.until', 'is', null), eb('user_bans.until', '>', now)]);
 
 export const banEnd = (until: number | null): string => (until === null ? 'permanent' : `until ${new Date(until).toISOString()}`);
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { banJson, inForce } from '../../core/bans.ts';
 import type { Deps } from '../../core/deps.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import type { Role, Tier } from '../../core/tiers.ts';
@@ -17,10 +18,8 @@ export async function listMembers(deps: Deps, q: MemberListQuery) {
   const byName = q.sort === 'name';
   const [rows, total] = await Promise.all([
     base
-      // An expired ban no longer applies (bans.ts): it is shown as none.
-      .leftJoin('user_bans', (join) =>
-        join.onRef('user_bans.user_id', '=', 'users.id').on((eb) => eb.or([eb('user_bans.until', 'is', null), eb('user_bans.until', '>', now)])),
-      )
+      // An expired ban no longer applies: it is shown as none.
+      .leftJoin('user_bans', (join) => join.onRef('user_bans.user_id', '=', 'users.id').on(inForce(now)))
       .select(['users.id', 'users.username', 'users.role', 'users.tier', 'users.created_at', 'users.last_seen_at', 'user_bans.reason', 'user_bans.until'])
       .orderBy(byName ? 'users.username_lower' : 'users.created_at', byName ? 'asc' : 'desc')
       .orderBy('users.id', 'desc')
@@ -37,7 +36,7 @@ export async function listMembers(deps: Deps, q: MemberListQuery) {
       tier: r.tier as Tier,
       createdAt: iso(r.created_at),
       lastSeenAt: isoOrNull(r.last_seen_at),
-      ban: r.reason === null ? null : { reason: r.reason, until: isoOrNull(r.until) },
+      ban: r.reason === null ? null : banJson({ reason: r.reason, until: r.until }),
     })),
     pagination: pagination(Number(total.n), page, limit),
   };
