@@ -6,13 +6,14 @@ import { JOBS_USAGE } from './jobs.ts';
 import { TAGS_USAGE } from './tags.ts';
 import { MIGRATE_USAGE } from './migrate.ts';
 import { BACKUP_USAGE } from './backup.ts';
+import { EXPORT_USAGE } from './export.ts';
 
 const USAGE = `Usage: imageboard <command> [options]
 
 Commands:
   seed --posts N [--seed S] [--users N] [--tags N] [--tags-per-post N] [--until ISO-DATE] [--no-media]
         Fill the database (DATABASE_URL, or SQLite under DATA_DIR) with synthetic data.
-${MIGRATE_USAGE}${USER_USAGE}${MEDIA_USAGE}${JOBS_USAGE}${TAGS_USAGE}${BACKUP_USAGE}`;
+${MIGRATE_USAGE}${USER_USAGE}${MEDIA_USAGE}${JOBS_USAGE}${TAGS_USAGE}${BACKUP_USAGE}${EXPORT_USAGE}`;
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   seed: async () => (await import('./seed.ts')).seedCommand,
   jobs: async () => (await import('./jobs.ts')).jobsCommand,
   tags: async () => (await import('./tags.ts')).tagsCommand,
+  export: async () => (await import('./export.ts')).exportCommand,
 };
 
 /** Runs one command; returns the process exit code. */

@@ -18,6 +18,7 @@ import * as pendingPosts from './migrations/015-pending-posts.ts';
 import * as userPreferences from './migrations/016-user-preferences.ts';
 import * as commitOrderLock from './migrations/017-commit-order-lock.ts';
 import * as postsLastCommented from './migrations/018-posts-last-commented.ts';
+import * as importRecords from './migrations/019-import-records.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '016-user-preferences': userPreferences,
   '017-commit-order-lock': commitOrderLock,
   '018-posts-last-commented': postsLastCommented,
+  '019-import-records': importRecords,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */

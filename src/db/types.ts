@@ -300,6 +300,18 @@ export interface UserPreferencesTable {
   updated_at: number;
 }
 
+/** What an import brought from another board (migrations/019-import-records.ts). */
+export interface ImportRecordsTable {
+  kind: 'post' | 'comment' | 'pool';
+  origin: string;
+  origin_id: string;
+  local_id: number;
+  author: string | null;
+  score: number | null;
+  fav_count: number | null;
+  created_at: number;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -332,6 +344,7 @@ export interface DB {
   audit_log: AuditLogTable;
   pending_posts: PendingPostsTable;
   user_preferences: UserPreferencesTable;
+  import_records: ImportRecordsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -3,6 +3,8 @@ import type { Cursor } from './danbooru-query.ts';
 
 export const MAX_LIMIT = 200;
 export const MAX_PAGE = 1000;
+/** Danbooru's own cap on a page; the lists of small rows (tag relations, wiki pages) give as much, posts stay at MAX_LIMIT. */
+export const MAX_LIST_LIMIT = 1000;
 
 /** Danbooru's numbered pages: `limit` clamped to 200 (default 20), `page` 1..1000, a page past that a 410 as Danbooru answers it. */
 export function danbooruPage(q: { limit?: number; page?: number }, fallback = 20, max = MAX_LIMIT) {
@@ -28,14 +30,14 @@ export interface Paging {
 }
 
 /**
- * Danbooru's `limit` and `page`: a limit over 200 is 200 and under 1 is 1 (clients ask for more
- * than a server gives, Danbooru clamps too); a page number 1 to 1000 (past that a 410, as
- * Danbooru answers), `b<id>` or `a<id>`; anything else a 422.
+ * Danbooru's `limit` and `page`: a limit over `max` (200 for posts) is `max` and under 1 is 1
+ * (clients ask for more than a server gives, Danbooru clamps too); a page number 1 to 1000 (past
+ * that a 410, as Danbooru answers), `b<id>` or `a<id>`; anything else a 422.
  */
-export function pagingOf(q: { limit?: string | number; page?: string | number }): Paging {
+export function pagingOf(q: { limit?: string | number; page?: string | number }, max = MAX_LIMIT): Paging {
   const rawLimit = q.limit === undefined || q.limit === '' ? DEFAULT_LIMIT : Number(q.limit);
   if (!Number.isFinite(rawLimit)) throw new AppError(400, `limit: '${q.limit}' is not a number`);
-  const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(rawLimit)));
+  const limit = Math.min(max, Math.max(1, Math.floor(rawLimit)));
   const page = String(q.page ?? '1');
   const cursor = /^([ab])(\d{1,15})$/.exec(page);
   if (cursor) return { limit, offset: 0, cursor: cursor[1] === 'b' ? { below: Number(cursor[2]) } : { above: Number(cursor[2]) } };

@@ -5,6 +5,7 @@ import { danbooruOtherRoutes } from './danbooru-others.routes.ts';
 import { registerDanbooruErrors } from './danbooru-errors.ts';
 import { danbooruPosts } from './danbooru-posts.ts';
 import { danbooruPostRoutes } from './danbooru-posts.routes.ts';
+import { danbooruRelationRoutes } from './danbooru-relations.routes.ts';
 import { Counts, CountsQuery, danbooruErrors } from './danbooru.schemas.ts';
 
 /** Route config of Danbooru's API: its errors and key styles, and our rate-limit window of the same data (`limitAs`). */
@@ -19,6 +20,7 @@ export function danbooruRoutes(app: TypedApp, deps: Deps, list: PostsService): v
   const posts = danbooruPosts(deps, list);
   danbooruPostRoutes(app, posts);
   danbooruOtherRoutes(app, deps);
+  danbooruRelationRoutes(app, deps);
 
   app.get(
     '/counts/posts.json',

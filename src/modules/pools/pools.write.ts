@@ -49,7 +49,7 @@ async function orderedPostIds(db: Kysely<DB>, poolId: number): Promise<number[]>
 }
 
 /** Rewrites a pool's order and count in one go (positions 1..n). */
-async function writeOrder(trx: Transaction<DB>, poolId: number, postIds: number[], now: number): Promise<void> {
+export async function writeOrder(trx: Transaction<DB>, poolId: number, postIds: number[], now: number): Promise<void> {
   await trx.deleteFrom('pool_posts').where('pool_id', '=', poolId).execute();
   for (let i = 0; i < postIds.length; i += 500) {
     const chunk = postIds.slice(i, i + 500);

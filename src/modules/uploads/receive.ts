@@ -31,6 +31,26 @@ const UNSUPPORTED = 'Unsupported file type: accepted are JPEG, PNG, GIF, WebP an
  * that type applies as the bytes arrive.
  */
 export async function receiveFile(file: MultipartFile, tmpDir: string, limits: UploadLimits): Promise<Received> {
+  try {
+    return await receiveStream(file.file, file.filename ?? '', tmpDir, limits, () => file.file.truncated);
+  } catch (err) {
+    file.file.resume(); // drain what the client still sends
+    throw err;
+  }
+}
+
+/**
+ * receiveFile for any stream of bytes (an upload's part, or a file an import reads): the bytes
+ * copied to a temporary file of this process, hashed and checked as they pass. `truncated` says
+ * whether the stream was cut at a limit of its own.
+ */
+export async function receiveStream(
+  input: NodeJS.ReadableStream,
+  filename: string,
+  tmpDir: string,
+  limits: UploadLimits,
+  truncated: () => boolean = () => false,
+): Promise<Received> {
   await fs.promises.mkdir(tmpDir, { recursive: true });
   const tmpPath = path.join(tmpDir, ownedName('upload'));
   const sha256 = createHash('sha256');
@@ -65,14 +85,13 @@ export async function receiveFile(file: MultipartFile, tmpDir: string, limits: U
   // body that breaks first could see the file removed and then created behind its back.
   const out = await fs.promises.open(tmpPath, 'wx');
   try {
-    await pipeline(file.file, meter, out.createWriteStream());
-    if (file.file.truncated) throw new AppError(413, `The file is larger than ${mb(limit)}`);
+    await pipeline(input, meter, out.createWriteStream());
+    if (truncated()) throw new AppError(413, `The file is larger than ${mb(limit)}`);
     if (size === 0) throw new AppError(400, 'The file is empty', { details: [{ field: 'file', message: 'empty' }] });
     if (!type) throw new AppError(415, UNSUPPORTED);
-    return { tmpPath, filename: file.filename ?? '', size, sha256: sha256.digest('hex'), md5: md5.digest('hex'), type };
+    return { tmpPath, filename, size, sha256: sha256.digest('hex'), md5: md5.digest('hex'), type };
   } catch (err) {
     await fs.promises.rm(tmpPath, { force: true });
-    file.file.resume(); // drain what the client still sends
     throw err;
   }
 }

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import type { Deps, Viewer } from '../../core/deps.ts';
+import { createAccount } from '../users/accounts.ts';
+
+/** The account imported posts belong to when `--as` names none. */
+export const IMPORT_USER = 'import';
+
+export class UnknownUser extends Error {}
+
+/**
+ * Who the imported posts, pools and comments belong to: the named member, or the `import` account,
+ * made on first use with a random password nobody is told (it cannot sign in until an admin sets
+ * one). The import writes as an admin would (aliases, implications, others' posts' tags), whatever
+ * the account's role: whoever runs the command already holds the database.
+ */
+export async function importUser(deps: Deps, name: string | null): Promise<Viewer> {
+  const wanted = name ?? IMPORT_USER;
+  let row = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', wanted.toLowerCase()).executeTakeFirst();
+  if (!row && name !== null)
+    throw new UnknownUser(`There is no member named '${name}' (--as): create it first (imageboard user create), or leave --as out to use '${IMPORT_USER}'`);
+  row ??= await createAccount(deps, { username: IMPORT_USER, password: randomBytes(32).toString('base64url') }).catch(async (err) => {
+    // Two imports starting at once: the other made it.
+    const made = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', IMPORT_USER).executeTakeFirst();
+    if (!made) throw err;
+    return made;
+  });
+  return { id: row.id, username: row.username, role: 'admin', tier: row.tier as Viewer['tier'] };
+}
