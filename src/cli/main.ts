@@ -7,13 +7,14 @@ import { TAGS_USAGE } from './tags.ts';
 import { MIGRATE_USAGE } from './migrate.ts';
 import { BACKUP_USAGE } from './backup.ts';
 import { EXPORT_USAGE } from './export.ts';
+import { IMPORT_USAGE } from './import.ts';
 
 const USAGE = `Usage: imageboard <command> [options]
 
 Commands:
   seed --posts N [--seed S] [--users N] [--tags N] [--tags-per-post N] [--until ISO-DATE] [--no-media]
         Fill the database (DATABASE_URL, or SQLite under DATA_DIR) with synthetic data.
-${MIGRATE_USAGE}${USER_USAGE}${MEDIA_USAGE}${JOBS_USAGE}${TAGS_USAGE}${BACKUP_USAGE}${EXPORT_USAGE}`;
+${MIGRATE_USAGE}${USER_USAGE}${MEDIA_USAGE}${JOBS_USAGE}${TAGS_USAGE}${BACKUP_USAGE}${EXPORT_USAGE}${IMPORT_USAGE}`;
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   jobs: async () => (await import('./jobs.ts')).jobsCommand,
   tags: async () => (await import('./tags.ts')).tagsCommand,
   export: async () => (await import('./export.ts')).exportCommand,
+  import: async () => (await import('./import.ts')).importCommand,
 };
 
 /** Runs one command; returns the process exit code. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { progressPrinter } from './progress.ts';
+import { duration, progressPrinter } from './progress.ts';
 
 /** Runs 10,001 updates (0 to 10,000) over `seconds` of a fake clock; what was written, write by write. */
 function runFor(seconds: number, isTTY: boolean): string[] {
@@ -16,10 +16,11 @@ function runFor(seconds: number, isTTY: boolean): string[] {
 
 test('off a terminal each update is a whole line: the first, one every five seconds at most, and the last', () => {
   const writes = runFor(20, false);
-  for (const w of writes) assert.match(w, /^test: files\s+[\d,]+\/10,000 \(\d+%\) \[[#.]{20}\] [\d.]+s\n$/, JSON.stringify(w));
+  for (const w of writes) assert.match(w, /^test: files\s+[\d,]+\/10,000 \(\d+%\) \[[#.]{20}\] [\d.]+s(, [\d,]+\/s(, \d+s left)?)?\n$/, JSON.stringify(w));
   assert.ok(writes.length <= 6, `${writes.length} lines for 20 s`);
   assert.match(writes[0], / 0\/10,000 \(0%\)/);
-  assert.match(writes.at(-1)!, / 10,000\/10,000 \(100%\) \[#{20}\] 20\.0s\n$/);
+  assert.match(writes.at(-1)!, / 10,000\/10,000 \(100%\) \[#{20}\] 20\.0s, 500\/s\n$/, 'the pace: 10,000 in 20 s');
+  assert.match(writes[1], / 2,500\/10,000 .* 5\.0s, 500\/s, 15s left\n$/, 'and the time left at that pace');
   assert.equal(runFor(1, false).length, 2, 'a short step: its first line and its last');
 });
 
@@ -40,4 +41,20 @@ test('on a terminal one line is redrawn in place and ended when the step is', ()
   assert.match(other.at(-1)!, /^\rtest: files\s+2\/3/, 'and the next update draws it again at once');
   show.end();
   assert.equal(other.at(-1), '\n', 'end leaves a line short of its total where it stands');
+});
+
+test('a total not known shows the count and the pace, no bar', () => {
+  const writes: string[] = [];
+  let now = 0;
+  const show = progressPrinter({ write: (t: string) => writes.push(t) }, 'import', 0, () => now);
+  show('posts', 0, null);
+  now = 6000;
+  show('posts', 300, null);
+  assert.deepEqual(writes, ['import: posts       0 0.0s\n', 'import: posts       300 6.0s, 50/s\n']);
+});
+
+test('time left reads in seconds, minutes or hours', () => {
+  assert.equal(duration(41.2), '42s');
+  assert.equal(duration(185), '3m05s');
+  assert.equal(duration(7620), '2h07m');
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { semaphore } from './danbooru-concurrency.ts';
+import { SourceError } from './import-item.ts';
 import { backoff, RETRY_STATUSES, waitAfter } from './danbooru-retry.ts';
 
 /**
@@ -10,12 +11,12 @@ import { backoff, RETRY_STATUSES, waitAfter } from './danbooru-retry.ts';
  */
 
 /** The board will not let this login (or a visitor) read it: the whole import stops. */
-export class BoardRefusedError extends Error {
+export class BoardRefusedError extends SourceError {
   override name = 'BoardRefusedError';
 }
 
 /** An answer that is not a success and is not asked again (or no longer: the retries ran out). */
-export class HttpStatusError extends Error {
+export class HttpStatusError extends SourceError {
   override name = 'HttpStatusError';
   constructor(
     readonly status: number,
@@ -104,7 +105,7 @@ export function danbooruHttp(o: HttpOptions): DanbooruHttp {
         wait = waitAfter(res.status, res.headers.get('retry-after'), tries, o.now());
       } catch (err) {
         if (!(err instanceof NetworkError) || signal?.aborted) throw err;
-        if (tries >= o.maxRetries) throw new Error(`${err.message} (tried ${tries + 1} times)`);
+        if (tries >= o.maxRetries) throw new SourceError(`${err.message} (tried ${tries + 1} times)`);
         wait = backoff(tries);
       } finally {
         // The slot is not held while waiting: the wait is for this request, not for the others.
@@ -131,7 +132,7 @@ export function danbooruHttp(o: HttpOptions): DanbooruHttp {
       try {
         return JSON.parse(text);
       } catch {
-        throw new Error(`${url} did not answer JSON: is it a Danbooru-compatible API?`);
+        throw new SourceError(`${url} did not answer JSON: is it a Danbooru-compatible API?`);
       }
     } catch (err) {
       if (err instanceof HttpStatusError && err.status === 404) return null;

@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { ownedName } from '../../storage/owner.ts';
 import { SERVICE_VERSION } from '../../version.ts';
 import { readBoard, type Seen } from './danbooru-board.ts';
 import { commentReader, type PageComments } from './danbooru-comments.ts';
 import { completionOrder } from './danbooru-concurrency.ts';
 import { BoardRefusedError, type DanbooruHttp, danbooruHttp } from './danbooru-http.ts';
 import { fileOf, idOf, isObject, itemFields, type Json, mayHaveComments, type PostFile } from './danbooru-post.ts';
-import type { ImportSource, SourceEntry } from './import-item.ts';
+import { type ImportSource, type SourceEntry, SourceError } from './import-item.ts';
 
 /**
  * `imageboard import danbooru URL`: the posts of a board speaking Danbooru's API (Danbooru itself,
@@ -49,9 +49,9 @@ export function boardOf(url: string): { base: URL; origin: string } {
   try {
     base = new URL(url);
   } catch {
-    throw new Error(`not a web address: ${url}`);
+    throw new SourceError(`not a web address: ${url}`);
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`not an http(s) address: ${url}`);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new SourceError(`not an http(s) address: ${url}`);
   base.search = '';
   base.hash = '';
   base.username = '';
@@ -66,8 +66,8 @@ async function* postPages(http: DanbooruHttp, base: URL, query: string, signal: 
   let below: number | null = null;
   for (;;) {
     const answer = await http.json('/posts.json', { tags: query || undefined, limit: 200, page: below === null ? undefined : `b${below}` }, signal);
-    if (answer === null) throw new Error(`${base} has no /posts.json: is it the root of a Danbooru-compatible API?`);
-    if (!Array.isArray(answer)) throw new Error(`${base}/posts.json did not answer a list of posts`);
+    if (answer === null) throw new SourceError(`${base} has no /posts.json: is it the root of a Danbooru-compatible API?`);
+    if (!Array.isArray(answer)) throw new SourceError(`${base}/posts.json did not answer a list of posts`);
     const posts = answer.flatMap((post) => {
       const id = isObject(post) ? idOf(post.id) : null;
       return id !== null && (below === null || id < below) ? [{ id, post: post as Json }] : [];
@@ -101,7 +101,8 @@ export function danbooruSource(opts: DanbooruSourceOptions): ImportSource {
 
   async function fetchPost(id: number, post: Json, file: PostFile, signal: AbortSignal): Promise<SourceEntry> {
     const fields = itemFields(origin, id, post);
-    const dest = path.join(opts.tmpDir, `danbooru-${id}-${randomUUID().slice(0, 8)}.${file.ext}`);
+    // Named for this process: a run killed mid-download leaves files the next start clears (recover.ts).
+    const dest = path.join(opts.tmpDir, ownedName(`download.${file.ext}`));
     let got: { md5: string };
     try {
       got = await http.download(file.url, dest, signal);
@@ -111,7 +112,10 @@ export function danbooruSource(opts: DanbooruSourceOptions): ImportSource {
     }
     if (verifyMd5 && file.md5 !== null && got.md5 !== file.md5) {
       await fs.rm(dest, { force: true });
-      return problem(fields.label, `the file's MD5 is ${got.md5}, the post says ${file.md5}: damaged or not the post's file (${file.url})`);
+      return problem(
+        fields.label,
+        `the file's MD5 is ${got.md5}, the post says ${file.md5}: damaged or not the post's file (${file.url}); a board that strips metadata from uploads serves other bytes than it hashed (--no-md5-check)`,
+      );
     }
     return { kind: 'post', item: { ...fields, file: dest, temporary: true, md5: verifyMd5 ? file.md5 : null, comments: [] } };
   }

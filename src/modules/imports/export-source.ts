@@ -19,7 +19,7 @@ import {
   VERSION,
 } from '../exports/export-format.ts';
 import { TAG_CATEGORIES, type TagCategory } from '../tags/tag-categories.ts';
-import type { BoardData, ImportItem, ImportProblem, ImportSource, SourceEntry } from './import-item.ts';
+import { type BoardData, type ImportItem, type ImportProblem, type ImportSource, type SourceEntry, SourceError } from './import-item.ts';
 
 /**
  * Reads a folder `imageboard export` wrote (docs/export-format.md) back into ImportItems and
@@ -149,7 +149,7 @@ export function exportSource(folder: string): ImportSource {
   let manifest: Promise<Manifest> | null = null;
   const load = () =>
     (manifest ??= readManifest(dir).then((m) => {
-      if (!m) throw new Error(`${dir} is not a finished export: it has no ${MANIFEST} of format ${FORMAT} version ${VERSION}`);
+      if (!m) throw new SourceError(`${dir} is not a finished export: it has no ${MANIFEST} of format ${FORMAT} version ${VERSION}`);
       return m;
     }));
   const board = async () => (await load()).board;

@@ -99,4 +99,9 @@ export interface ImportSource {
   board(): Promise<BoardData>;
 }
 
+/** The source cannot be read at all (not there, not what it should be, the board refuses us): the import stops. */
+export class SourceError extends Error {
+  override name = 'SourceError';
+}
+
 export const emptyBoard = (): BoardData => ({ tags: [], aliases: [], implications: [], pools: [] });
