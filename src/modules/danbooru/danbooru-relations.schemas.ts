@@ -68,6 +68,9 @@ export const WikiPagesQuery = Type.Object(
   {
     'search[title]': text('The title (tag name), `*` as a wildcard; without one, the whole title (case-insensitive)'),
     'search[title_normalize]': text('As search[title], after lowercasing and writing spaces as `_`'),
+    'search[title_space]': Type.Optional(
+      Type.String({ maxLength: 8000, description: 'Exact titles (tag names), separated by spaces: the pages of several tags in one request' }),
+    ),
     'search[id]': text('Comma-separated page ids (tag ids)'),
     'search[other_names_match]': text('Ignored: pages here have no other names'),
     limit,

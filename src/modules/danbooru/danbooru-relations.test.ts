@@ -210,6 +210,11 @@ eachDatabase('danbooru API: tag aliases, implications and wiki pages', (ctx) => 
     assert.deepEqual(await titles(ctx, 'search[title]=blue'), [], 'without a * the whole title');
     assert.deepEqual(await titles(ctx, 'search[title_normalize]=Night%20Sky'), ['night_sky']);
     assert.deepEqual(
+      await titles(ctx, 'search[title_space]=night_sky%20cat_ears%20no_such_tag%20sky'),
+      byId.filter((t) => t !== 'blue_sky'),
+      'several exact titles at once, as the importer asks for its tags',
+    );
+    assert.deepEqual(
       await titles(ctx, `search[id]=${idOf('blue_sky')},${idOf('night_sky')},x`),
       byId.filter((t) => t !== 'cat_ears'),
     );

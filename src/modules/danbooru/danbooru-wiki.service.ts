@@ -51,6 +51,9 @@ export async function listWikiPages(deps: Deps, q: WikiPagesQuery) {
   if (title) query = query.where(deps.db.globInsensitive(sql.ref('tags.name'), title));
   const titleNormalize = normalized(q['search[title_normalize]'] ?? '');
   if (titleNormalize) query = query.where(deps.db.globInsensitive(sql.ref('tags.name'), titleNormalize));
+  // Several exact titles at once, separated by spaces (Danbooru's titles have none): an importer asks for its tags' pages a hundred a request.
+  const titles = (q['search[title_space]'] ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (titles.length) query = query.where('tags.name', 'in', titles.slice(0, MAX_LIST_LIMIT));
   if (q['search[id]'] !== undefined) query = query.where('tags.id', 'in', [0, ...idList(q['search[id]']).filter((id) => id <= MAX_ID)]);
   if (cursor && 'below' in cursor) query = query.where('tags.id', '<', Math.min(cursor.below, MAX_ID));
   const above = cursor !== null && 'above' in cursor;
