@@ -87,39 +87,48 @@ async function applyTag(deps: Deps, user: Viewer, t: BoardData['tags'][number], 
   return true;
 }
 
-async function applyAlias(deps: Deps, user: Viewer, a: { from: string; to: string }, dryRun: boolean): Promise<boolean> {
-  const from = nameOf(a.from);
-  const to = nameOf(a.to);
-  if (from === null || to === null || from === to) return false;
-  const have = await deps.db
-    .selectFrom('tag_aliases')
-    .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
-    .select('tags.name')
-    .where('tag_aliases.from_name', '=', from)
-    .executeTakeFirst();
-  if (have?.name === to) return false;
-  if (dryRun) return true;
-  await createAlias(deps, user, { from, to });
+type Relation = { from: string; to: string };
+
+/** An alias or implication: written through its service unless the board has it (a dry run only counts). */
+async function applyRelation(r: Relation, dryRun: boolean, has: (from: string, to: string) => Promise<boolean>, create: (r: Relation) => Promise<unknown>) {
+  const from = nameOf(r.from);
+  const to = nameOf(r.to);
+  if (from === null || to === null || from === to || (await has(from, to))) return false;
+  if (!dryRun) await create({ from, to });
   return true;
 }
 
-async function applyImplication(deps: Deps, user: Viewer, i: { from: string; to: string }, dryRun: boolean): Promise<boolean> {
-  const from = nameOf(i.from);
-  const to = nameOf(i.to);
-  if (from === null || to === null || from === to) return false;
-  const have = await deps.db
-    .selectFrom('tag_implications')
-    .innerJoin('tags as f', 'f.id', 'tag_implications.from_id')
-    .innerJoin('tags as t', 't.id', 'tag_implications.to_id')
-    .select('f.id')
-    .where('f.name', '=', from)
-    .where('t.name', '=', to)
-    .executeTakeFirst();
-  if (have) return false;
-  if (dryRun) return true;
-  await createImplication(deps, user, { from, to });
-  return true;
-}
+const applyAlias = (deps: Deps, user: Viewer, a: Relation, dryRun: boolean) =>
+  applyRelation(
+    a,
+    dryRun,
+    async (from, to) => {
+      const have = await deps.db
+        .selectFrom('tag_aliases')
+        .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
+        .select('tags.name')
+        .where('tag_aliases.from_name', '=', from)
+        .executeTakeFirst();
+      return have?.name === to;
+    },
+    (r) => createAlias(deps, user, r),
+  );
+
+const applyImplication = (deps: Deps, user: Viewer, i: Relation, dryRun: boolean) =>
+  applyRelation(
+    i,
+    dryRun,
+    async (from, to) =>
+      (await deps.db
+        .selectFrom('tag_implications')
+        .innerJoin('tags as f', 'f.id', 'tag_implications.from_id')
+        .innerJoin('tags as t', 't.id', 'tag_implications.to_id')
+        .select('f.id')
+        .where('f.name', '=', from)
+        .where('t.name', '=', to)
+        .executeTakeFirst()) !== undefined,
+    (r) => createImplication(deps, user, r),
+  );
 
 async function applyParent(deps: Deps, user: Viewer, p: PendingParent, dryRun: boolean): Promise<boolean> {
   const parentId = await recordOf(deps.db, 'post', p.origin, p.parentOriginId);
