@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, tmpDirOf } from '../config.ts';
@@ -18,14 +19,15 @@ export const IMPORT_USAGE = `  import folder DIR [options]
         Bring in the media files under DIR with their metadata: gallery-dl's --write-metadata
         sidecars (Danbooru, e621, Moebooru, Gelbooru, szurubooru), .txt tag lists, or an export of
         this board (docs/import.md).
-  import danbooru URL [--tags QUERY] [--login NAME --api-key KEY] [--in-flight N] [--no-md5-check] [options]
+  import danbooru URL [--tags QUERY] [--login NAME --api-key KEY] [--in-flight N] [options]
         Bring in the posts of a board speaking Danbooru's API (Danbooru, its forks, this board),
         all or those QUERY finds, with their comments, tags' categories, aliases, implications
         and pools. --in-flight: requests at once (default 4).
     options: --as USER (who owns what comes in; default the account 'import'), --rating R (for
         posts whose source gives none: safe, sketchy or unsafe; default sketchy), --dry-run (check
         everything, write nothing), --report FILE (one JSON line a post not simply imported;
-        default import-<time>.jsonl here), --concurrency N (posts stored at once, default 2).
+        default import-<time>.jsonl here), --concurrency N (posts stored at once, default 2),
+        --no-md5-check (take files whose md5 is not the one their metadata gives).
         A second run adds nothing; a run stopped at any point goes on where it stopped.
 `;
 
@@ -40,6 +42,27 @@ const positive = (raw: string | undefined, name: string, fallback: number) => {
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Usage(`--${name} takes a whole number from 1 to 64, not '${raw}'`);
   return n;
 };
+
+/**
+ * An import runs beside the board it fills, and its decoding would take the cores from the
+ * server's requests: every thread of the process gets a lower CPU priority (on Linux niceness is
+ * each thread's, and threads started later, sharp's among them, inherit their starter's).
+ */
+function yieldToServer(niceness: number): void {
+  let threads: number[];
+  try {
+    threads = fs.readdirSync('/proc/self/task').map(Number);
+  } catch {
+    threads = [0]; // elsewhere the priority is the process's
+  }
+  for (const tid of threads) {
+    try {
+      if (os.getPriority(tid) < niceness) os.setPriority(tid, niceness);
+    } catch {
+      // a thread that ended meanwhile, or a system that refuses: the import runs as it is
+    }
+  }
+}
 
 function defaultReport(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -86,8 +109,8 @@ export async function importCommand(args: string[], io: CommandIo = STD_IO): Pro
   let inFlight: number;
   try {
     if (positionals.length !== 2 || (kind !== 'folder' && kind !== 'danbooru')) throw new Usage('');
-    if (kind === 'folder' && (values.tags || values.login || values['api-key'] || values['in-flight'] || values['no-md5-check']))
-      throw new Usage('--tags, --login, --api-key, --in-flight and --no-md5-check are for import danbooru');
+    if (kind === 'folder' && (values.tags || values.login || values['api-key'] || values['in-flight']))
+      throw new Usage('--tags, --login, --api-key and --in-flight are for import danbooru');
     if (Boolean(values.login) !== Boolean(values['api-key'])) throw new Usage('--login and --api-key go together');
     if (values.rating !== undefined && !RATINGS.includes(values.rating as Rating))
       throw new Usage(`--rating is one of ${RATINGS.join(', ')}, not '${values.rating}'`);
@@ -99,6 +122,7 @@ export async function importCommand(args: string[], io: CommandIo = STD_IO): Pro
     return 2;
   }
   const dryRun = values['dry-run'];
+  if (io === STD_IO && process.env.IB_NICE !== '0') yieldToServer(10);
   const config = loadConfig(io.env);
   if (kind === 'folder' && !fs.statSync(where, { throwIfNoEntry: false })?.isDirectory()) {
     io.err.write(`${where} is not a folder\n`);
@@ -137,6 +161,7 @@ export async function importCommand(args: string[], io: CommandIo = STD_IO): Pro
       user,
       defaultRating: (values.rating as Rating | undefined) ?? 'sketchy',
       dryRun,
+      verifyMd5: !values['no-md5-check'],
       concurrency,
       report: (line: ReportLine) => {
         lines.n++;

@@ -92,7 +92,7 @@ eachDatabase(
           description: 'over the bay',
           createdAt: rows[0].created_at,
           parentOriginId: null,
-          pools: [{ key: String(b.pool), name: 'Bay series', position: 2 }],
+          pools: [{ key: String(b.pool), name: 'Bay series', position: 2, description: null }],
           // What the first origin said: this board had imported the post and its first comment from e621.
           score: 12,
           favCount: 3,
@@ -115,7 +115,7 @@ eachDatabase(
           description: null,
           createdAt: rows[1].created_at,
           parentOriginId: String(b.p1),
-          pools: [{ key: String(b.pool), name: 'Bay series', position: 1 }],
+          pools: [{ key: String(b.pool), name: 'Bay series', position: 1, description: null }],
           score: null,
           favCount: null,
           uploader: 'src_bob',

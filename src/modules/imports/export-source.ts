@@ -75,7 +75,12 @@ function sidecarItem(board: string, folder: string, s: PostSidecar, poolNames: M
     description: text(s.description),
     createdAt: time(s.created_at),
     parentOriginId: idText(s.parent_id),
-    pools: s.pools.map((p) => ({ key: String(p.id), name: poolNames.get(p.id) ?? null, position: typeof p.position === 'number' ? p.position : null })),
+    pools: s.pools.map((p) => ({
+      key: String(p.id),
+      name: poolNames.get(p.id) ?? null,
+      position: typeof p.position === 'number' ? p.position : null,
+      description: null,
+    })),
     score: firstOf(s.imported, (r) => r.score) as number | null,
     favCount: firstOf(s.imported, (r) => r.fav_count) as number | null,
     uploader: (firstOf(s.imported, (r) => r.author) as string | null) ?? text(s.uploader),

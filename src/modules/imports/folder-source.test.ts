@@ -112,7 +112,7 @@ test('folder source: total counts the media files, hidden ones and those of hidd
   assert.equal(await folderSource(root).total(), 11);
 });
 
-test("folder source: board's pools gather the posts' refs, ordered by place when given, else by id", async () => {
+test("folder source: board's pools gather the posts' refs (name, description), ordered by place when given, else by id", async () => {
   const source = folderSource(root);
   for await (const _ of source.entries());
   assert.deepEqual(await source.board(), {
@@ -120,8 +120,20 @@ test("folder source: board's pools gather the posts' refs, ordered by place when
     aliases: [],
     implications: [],
     pools: [
-      { origin: 'danbooru', key: '19823', name: 'Miku in the Sky', description: null, postOriginIds: ['6123456', '6123457', '6123458'] },
-      { origin: 'e621', key: '27492', name: 'Little Legends 2', description: null, postOriginIds: ['3181060', '3181052'] },
+      {
+        origin: 'danbooru',
+        key: '19823',
+        name: 'Miku in the Sky',
+        description: 'Sky-themed pieces by [[kanzaki hiro]].',
+        postOriginIds: ['6123456', '6123457', '6123458'],
+      },
+      {
+        origin: 'e621',
+        key: '27492',
+        name: 'Little Legends 2',
+        description: '* "Little Legends":/pools/27971\r\n* Little Legends 2\r\n* "Little Legends 3":/pools/27481',
+        postOriginIds: ['3181060', '3181052'],
+      },
     ],
   });
 });

@@ -26,16 +26,17 @@ async function readText(file: string): Promise<string> {
 
 /** Pools as the posts name them: each pool's members with their places, when given. */
 function poolCollector() {
-  type Pool = { origin: string; key: string; name: string | null; members: Map<string, number | null> };
+  type Pool = { origin: string; key: string; name: string | null; description: string | null; members: Map<string, number | null> };
   const pools = new Map<string, Pool>();
   return {
     add(item: ImportItem) {
       if (item.originId === null) return;
       for (const ref of item.pools) {
         const id = `${item.origin}\u0000${ref.key}`;
-        const pool = pools.get(id) ?? { origin: item.origin, key: ref.key, name: null, members: new Map() };
+        const pool = pools.get(id) ?? { origin: item.origin, key: ref.key, name: null, description: null, members: new Map() };
         pools.set(id, pool);
         pool.name ??= ref.name;
+        pool.description ??= ref.description;
         pool.members.set(item.originId, pool.members.get(item.originId) ?? ref.position);
       }
     },
@@ -52,7 +53,7 @@ function poolCollector() {
           origin: p.origin,
           key: p.key,
           name: p.name ?? `${p.origin} pool ${p.key}`,
-          description: null,
+          description: p.description,
           postOriginIds: [...p.members].sort(order).map(([id]) => id),
         };
       });

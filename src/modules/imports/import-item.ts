@@ -22,6 +22,8 @@ export interface ImportPoolRef {
   name: string | null;
   /** Its place in the pool (1 = first), when the metadata gives one. */
   position: number | null;
+  /** The pool's description, when the post's metadata carries the pool (Danbooru's, e621's pool extractors). */
+  description: string | null;
 }
 
 /** A comment on a post at the origin. */

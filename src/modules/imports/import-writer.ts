@@ -24,6 +24,12 @@ export interface WriterOptions {
   defaultRating: Rating;
   /** Check everything, write nothing. */
   dryRun: boolean;
+  /**
+   * Whether a file is checked against the md5 its metadata gives (default true). gallery-dl's
+   * sidecars from a board that strips metadata on upload (this one, for one) give the md5 of the
+   * bytes as sent, not of the file served: those files need the check off.
+   */
+  verifyMd5?: boolean;
 }
 
 export type Outcome =
@@ -180,10 +186,10 @@ export function createImportWriter(deps: Deps, opts: WriterOptions) {
       } catch (err) {
         return { status: 'failed', reason: messageOf(err), warnings: [] };
       }
-      if (item.md5 !== null && item.md5.toLowerCase() !== file.md5) {
+      if (opts.verifyMd5 !== false && item.md5 !== null && item.md5.toLowerCase() !== file.md5) {
         return {
           status: 'failed',
-          reason: `the file's MD5 is ${file.md5}, the source says ${item.md5.toLowerCase()}: damaged or not the post's file`,
+          reason: `the file's MD5 is ${file.md5}, the source says ${item.md5.toLowerCase()}: damaged or not the post's file; a board that strips metadata from uploads serves other bytes than it hashed (--no-md5-check)`,
           warnings: [],
         };
       }

@@ -33,7 +33,7 @@ test('danbooru: a post from the pool extractor, with tags by kind, rating g, its
     createdAt: Date.parse('2023-03-14T13:26:53.589Z'),
     parentOriginId: '6123400',
     // gallery-dl drops the pool's post_ids: no place, the pool's order is made from the posts' ids.
-    pools: [{ key: '19823', name: 'Miku in the Sky', position: null }],
+    pools: [{ key: '19823', name: 'Miku in the Sky', position: null, description: 'Sky-themed pieces by [[kanzaki hiro]].' }],
     score: 47,
     favCount: 61,
     // Danbooru names the uploader by id alone.

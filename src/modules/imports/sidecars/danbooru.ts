@@ -33,7 +33,7 @@ export function readDanbooru(data: Json, media: Media): ImportItem | string {
   // The artist's own words first: a translation is the community's, and often missing.
   item.title = text(commentary.original_title) ?? text(commentary.translated_title);
   item.description = text(commentary.original_description) ?? text(commentary.translated_description);
-  const pool = isObject(data.pool) ? poolRef(data.pool.id, data.pool.name) : null;
+  const pool = isObject(data.pool) ? poolRef(data.pool.id, data.pool.name, null, data.pool.description) : null;
   if (pool) item.pools.push(pool);
   return item;
 }

@@ -37,7 +37,14 @@ test('e621: a post from the pool extractor: tags by kind, its place in the pool,
     description: 'Page 2 of Little Legends 2.',
     createdAt: Date.parse('2022-02-17T04:51:47.221Z'),
     parentOriginId: '3181040',
-    pools: [{ key: '27492', name: 'Little Legends 2', position: 2 }],
+    pools: [
+      {
+        key: '27492',
+        name: 'Little Legends 2',
+        position: 2,
+        description: '* "Little Legends":/pools/27971\r\n* Little Legends 2\r\n* "Little Legends 3":/pools/27481',
+      },
+    ],
     score: 108,
     favCount: 233,
     uploader: null,
@@ -49,8 +56,8 @@ test("e621: with the metadata option, each pool's post_ids give the post's place
   const item = readE621(fixture('e621-metadata.json'), media);
   assert.ok(typeof item !== 'string');
   assert.deepEqual(item.pools, [
-    { key: '27492', name: 'Little Legends 2', position: 4 },
-    { key: '31001', name: 'Eevee favourites', position: 2 },
+    { key: '27492', name: 'Little Legends 2', position: 4, description: null },
+    { key: '31001', name: 'Eevee favourites', position: 2, description: null },
   ]);
   assert.equal(item.score, -5);
   assert.equal(item.rating, 'unsafe');
@@ -62,8 +69,8 @@ test('e621: pools as bare ids have no name and no place; a pool named twice is o
   const item = readE621({ id: 5, tags: {}, file: { md5: null }, pools: [7, 8], pool: { id: 8, name: 'Eight' }, num: 3 }, media);
   assert.ok(typeof item !== 'string');
   assert.deepEqual(item.pools, [
-    { key: '8', name: 'Eight', position: 3 },
-    { key: '7', name: null, position: null },
+    { key: '8', name: 'Eight', position: 3, description: null },
+    { key: '7', name: null, position: null, description: null },
   ]);
   assert.equal(item.md5, null);
 });

@@ -28,14 +28,14 @@ function pools(data: Json, postId: string): ImportPoolRef[] {
   const add = (ref: ImportPoolRef | null) => {
     if (!ref) return;
     const had = refs.get(ref.key);
-    refs.set(ref.key, { key: ref.key, name: had?.name ?? ref.name, position: had?.position ?? ref.position });
+    refs.set(ref.key, { key: ref.key, name: had?.name ?? ref.name, position: had?.position ?? ref.position, description: had?.description ?? ref.description });
   };
-  if (isObject(data.pool)) add(poolRef(data.pool.id, data.pool.name, data.num));
+  if (isObject(data.pool)) add(poolRef(data.pool.id, data.pool.name, data.num, data.pool.description));
   for (const p of Array.isArray(data.pools) ? data.pools : []) {
     if (!isObject(p)) add(poolRef(p, null));
     else {
       const at = Array.isArray(p.post_ids) ? p.post_ids.map(idText).indexOf(postId) : -1;
-      add(poolRef(p.id, p.name, at >= 0 ? at + 1 : null));
+      add(poolRef(p.id, p.name, at >= 0 ? at + 1 : null, p.description));
     }
   }
   return [...refs.values()];

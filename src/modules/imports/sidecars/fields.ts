@@ -139,8 +139,8 @@ export function typedTags(data: Json, kinds: Record<string, TagCategory>, split:
 }
 
 /** A pool ref from gallery-dl's pool extractor, whose metadata is the pool's id (and maybe its name). */
-export function poolRef(id: unknown, name: unknown, position: unknown = null): ImportPoolRef | null {
+export function poolRef(id: unknown, name: unknown, position: unknown = null, description: unknown = null): ImportPoolRef | null {
   const key = idText(id);
   const pos = num(position);
-  return key ? { key, name: text(name), position: pos !== null && Number.isInteger(pos) && pos > 0 ? pos : null } : null;
+  return key ? { key, name: text(name), position: pos !== null && Number.isInteger(pos) && pos > 0 ? pos : null, description: text(description) } : null;
 }

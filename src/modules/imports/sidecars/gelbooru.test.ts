@@ -24,7 +24,7 @@ test("gelbooru: a gelbooru.com JSON API post from the pool extractor: HTML entit
     description: null,
     createdAt: Date.parse('2022-11-24T14:30:35Z'),
     parentOriginId: null,
-    pools: [{ key: '761', name: 'Itunohika: Morning Commute', position: null }],
+    pools: [{ key: '761', name: 'Itunohika: Morning Commute', position: null, description: null }],
     score: 12,
     favCount: null,
     uploader: 'danbooru',

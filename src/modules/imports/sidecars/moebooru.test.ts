@@ -29,7 +29,7 @@ test('moebooru: a yande.re post with the tags option: circle as artist, faults a
     description: null,
     createdAt: 1672574400_000,
     parentOriginId: '1023400',
-    pools: [{ key: '318', name: null, position: null }],
+    pools: [{ key: '318', name: null, position: null, description: null }],
     score: 38,
     favCount: null,
     uploader: 'Mr_GT',

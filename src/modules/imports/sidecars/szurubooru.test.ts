@@ -30,7 +30,7 @@ test("szurubooru: a post after gallery-dl's _prepare: categories by name, the fi
     createdAt: Date.parse('2021-05-29T20:49:45.380Z'),
     // Relations are no parent.
     parentOriginId: null,
-    pools: [{ key: '55', name: 'Summer_Fields', position: null }],
+    pools: [{ key: '55', name: 'Summer_Fields', position: null, description: null }],
     score: 7,
     favCount: 5,
     uploader: 'stablehand',

@@ -37,7 +37,7 @@ function tags(data: Json): ImportTag[] {
 function pools(data: Json): ImportPoolRef[] {
   return (Array.isArray(data.pools) ? data.pools : [])
     .filter(isObject)
-    .map((p) => ({ key: idText(p.id) ?? '', name: strings(p.names)[0] ?? null, position: null }))
+    .map((p) => ({ key: idText(p.id) ?? '', name: strings(p.names)[0] ?? null, position: null, description: null }))
     .filter((p) => p.key !== '');
 }
 
