@@ -87,6 +87,15 @@ async function finished(run: Run, what: string) {
   return { ...ended, out: run.output() };
 }
 
+/** The nice values of a process's threads (field 19 of /proc/<pid>/task/<tid>/stat). */
+function nicenessOf(pid: number): number[] {
+  const values = fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+  return values;
+}
+
 const countPosts = async (ctx: Ctx) =>
   Number(
     (
@@ -126,6 +135,13 @@ eachDatabase('import folder killed with SIGKILL', (ctx) => {
         assert.equal(run.child.exitCode, null, `run ${k + 1} ended before it was killed:\n${run.output()}`);
         assert.ok(Date.now() < deadline, `run ${k + 1} added ${kill.posts} posts within ${RUN_MS / 1000} s:\n${run.output()}`);
         await sleep(10);
+      }
+      if (k === 0) {
+        const nice = nicenessOf(run.child.pid!);
+        assert.ok(
+          nice.every((n) => n >= 10),
+          `every thread of the import yields the CPU to the board (IMPORT_NICE): nice ${nice}`,
+        );
       }
       await sleep(kill.pauseMs);
       assert.ok(run.child.kill('SIGKILL'), `run ${k + 1} was still running to be killed:\n${run.output()}`);

@@ -28,7 +28,8 @@ export const IMPORT_USAGE = `  import folder DIR [options]
         everything, write nothing), --report FILE (one JSON line a post not simply imported;
         default import-<time>.jsonl here), --concurrency N (posts stored at once, default 2),
         --no-md5-check (take files whose md5 is not the one their metadata gives).
-        A second run adds nothing; a run stopped at any point goes on where it stopped.
+        A second run adds nothing; a run stopped at any point goes on where it stopped. The
+        import runs at a lower CPU priority than the board (IMPORT_NICE, default 10; 0: the same).
 `;
 
 const STD_IO: CommandIo = { env: process.env, out: process.stdout, err: process.stderr };
@@ -48,7 +49,7 @@ const positive = (raw: string | undefined, name: string, fallback: number) => {
  * server's requests: every thread of the process gets a lower CPU priority (on Linux niceness is
  * each thread's, and threads started later, sharp's among them, inherit their starter's).
  */
-function yieldToServer(niceness: number): void {
+function yieldToServer(level: number): void {
   let threads: number[];
   try {
     threads = fs.readdirSync('/proc/self/task').map(Number);
@@ -57,11 +58,17 @@ function yieldToServer(niceness: number): void {
   }
   for (const tid of threads) {
     try {
-      if (os.getPriority(tid) < niceness) os.setPriority(tid, niceness);
+      if (os.getPriority(tid) < level) os.setPriority(tid, level);
     } catch {
       // a thread that ended meanwhile, or a system that refuses: the import runs as it is
     }
   }
+}
+
+/** IMPORT_NICE: the import's CPU priority, 0 (as the server's) to 19 (lowest); default 10. */
+function niceness(raw: string | undefined): number {
+  const n = Number(raw ?? 10);
+  return Number.isInteger(n) && n >= 0 && n <= 19 ? n : 10;
 }
 
 function defaultReport(now: Date): string {
@@ -122,7 +129,8 @@ export async function importCommand(args: string[], io: CommandIo = STD_IO): Pro
     return 2;
   }
   const dryRun = values['dry-run'];
-  if (io === STD_IO && process.env.IB_NICE !== '0') yieldToServer(10);
+  // Only as a command of its own: tests call this function inside their own process.
+  if (io === STD_IO) yieldToServer(niceness(io.env.IMPORT_NICE));
   const config = loadConfig(io.env);
   if (kind === 'folder' && !fs.statSync(where, { throwIfNoEntry: false })?.isDirectory()) {
     io.err.write(`${where} is not a folder\n`);

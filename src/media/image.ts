@@ -1,4 +1,6 @@
-import type { Metadata, Sharp } from 'sharp';
+import fs from 'node:fs/promises';
+import type { Metadata, OutputInfo, Sharp } from 'sharp';
+import { stripJpegMetadata } from './jpeg-strip.ts';
 import { loadSharp } from './sharp.ts';
 import { AppError } from '../core/errors.ts';
 import { perceptualHash } from './phash.ts';
@@ -50,36 +52,66 @@ export interface Derivatives {
 }
 
 /**
- * Decodes the whole image once (a damaged or truncated file fails here) into a ~1,000 px preview,
- * then makes the grid thumbnail and the perceptual hash from that preview. EXIF orientation applied.
+ * WebP's effort (0-6) for previews and thumbnails. Encoding is most of the CPU an image costs
+ * (docs/benchmarks.md, "Import"): effort 2 takes about half of the default 4's time for files
+ * a few percent larger.
+ */
+const WEBP_EFFORT = 2;
+
+/**
+ * Decodes the whole image once (a damaged or truncated file fails here) into the pixels of a
+ * ~1,000 px preview, EXIF orientation applied; the preview is encoded from them, the grid thumbnail
+ * is scaled down from them, and the perceptual hash is taken from the thumbnail's pixels.
  */
 export async function imageDerivatives(input: string | Buffer, maxPixels: number): Promise<Derivatives> {
-  let preview: Buffer;
+  let pixels: { data: Buffer; info: OutputInfo };
   try {
-    preview = await (await open(input, maxPixels))
+    pixels = await (await open(input, maxPixels))
       .rotate()
       .resize(PREVIEW_SIZE, PREVIEW_SIZE, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 82 })
-      .toBuffer();
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   } catch (err) {
     if (/pixel limit/i.test(String(err))) throw new AppError(413, `The image is larger than ${Math.round(maxPixels / 1e6)} megapixels`);
     throw new AppError(415, 'The image could not be decoded: it is damaged or truncated');
   }
-  const [thumb, phash] = await Promise.all([
-    (await loadSharp())(preview).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer(),
-    perceptualHash(preview),
+  const sharp = await loadSharp();
+  const fromRaw = ({ data, info }: typeof pixels) => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  const small = await fromRaw(pixels).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+  const [preview, thumb, phash] = await Promise.all([
+    fromRaw(pixels).webp({ quality: 82, effort: WEBP_EFFORT }).toBuffer(),
+    fromRaw(small).webp({ quality: 80, effort: WEBP_EFFORT }).toBuffer(),
+    perceptualHash(fromRaw(small)),
   ]);
   return { thumb, preview, phash };
 }
 
 /**
  * The original without EXIF/XMP/IPTC (so no GPS or place names are served), orientation baked in,
- * colour profile kept, written to `out` (which the store streams from: the encoded image is never
- * whole in memory here); returns its size. Animated GIF and WebP stay animated.
+ * colour profile kept, written to `out`; returns its size. An upright JPEG loses its metadata
+ * segments and keeps its compressed picture byte for byte (jpeg-strip.ts); anything else is
+ * re-encoded (streamed: never whole in memory here). Animated GIF and WebP stay animated.
  */
 export async function stripMetadata(file: string, out: string, mime: string, info: ImageInfo, maxPixels: number): Promise<number> {
+  if (mime === 'image/jpeg' && (info.meta.orientation ?? 1) === 1) {
+    const stripped = stripJpegMetadata(await fs.readFile(file));
+    if (stripped && (await sameImage(stripped, info))) {
+      await fs.writeFile(out, stripped);
+      return stripped.length;
+    }
+  }
   const img = (await open(file, maxPixels, info.animated)).rotate().keepIccProfile();
   return (await encodeAs(img, mime).toFile(out)).size;
+}
+
+/** The stripped file's header still reads as the original's picture (a cheap check: no pixel is decoded). */
+async function sameImage(stripped: Buffer, info: ImageInfo): Promise<boolean> {
+  try {
+    const m = await (await loadSharp())(stripped).metadata();
+    return m.width === info.meta.width && m.height === info.meta.height && !m.exif && !m.xmp && !m.iptc;
+  } catch {
+    return false;
+  }
 }
 
 function encodeAs(img: Sharp, mime: string): Sharp {

@@ -1,3 +1,4 @@
+import type { Sharp } from 'sharp';
 import { loadSharp } from './sharp.ts';
 import { popcount } from '../core/typed-arrays.ts';
 
@@ -22,8 +23,10 @@ const BASIS: Float64Array[] = Array.from({ length: BLOCK + 1 }, (_, k) => {
   return row;
 });
 
-export async function perceptualHash(input: Buffer | string): Promise<string> {
-  const { data, info } = await (await loadSharp())(input)
+/** The hash of an image file, its bytes, or a sharp pipeline (as imageDerivatives hands it the thumbnail's pixels). */
+export async function perceptualHash(input: Buffer | string | Sharp): Promise<string> {
+  const img = typeof input === 'string' || Buffer.isBuffer(input) ? (await loadSharp())(input) : input;
+  const { data, info } = await img
     .autoOrient()
     .flatten({ background: '#ffffff' })
     .greyscale()

@@ -81,6 +81,20 @@ eachDatabase('uploads', (ctx) => {
     assert.equal(detail.fileSize, served.length);
   });
 
+  test('an upright JPEG with GPS: served without its EXIF, its picture not re-encoded', async () => {
+    const input = await sharp(await fx.png(31, 320, 240))
+      .jpeg({ quality: 90 })
+      .withExif({ IFD0: { Make: 'TestCam' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100' } })
+      .toBuffer();
+    const res = await upload(ctx, alice, 'upright.jpg', input);
+    assert.equal(res.statusCode, 201, res.body);
+    const served = await fetchMedia(ctx, res.json().post.imageUrl);
+    assert.equal((await sharp(served).metadata()).exif, undefined);
+    assert.equal(served.includes(Buffer.from('TestCam')), false);
+    const pixels = async (b: Buffer) => (await sharp(b).raw().toBuffer()).toString('base64');
+    assert.equal(await pixels(served), await pixels(input), 'the same pixels: a re-encoded JPEG would differ');
+  });
+
   test('animated GIF, WebP and AVIF are accepted; the GIF stays animated', async () => {
     const gif = await upload(ctx, alice, 'dance.gif', await fx.animatedGif(), { isNSFW: 'true' });
     assert.equal(gif.statusCode, 201, gif.body);
