@@ -55,7 +55,7 @@ export class ServerBackends {
 
   /**
    * PostgreSQL's version and shared_buffers, for the report: with Debian's 128 MB, pages of posts
-   * read part of their rows from the OS's cache (docs/benchmarks.md, Danbooru's API, 2026-12-03).
+   * read part of their rows from the OS's cache (docs/benchmarks.md, Figures behind the choices).
    */
   async settings(): Promise<PostgresSettings> {
     const client = await this.connected();

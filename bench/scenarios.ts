@@ -320,7 +320,7 @@ export const DESCRIPTIONS: Record<string, string> = {
 /**
  * p99 targets of their own, on both engines: a Danbooru page of 200 posts (some 430 kB) under
  * 250 ms at 16 connections (issue 56 point 15: the 50 ms of other scenarios, and issue 23's 100,
- * need more CPU a page than two cores have; docs/benchmarks.md, Danbooru's API).
+ * need more CPU a page than two cores have; docs/benchmarks.md, Targets).
  */
 export const P99_TARGETS: Record<string, number> = { 'danbooru-posts': 250 };
 

@@ -19,9 +19,11 @@ function find(dir) {
 let files = [...find(path.join(root, 'src')), ...find(path.join(root, 'test'))].sort();
 // Matched against the path inside the repository: a checkout under /work/docs must not make `docs` match every file.
 if (only.length) files = files.filter((f) => only.some((o) => path.relative(root, f).includes(o)));
-// Fleet mode (TEST_FLEET=2 or 2x2, docs/architecture.md "Tests in fleet mode"): only suites that
-// send requests through ctx.app have a fleet to reach. Files without eachDatabase, and files whose
-// tests call services on ctx.app.deps alone, would run exactly as in the normal PostgreSQL pass.
+// Fleet modes (TEST_FLEET=2x2 or 2, and procs; docs/architecture.md "Tests in fleet mode"): only
+// the suites whose behaviour depends on several instances, each saying why where it is declared:
+// eachDatabase({ title, fleet: 'why' }, ...) (FleetSuite, test/helpers.ts). Read from the file's
+// text, so a file is picked wherever it moves; every other suite would repeat npm test's
+// PostgreSQL pass behind more apps, and is left to it.
 const fleet = process.env.TEST_FLEET;
 if (fleet) {
   if (!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL) {
@@ -29,22 +31,27 @@ if (fleet) {
     process.exit(1);
   }
   const all = files.length;
-  const suites = files.filter((f) => /\beachDatabase\(/.test(fs.readFileSync(f, 'utf8')));
-  const serviceOnly = suites.filter((f) => !/ctx\.app(?!\.deps)/.test(fs.readFileSync(f, 'utf8')));
-  files = suites.filter((f) => !serviceOnly.includes(f));
+  const why = new Map(files.map((f) => [f, fleetReasons(fs.readFileSync(f, 'utf8'))]).filter(([, reasons]) => reasons.length > 0));
+  const unmarked = files.filter((f) => !why.has(f) && /\beachDatabase\(/.test(fs.readFileSync(f, 'utf8')));
+  files = [...why.keys()];
   const procs = fleet.trim() === 'procs';
   const leftOut = procs ? procsLeftOut(files) : new Map();
   files = files.filter((f) => !leftOut.has(f));
   console.log(
     procs
-      ? `# Fleet mode with processes: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: \`npm test\` runs them), each suite behind two server processes of WORKERS=2 started as \`npm start\` does, with their own DATA_DIR, media in s3rver, counters in Redis, reached through one round-robin TCP proxy`
-      : `# Fleet mode ${fleet}: ${files.length} of ${all} files, PostgreSQL pass only (the SQLite passes are not declared: a SQLite file cannot be shared by instances with separate DATA_DIRs, and \`npm test\` runs them), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
+      ? `# Fleet mode with processes: ${files.length} of ${all} files, their suites that depend on several instances, PostgreSQL pass only (\`npm test\` runs the SQLite passes and the rest), each suite behind two server processes of WORKERS=2 started as \`npm start\` does, with their own DATA_DIR, media in s3rver, counters in Redis, reached through one round-robin TCP proxy`
+      : `# Fleet mode ${fleet}: ${files.length} of ${all} files, their suites that depend on several instances, PostgreSQL pass only (a SQLite file cannot be shared by instances with separate DATA_DIRs; \`npm test\` runs the SQLite passes and the rest), each suite behind a fleet of apps with their own connection and DATA_DIR, media in s3rver, counters in Redis`,
   );
-  if (serviceOnly.length)
-    console.log(
-      `# Fleet mode: left out, their tests call services only (no request through ctx.app): ${serviceOnly.map((f) => path.relative(root, f)).join(', ')}`,
-    );
-  for (const [f, why] of leftOut) console.log(`# Fleet mode with processes: left out ${path.relative(root, f)}: ${why}`);
+  for (const f of files) console.log(`# runs ${path.relative(root, f)}: ${why.get(f).join('; ')}`);
+  for (const [f, reason] of leftOut) console.log(`# Fleet mode with processes: left out ${path.relative(root, f)}: ${reason}`);
+  console.log(
+    `# not run, no suite declared as a FleetSuite (nothing they test depends on several instances): ${unmarked.length} files with database suites (${unmarked.map((f) => path.relative(root, f)).join(', ')}) and ${all - why.size - unmarked.length} without`,
+  );
+}
+
+/** Why each FleetSuite of a file depends on several instances: the string literals given as `fleet:`, once each. */
+function fleetReasons(text) {
+  return [...new Set([...text.matchAll(/\bfleet:\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g)].map((m) => m[2]))];
 }
 
 /**

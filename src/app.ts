@@ -28,7 +28,7 @@ import { installRateLimits } from './core/rate-limit/index.ts';
 import { MemoryStore, type LimitStore } from './core/rate-limit/windows.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { openMediaStore } from './storage/open.ts';
-import { serveStoredMedia } from './storage/serve-media.ts';
+import { serveStoredMedia } from './modules/media/serve-media.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
@@ -51,7 +51,8 @@ import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { reactionsRoutes } from './modules/reactions/reactions.routes.ts';
 import { similarRoutes } from './modules/similar/similar.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
-import { startJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/runner.ts';
+import { startJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/runner.ts';
+import { registerBuiltInJobKinds } from './job-kinds.ts';
 import { danbooruRoutes } from './modules/danbooru/danbooru.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { databaseCheck, mediaCheck, readinessChecks, type Check, type ReadinessChecks } from './modules/health/health.service.ts';
@@ -119,6 +120,7 @@ function trustProxy(value: string): any {
 
 /** Builds the whole server. The same function serves production (server.ts) and every test. */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
+  registerBuiltInJobKinds();
   const database = opts.database ?? (await openDatabase(serverDatabase(config)));
   const clock = opts.clock ?? systemClock;
   const media = await openMediaStore(config);

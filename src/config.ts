@@ -1,9 +1,20 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { SearchSettings } from './search/search.ts';
-import { RATINGS, type Rating } from './core/schemas.ts';
+import type { Rating } from './core/schemas.ts';
+import {
+  type EntryOf,
+  type LOG_LEVELS,
+  type MEDIA_STORES,
+  type NameOf,
+  REGISTRATION_MODES,
+  type Setting,
+  type SettingEntry,
+  settingOf,
+  UPLOAD_APPROVAL_MODES,
+} from './config-settings.ts';
 
-/** Every setting the server reads, in one place. See the settings table in README.md. */
+/** Every setting the server reads, in one place: the environment variables of config-settings.ts (docs/settings.md). */
 export interface Config {
   port: number;
   host: string;
@@ -14,7 +25,7 @@ export interface Config {
   databasePoolSize: number;
   /** Whether start-up runs the migrations the database lacks; off, it refuses to start on an older schema. */
   migrateOnStart: boolean;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: string;
   redisUrl: string;
   /** Prefix of every Redis key, so several boards (or test runs) can share one Redis. */
@@ -42,7 +53,7 @@ export interface Config {
    */
   aliasRetagNow: number;
   /** Where media live: DATA_DIR/media, or a bucket (storage/open.ts). */
-  mediaStore: 'local' | 's3';
+  mediaStore: (typeof MEDIA_STORES)[number];
   /** Empty: media URLs are /media/... on this server. Otherwise their base (a CDN, the bucket), ending in `/`. */
   mediaPublicUrl: string;
   s3: S3Settings;
@@ -60,10 +71,8 @@ export interface Config {
   visitorRatings: Rating[];
 }
 
-export const UPLOAD_APPROVAL_MODES = ['off', 'new-users', 'all'] as const;
+export { REGISTRATION_MODES, UPLOAD_APPROVAL_MODES };
 export type UploadApproval = (typeof UPLOAD_APPROVAL_MODES)[number];
-
-export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
 export interface S3Settings {
@@ -102,68 +111,84 @@ export class ConfigError extends Error {
 }
 
 const MB = 1024 * 1024;
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 type Env = Record<string, string | undefined>;
+/** The values a `choice` or `list` setting takes. */
+type ValueOf<N extends NameOf<'choice'> | NameOf<'list'>> = EntryOf<N> extends { values: readonly (infer V)[] } ? V : never;
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `"${raw}" is not a whole number`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `${n} is outside ${min}..${max}`);
-  return n;
+/**
+ * Reads the environment through the list of settings (config-settings.ts): each reader takes only
+ * the names listed as its kind, and their defaults, ranges and values come from the list.
+ */
+function settingsReader(env: Env) {
+  const entry = <K extends Setting['kind']>(_kind: K, name: NameOf<K>) => settingOf(name) as unknown as Extract<Setting, { kind: K }>;
+  return {
+    int(name: NameOf<'int'>): number {
+      const { min, max, default: fallback } = entry('int', name);
+      const raw = env[name];
+      if (raw === undefined || raw === '') return fallback;
+      if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `"${raw}" is not a whole number`);
+      const n = Number(raw);
+      if (n < min || n > max) throw new ConfigError(name, `${n} is outside ${min}..${max}`);
+      return n;
+    },
+    /** Whether an int setting that also takes a word (WORKERS=auto) is set to it. */
+    isAuto(name: Extract<SettingEntry, { auto: string }>['name']): boolean {
+      return env[name]?.trim() === 'auto';
+    },
+    bool(name: NameOf<'bool'>): boolean {
+      const raw = env[name]?.trim().toLowerCase();
+      if (raw === undefined || raw === '') return entry('bool', name).default;
+      if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+      if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+      throw new ConfigError(name, `"${env[name]}" is not one of true, false, 1, 0, yes, no, on, off`);
+    },
+    choice<N extends NameOf<'choice'>>(name: N): ValueOf<N> {
+      const { values, default: fallback } = entry('choice', name);
+      const raw = env[name];
+      if (raw === undefined || raw === '') return fallback as ValueOf<N>;
+      if (!values.includes(raw)) throw new ConfigError(name, `"${raw}" is not one of ${values.join(', ')}`);
+      return raw as ValueOf<N>;
+    },
+    /** A comma list, any case and spacing, each once, in the order of the listed values; at least one. */
+    list<N extends NameOf<'list'>>(name: N): ValueOf<N>[] {
+      const { values, default: fallback } = entry('list', name);
+      const raw = env[name]?.trim() ?? '';
+      if (raw === '') return [...fallback] as ValueOf<N>[];
+      const given = raw.split(',').map((r) => r.trim().toLowerCase());
+      const unknown = given.find((r) => !values.includes(r));
+      if (unknown !== undefined) throw new ConfigError(name, `"${unknown}" is not one of ${values.join(', ')}`);
+      return values.filter((r) => given.includes(r)) as ValueOf<N>[];
+    },
+    url(name: NameOf<'url'>): string {
+      const { protocols } = entry('url', name);
+      const raw = env[name]?.trim() ?? '';
+      if (raw === '') return '';
+      let parsed: URL;
+      try {
+        parsed = new URL(raw);
+      } catch {
+        throw new ConfigError(name, `"${raw}" is not a URL`);
+      }
+      if (!protocols.includes(parsed.protocol)) {
+        throw new ConfigError(name, `the scheme must be ${protocols.join(' or ')}`);
+      }
+      return raw;
+    },
+    text(name: NameOf<'text'>): string {
+      return env[name]?.trim() || entry('text', name).default;
+    },
+  };
 }
+type Reader = ReturnType<typeof settingsReader>;
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(name, `"${env[name]}" is not one of true, false, 1, 0, yes, no, on, off`);
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `"${raw}" is not one of ${allowed.join(', ')}`);
-  }
-  return raw as T;
-}
-
-/** A comma list of ratings, each once, in the order safe, sketchy, unsafe; at least one. */
-function ratings(env: Env, name: string, fallback: Rating[]): Rating[] {
-  const raw = env[name]?.trim() ?? '';
-  if (raw === '') return fallback;
-  const given = raw.split(',').map((r) => r.trim().toLowerCase());
-  const unknown = given.find((r) => !(RATINGS as readonly string[]).includes(r));
-  if (unknown !== undefined) throw new ConfigError(name, `"${unknown}" is not one of ${RATINGS.join(', ')}`);
-  return RATINGS.filter((r) => given.includes(r));
-}
-
-function url(env: Env, name: string, protocols: string[]): string {
-  const raw = env[name]?.trim() ?? '';
-  if (raw === '') return '';
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `"${raw}" is not a URL`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `the scheme must be ${protocols.join(' or ')}`);
-  }
-  return raw;
-}
-
-function s3Settings(env: Env, store: Config['mediaStore']): S3Settings {
+function s3Settings(read: Reader, store: Config['mediaStore']): S3Settings {
   const s3 = {
-    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
-    bucket: env.S3_BUCKET?.trim() ?? '',
-    region: env.S3_REGION?.trim() || 'us-east-1',
-    accessKeyId: env.S3_ACCESS_KEY_ID?.trim() ?? '',
-    secretAccessKey: env.S3_SECRET_ACCESS_KEY?.trim() ?? '',
+    endpoint: read.url('S3_ENDPOINT'),
+    bucket: read.text('S3_BUCKET'),
+    region: read.text('S3_REGION'),
+    accessKeyId: read.text('S3_ACCESS_KEY_ID'),
+    secretAccessKey: read.text('S3_SECRET_ACCESS_KEY'),
   };
   if (store === 's3' && s3.bucket === '') throw new ConfigError('S3_BUCKET', 'MEDIA_STORE=s3 needs the name of the bucket');
   // Lenient past AWS's rules for new buckets (3-63 lowercase): older buckets and other stores allow more.
@@ -178,64 +203,65 @@ function s3Settings(env: Env, store: Config['mediaStore']): S3Settings {
 }
 
 /** A base URL ending in `/`, so a stored path is appended as it is. */
-function publicBase(env: Env): string {
-  const raw = url(env, 'MEDIA_PUBLIC_URL', ['http:', 'https:']);
+function publicBase(read: Reader): string {
+  const raw = read.url('MEDIA_PUBLIC_URL');
   if (raw === '') return '';
   if (/[?#]/.test(raw)) throw new ConfigError('MEDIA_PUBLIC_URL', 'a base URL takes no query or fragment');
   return raw.endsWith('/') ? raw : `${raw}/`;
 }
 
 /** The board's own address, for links printed by the CLI: no query, fragment or trailing `/`. */
-function siteUrl(env: Env): string {
-  const raw = url(env, 'PUBLIC_URL', ['http:', 'https:']);
+function siteUrl(read: Reader): string {
+  const raw = read.url('PUBLIC_URL');
   if (/[?#]/.test(raw)) throw new ConfigError('PUBLIC_URL', 'a base URL takes no query or fragment');
   return raw.replace(/\/+$/, '');
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const mediaStore = oneOf(env, 'MEDIA_STORE', ['local', 's3'] as const, 'local');
+  const read = settingsReader(env);
+  const mediaStore = read.choice('MEDIA_STORE');
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST?.trim() || '127.0.0.1',
-    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
-    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
-    migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
-    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    trustProxy: env.TRUST_PROXY?.trim() ?? '',
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    redisPrefix: env.REDIS_PREFIX?.trim() || 'imageboard:',
-    rateLimits: bool(env, 'RATE_LIMITS', true),
-    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 5000, 0, 600_000),
-    mallocTrimMs: int(env, 'MALLOC_TRIM_MS', 2000, 0, 600_000),
-    workers: env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : int(env, 'WORKERS', 1, 1, 64),
-    mediaGraceMinutes: int(env, 'MEDIA_GRACE_MINUTES', 60, 0, 10_080),
-    aliasRetagNow: int(env, 'ALIAS_RETAG_NOW', 1000, 0, 100_000),
+    port: read.int('PORT'),
+    host: read.text('HOST'),
+    dataDir: path.resolve(read.text('DATA_DIR')),
+    databaseUrl: read.url('DATABASE_URL'),
+    databasePoolSize: read.int('DATABASE_POOL_SIZE'),
+    migrateOnStart: read.bool('MIGRATE_ON_START'),
+    logLevel: read.choice('LOG_LEVEL'),
+    trustProxy: read.text('TRUST_PROXY'),
+    redisUrl: read.url('REDIS_URL'),
+    redisPrefix: read.text('REDIS_PREFIX'),
+    rateLimits: read.bool('RATE_LIMITS'),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS'),
+    shutdownDelayMs: read.int('SHUTDOWN_DELAY_MS'),
+    mallocTrimMs: read.int('MALLOC_TRIM_MS'),
+    workers: read.isAuto('WORKERS') ? os.availableParallelism() : read.int('WORKERS'),
+    mediaGraceMinutes: read.int('MEDIA_GRACE_MINUTES'),
+    aliasRetagNow: read.int('ALIAS_RETAG_NOW'),
     mediaStore,
-    mediaPublicUrl: publicBase(env),
-    s3: s3Settings(env, mediaStore),
-    registration: oneOf(env, 'REGISTRATION', REGISTRATION_MODES, 'open'),
-    publicUrl: siteUrl(env),
+    mediaPublicUrl: publicBase(read),
+    s3: s3Settings(read, mediaStore),
+    registration: read.choice('REGISTRATION'),
+    publicUrl: siteUrl(read),
     uploads: {
-      maxImageBytes: int(env, 'MAX_IMAGE_MB', 50, 1, 4096) * MB,
-      maxVideoBytes: int(env, 'MAX_VIDEO_MB', 200, 1, 16384) * MB,
-      maxImagePixels: int(env, 'MAX_IMAGE_MEGAPIXELS', 50, 1, 1000) * 1_000_000,
-      maxVideoSeconds: int(env, 'MAX_VIDEO_SECONDS', 600, 1, 86_400),
-      ffmpegPath: env.FFMPEG_PATH?.trim() || 'ffmpeg',
-      ffprobePath: env.FFPROBE_PATH?.trim() || 'ffprobe',
+      maxImageBytes: read.int('MAX_IMAGE_MB') * MB,
+      maxVideoBytes: read.int('MAX_VIDEO_MB') * MB,
+      maxImagePixels: read.int('MAX_IMAGE_MEGAPIXELS') * 1_000_000,
+      maxVideoSeconds: read.int('MAX_VIDEO_SECONDS'),
+      ffmpegPath: read.text('FFMPEG_PATH'),
+      ffprobePath: read.text('FFPROBE_PATH'),
     },
     search: {
       limits: {
-        maxLength: int(env, 'SEARCH_MAX_LENGTH', 1000, 10, 10_000),
-        maxTerms: int(env, 'SEARCH_MAX_TERMS', 20, 1, 200),
+        maxLength: read.int('SEARCH_MAX_LENGTH'),
+        maxTerms: read.int('SEARCH_MAX_TERMS'),
         maxDepth: 10,
       },
-      budgetMs: int(env, 'SEARCH_TIME_BUDGET_MS', 2000, 10, 600_000),
+      budgetMs: read.int('SEARCH_TIME_BUDGET_MS'),
     },
-    uploadApproval: oneOf(env, 'UPLOAD_APPROVAL', UPLOAD_APPROVAL_MODES, 'off'),
-    uploadApprovalMinPosts: int(env, 'UPLOAD_APPROVAL_MIN_POSTS', 10, 1, 1_000_000),
-    visitorRatings: ratings(env, 'VISITOR_RATINGS', ['safe']),
+    uploadApproval: read.choice('UPLOAD_APPROVAL'),
+    uploadApprovalMinPosts: read.int('UPLOAD_APPROVAL_MIN_POSTS'),
+    visitorRatings: read.list('VISITOR_RATINGS'),
   };
 }
 

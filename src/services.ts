@@ -1,4 +1,5 @@
 import type { Deps } from './core/deps.ts';
+import { deleteHeld, heldPostDetail } from './modules/approval/approval.service.ts';
 import { createPostsService } from './modules/posts/post-listing.ts';
 import { createSimilarService } from './modules/similar/similar.service.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
@@ -12,7 +13,7 @@ export function createServices(deps: Deps) {
   // Every tag's category and post count: the tag lists' and the posts' details' (tag-details.ts).
   const tags = new TagCache();
   return {
-    posts: createPostsService(deps, { tagCache: tags }),
+    posts: createPostsService(deps, { tagCache: tags, held: { detail: heldPostDetail, withdraw: deleteHeld } }),
     tags: createTagsService(deps, tags),
     similar: createSimilarService(deps),
   };

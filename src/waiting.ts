@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { errorBody } from './core/errors.ts';
 import { loggerOptions } from './core/log-format.ts';
-import { RETRY_AFTER_SECONDS, unavailableOf } from './core/unavailable.ts';
+import { RETRY_AFTER_SECONDS, unavailableOf } from './storage/unavailable.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { serverDatabase } from './core/deps-open.ts';
 

@@ -1,6 +1,6 @@
 // Fleet mode of the test suite (TEST_FLEET): the PostgreSQL pass of every eachDatabase suite runs
 // against several app instances on one database instead of one app, the way a load balancer in
-// front of separate machines would see them. See docs/architecture.md, "Fleet mode".
+// front of separate machines would see them. See docs/architecture.md, "Tests in fleet mode".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -80,19 +80,40 @@ export interface Ctx {
 }
 
 /**
+ * A suite whose behaviour depends on several instances of the board, and why: what an instance
+ * keeps for itself and must catch up on when another one writes (in-memory sets and caches, its
+ * DATA_DIR, its job runner), or what instances share and must agree on (sessions, counters in
+ * Redis, media in a bucket, jobs to claim). Such a suite runs in the fleet modes too
+ * (TEST_FLEET=2x2 and procs: docs/architecture.md, "Tests in fleet mode"); the others run in
+ * `npm test` only. `fleet` is a string literal: scripts/test.mjs picks the files by it, without
+ * loading them, and prints it.
+ */
+export interface FleetSuite {
+  title: string;
+  fleet: string;
+}
+
+/**
  * Declares a suite once per database engine. `body` registers tests (and may register its own
- * before() to load fixtures); ctx fields are filled before any test runs.
+ * before() to load fixtures); ctx fields are filled before any test runs. In the fleet modes only
+ * a FleetSuite is declared, once, on PostgreSQL behind the fleet.
  */
 export function eachDatabase(
-  title: string,
+  head: string | FleetSuite,
   body: (ctx: Ctx) => void,
   configOverrides: Partial<Config> = {},
   appOptions: Omit<AppOptions, 'database' | 'clock'> = {},
 ): void {
+  const { title, fleet } = typeof head === 'string' ? { title: head, fleet: null } : head;
+  if (fleet !== null && !fleet.trim()) throw new Error(`eachDatabase("${title}"): say why the suite depends on several instances, or give the title alone`);
   // The pass that cannot run is counted as skipped in the summary, not silently left out.
   if (!process.env.TEST_DATABASE_URL) test(`${title} [postgres]`, { skip: 'TEST_DATABASE_URL is not set' }, () => {});
   const shape = fleetShape();
   const procs = procsMode();
+  if ((shape || procs) && fleet === null) {
+    console.log(`not run in fleet mode: suite "${title}": no FleetSuite, nothing it tests depends on several instances (npm test runs it)`);
+    return;
+  }
   // The SQLite pass is not declared at all: scripts/test.mjs says so once, and `npm test` runs it.
   if (shape || procs) declareFleetFile();
   const label = procs ? ' procs' : shape ? ` fleet ${fleetLabel(shape)}` : '';

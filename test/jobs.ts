@@ -5,8 +5,8 @@ import { buildApp, type App } from '../src/app.ts';
 import type { Ctx } from './helpers.ts';
 import type { Deps } from '../src/core/deps.ts';
 import type { Database } from '../src/db/database.ts';
-import type { JobKind } from '../src/modules/jobs/job-kind.ts';
-import { registerJobKind } from '../src/modules/jobs/kinds.ts';
+import type { JobKind } from '../src/jobs/job-kind.ts';
+import { registerJobKind } from '../src/jobs/kinds.ts';
 import { createPost } from './factories.ts';
 
 /**

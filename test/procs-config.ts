@@ -1,5 +1,5 @@
 // How a suite's Config becomes the environment of real server processes (test/procs.ts): the
-// settings table of README.md read backwards. Whatever the environment cannot say fails the suite
+// settings of src/config-settings.ts (docs/settings.md) read backwards. Whatever the environment cannot say fails the suite
 // at start, so a suite never runs silently on other settings than it asked for.
 import { isDeepStrictEqual } from 'node:util';
 import { loadConfig, type Config } from '../src/config.ts';

@@ -12,7 +12,7 @@ import * as fx from './media-fixtures.ts';
 // Declared in procs mode only (npm run test:fleet:procs, which CI runs): elsewhere there are no processes to check.
 if (!procsMode()) console.log('# test/procs.test.ts: runs in procs mode only (npm run test:fleet:procs)');
 else
-  eachDatabase('procs mode', (ctx) => {
+  eachDatabase({ title: 'procs mode', fleet: 'the check of procs mode itself: four processes answer in turn and share what they write' }, (ctx) => {
     const servedBy = async (url = '/healthz') => {
       const res = await ctx.app.inject({ method: 'GET', url });
       assert.equal(res.statusCode, 200, res.body);

@@ -24,7 +24,7 @@ interface Rule {
   request(actor: Actor): Request | Promise<Request>;
 }
 
-eachDatabase('role matrix: who may do what', (ctx) => {
+eachDatabase({ title: 'role matrix: who may do what', fleet: 'a ban and roles set through one instance are enforced by the others' }, (ctx) => {
   const who = cast(ctx);
   let banned: Account;
   /** olive's post, edited once (two versions), and the banned member's, uploaded before the ban. */

@@ -159,7 +159,7 @@ eachDatabase('search language: errors, limits, wildcards, cursor', (ctx) => {
   });
 });
 
-eachDatabase('search language: a rating edited by another process', (ctx) => {
+eachDatabase({ title: 'search language: a rating edited by another process', fleet: "every instance's rating sets follow the change log" }, (ctx) => {
   test('the rating sets catch up from the change log', async () => {
     const u = await createUser(ctx.database, { username: 'rater' });
     const ids: number[] = [];
@@ -195,7 +195,7 @@ eachDatabase('search language: favourites and pools, which move no data version'
   });
 });
 
-eachDatabase('search language: likes, favourites and comments moved by another process', (ctx) => {
+eachDatabase({ title: 'search language: likes, favourites and comments moved by another process', fleet: 'kept counts follow the count log' }, (ctx) => {
   test('the counts kept in memory catch up from their log, and from a full read when far behind', async () => {
     const u = await createUser(ctx.database, { username: 'fan' });
     const ids: number[] = [];

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, tmpDirOf } from '../config.ts';
+import { settingOf } from '../config-settings.ts';
 import { openDeps } from '../core/deps-open.ts';
 import { RATINGS, type Rating } from '../core/schemas.ts';
 import { danbooruSource } from '../modules/imports/danbooru-source.ts';
@@ -65,10 +66,11 @@ function yieldToServer(level: number): void {
   }
 }
 
-/** IMPORT_NICE: the import's CPU priority, 0 (as the server's) to 19 (lowest); default 10. */
+/** IMPORT_NICE: the import's CPU priority, 0 (as the server's) to 19 (lowest); unset, empty or another value: the default. */
 function niceness(raw: string | undefined): number {
-  const n = Number(raw ?? 10);
-  return Number.isInteger(n) && n >= 0 && n <= 19 ? n : 10;
+  const { default: fallback, min, max } = settingOf('IMPORT_NICE');
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  return Number.isInteger(n) && n >= min && n <= max ? n : fallback;
 }
 
 function defaultReport(now: Date): string {

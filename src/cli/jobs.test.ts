@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { commandEnv, eachDatabase } from '../../test/helpers.ts';
 import { register, type Account } from '../../test/auth-helpers.ts';
 import { createMarksTable, createPosts, markingKind, waitForJob } from '../../test/jobs.ts';
-import { createJob } from '../modules/jobs/jobs.service.ts';
+import { createJob } from '../jobs/jobs.service.ts';
 import { jobsCommand } from './jobs.ts';
 import { main } from './main.ts';
 

@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDeps } from '../core/deps-open.ts';
 import { toId } from '../core/ids.ts';
-import { jobForCli } from '../modules/jobs/jobs.service.ts';
-import type { Job } from '../modules/jobs/jobs.schemas.ts';
+import { jobForCli } from '../jobs/jobs.service.ts';
+import type { Job } from '../jobs/jobs.schemas.ts';
 import { progressPrinter } from './progress.ts';
 import type { CommandIo } from './seed.ts';
 

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.ts';
+import { registerBuiltInJobKinds } from '../job-kinds.ts';
 import { NoDatabase } from '../core/deps-open.ts';
 import { USER_USAGE } from './user.ts';
 import { MEDIA_USAGE } from './media.ts';
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 /** Runs one command; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  registerBuiltInJobKinds();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(USAGE);

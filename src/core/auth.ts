@@ -4,7 +4,7 @@ import type { Deps, Viewer } from './deps.ts';
 import { sendError } from './errors.ts';
 import { isModerator } from './policy.ts';
 import { sha256Hex } from './tokens.ts';
-import { unavailableOf } from './unavailable.ts';
+import { unavailableOf } from '../storage/unavailable.ts';
 
 export const SESSION_COOKIE = 'ib_session';
 /** How stale last_seen_at / last_used may get before a request writes it again. */

@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUniqueViolation, OverBudget } from '../db/engine.ts';
-import { QueryError } from '../search/parse.ts';
-import { RETRY_AFTER_SECONDS, unavailableOf } from './unavailable.ts';
+import { RETRY_AFTER_SECONDS, unavailableOf } from '../storage/unavailable.ts';
 import { nearest } from './nearest.ts';
 
 export interface FieldError {
@@ -193,10 +192,6 @@ export function installErrorHandler(app: FastifyInstance): void {
       // Every 429, whatever slowed it down, says how long to wait in the header too.
       if (err.status === 429 && typeof err.extra.retryAfter === 'number') reply.header('Retry-After', String(err.extra.retryAfter));
       return sendError(req, reply, err.status, err.message, err.extra);
-    }
-    if (err instanceof QueryError) {
-      const details = [{ field: 'q', message: err.message, position: err.position }];
-      return sendError(req, reply, 400, `q: ${err.message} (at character ${err.position})`, { details });
     }
     if (err instanceof OverBudget) {
       // Another try may find the database less busy: say when, as a 429 does.

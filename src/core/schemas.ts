@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { BytePool, type JsonWriter } from './json-bytes.ts';
-import type { Dependency } from './unavailable.ts';
+import type { Dependency } from '../storage/unavailable.ts';
 
 /** A string enum that validates with `enum` so errors can list the allowed values. */
 export function StringEnum<T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) {

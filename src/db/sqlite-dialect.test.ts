@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { freshDatabase } from '../../test/helpers.ts';
-import { unavailableOf } from '../core/unavailable.ts';
+import { unavailableOf } from '../storage/unavailable.ts';
 
 // A database that cannot grow, as on a full disk: PRAGMA max_page_count makes SQLite answer
 // SQLITE_FULL, and roll the transaction back itself, as it does when the disk is full.

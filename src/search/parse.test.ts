@@ -26,7 +26,7 @@ const tree = (q: string) => show(parseQuery(q).tree);
 function fails(q: string, position: number, message: RegExp): void {
   assert.throws(
     () => parseQuery(q),
-    (err: unknown) => err instanceof QueryError && err.position === position && message.test(err.message),
+    (err: unknown) => err instanceof QueryError && err.position === position && message.test(err.reason),
     `${q} fails at ${position}`,
   );
 }

@@ -7,6 +7,8 @@
  * starts, so an error can point at it. What a metatag's value means is checked later.
  */
 
+import { AppError } from '../core/errors.ts';
+
 export type Node =
   | { kind: 'tag'; name: string; position: number }
   | { kind: 'wildcard'; pattern: string; position: number }
@@ -29,12 +31,13 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = { maxLength: 1000, maxTerms: 20, maxDepth: 10 };
 
-export class QueryError extends Error {
+/** A search that cannot be read: a 400 naming `q` and the character where the trouble is. */
+export class QueryError extends AppError {
   constructor(
-    message: string,
+    readonly reason: string,
     readonly position: number,
   ) {
-    super(message);
+    super(400, `q: ${reason} (at character ${position})`, { details: [{ field: 'q', message: reason, position }] });
   }
 }
 

@@ -1,4 +1,4 @@
-import { mediaUnavailable, UNREACHABLE_CODES, Unavailable } from '../core/unavailable.ts';
+import { mediaUnavailable, UNREACHABLE_CODES, Unavailable } from './unavailable.ts';
 
 /**
  * Whether a failed request to the bucket means the bucket was away or failing (no connection, no

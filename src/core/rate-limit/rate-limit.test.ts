@@ -74,7 +74,7 @@ describe('rate-limit rules', () => {
 });
 
 eachDatabase(
-  'rate limits',
+  { title: 'rate limits', fleet: 'the counters are in Redis: requests spread over every instance count in one budget' },
   (ctx) => {
     let alice: Account;
     before(async () => {

@@ -3,7 +3,7 @@ import { banJson, inForce } from '../../core/bans.ts';
 import type { Deps } from '../../core/deps.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import type { Role, Tier } from '../../core/tiers.ts';
-import { pagination } from '../tags/lists.ts';
+import { pagination } from '../../core/lists.ts';
 import type { MemberListQuery } from './members.schemas.ts';
 
 /** GET /api/admin/users (moderators): the accounts, a page at a time, each with its ban in force. */

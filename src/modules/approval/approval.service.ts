@@ -7,7 +7,7 @@ import { isModerator } from '../../core/policy.ts';
 import { iso, type Rating } from '../../core/schemas.ts';
 import { isUniqueViolation } from '../../db/engine.ts';
 import { withMediaJournal } from '../../storage/media-journal.ts';
-import { pagination, userRef } from '../tags/lists.ts';
+import { pagination, userRef } from '../../core/lists.ts';
 import { getPost, mediaDetail } from '../posts/posts.service.ts';
 import { tagDetails } from '../posts/posts.repo.ts';
 import * as repo from './approval.repo.ts';

@@ -44,7 +44,10 @@ const HIDDEN = { newest: false, search: false, tagFilter: false, tagCount: 0, up
 const SHOWN = { newest: true, search: true, tagFilter: true, tagCount: 1, uploads: 1, similar: true, danbooru: true };
 
 eachDatabase(
-  'upload approval (UPLOAD_APPROVAL=all)',
+  {
+    title: 'upload approval (UPLOAD_APPROVAL=all)',
+    fleet: "a post approved on one instance is published in every instance's kept sets; two moderators approve at once",
+  },
   (ctx: Ctx) => {
     const who = cast(ctx);
     let second: App;

@@ -2,7 +2,7 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../core/errors.ts';
 import { checkInvite, spendInvite } from '../invites/invites.service.ts';
 import { createAccount, userJson } from '../users/accounts.ts';
-import { decoyHash, hashPassword, verifyPassword } from './password.ts';
+import { decoyHash, hashPassword, verifyPassword } from '../users/password.ts';
 import { clearFailures, countAttempt } from './login-throttle.ts';
 import * as sessions from './sessions.repo.ts';
 import type { LoginBody, PasswordChangeBody, RegisterBody } from './auth.schemas.ts';

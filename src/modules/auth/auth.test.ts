@@ -23,7 +23,7 @@ const registerRaw = (ctx: Ctx, payload: object, headers: Record<string, string> 
   ctx.app.inject({ method: 'POST', url: '/api/auth/register', payload, headers });
 const logout = (ctx: Ctx, headers: Record<string, string>) => ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers });
 
-eachDatabase('auth: register, login, logout, sessions', (ctx: Ctx) => {
+eachDatabase({ title: 'auth: register, login, logout, sessions', fleet: 'sessions used across instances; the slow-down in Redis' }, (ctx: Ctx) => {
   let ann: Account;
   before(async () => {
     ann = await register(ctx.app, 'ann');

@@ -28,7 +28,7 @@ async function resetToken(ctx: Ctx, username: string): Promise<string> {
 const reset = (ctx: Ctx, token: string, password = NEW_PASSWORD, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'POST', url: '/api/auth/reset', payload: { token, password }, headers });
 
-eachDatabase('password reset: imageboard user reset-password and POST /api/auth/reset', (ctx) => {
+eachDatabase({ title: 'password reset: imageboard user reset-password and POST /api/auth/reset', fleet: 'sessions and slow-down of every instance' }, (ctx) => {
   test('the link sets the password, ends every session, keeps API keys, and works once', async () => {
     ctx.clock.t = Date.now(); // the command dates its link by the wall clock
     const alice = await register(ctx.app, 'alice');

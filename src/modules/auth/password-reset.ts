@@ -2,7 +2,7 @@ import type { Deps } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { iso } from '../../core/schemas.ts';
 import { randomToken, sha256Hex } from '../../core/tokens.ts';
-import { hashPassword } from './password.ts';
+import { hashPassword } from '../users/password.ts';
 import { clearFailures } from './login-throttle.ts';
 import type { ResetBody } from './auth.schemas.ts';
 

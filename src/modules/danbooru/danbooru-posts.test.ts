@@ -30,7 +30,7 @@ function assertDanbooruError(res: { statusCode: number; json(): any }, status: n
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
 const ABSOLUTE = /^http:\/\/board\.example\/media\/.+\/[0-9a-f]+\.[a-z0-9]+$/;
 
-eachDatabase('danbooru API: posts', (ctx) => {
+eachDatabase({ title: 'danbooru API: posts', fleet: 'each instance keeps the tag categories in memory, following tag history written by others' }, (ctx) => {
   let alice: Account;
   let mod: Account;
   const made: number[] = [];

@@ -47,7 +47,7 @@ async function matchingPosts(deps: Deps, q: string | null): Promise<RawBuilder<{
     );
   } catch (err) {
     if (!(err instanceof QueryError)) throw err;
-    throw new ExportError(`--q: ${err.message} (at character ${err.position})`);
+    throw new ExportError(`--q: ${err.reason} (at character ${err.position})`);
   }
 }
 

@@ -2,8 +2,8 @@ import type { TypedApp } from '../../core/typed-app.ts';
 import type { Deps } from '../../core/deps.ts';
 import { viewerOf } from '../../core/auth.ts';
 import { errors } from '../../core/schemas.ts';
-import { Job, JobIdParams } from './jobs.schemas.ts';
-import * as jobs from './jobs.service.ts';
+import { Job, JobIdParams } from '../../jobs/jobs.schemas.ts';
+import * as jobs from '../../jobs/jobs.service.ts';
 
 export function jobsRoutes(app: TypedApp, deps: Deps): void {
   app.get(

@@ -4,13 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eachDatabase } from '../../../test/helpers.ts';
 import { register, setAccount, type Account } from '../../../test/auth-helpers.ts';
 import { createMarksTable, createPosts, getJob, markingKind, marks, waitForJob } from '../../../test/jobs.ts';
-import { createJob } from './jobs.service.ts';
+import { createJob } from '../../jobs/jobs.service.ts';
 
 // Steps long enough that a client polling the job sees it part-way.
 const counting = markingKind('test-counting', { batch: 2, during: () => sleep(15) });
 
 eachDatabase(
-  'jobs: GET /api/jobs/<id>',
+  { title: 'jobs: GET /api/jobs/<id>', fleet: "a job is claimed by one instance's runner and watched through the others" },
   (ctx) => {
     let alice: Account;
     let bob: Account;

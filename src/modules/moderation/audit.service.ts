@@ -1,6 +1,6 @@
 import type { Deps } from '../../core/deps.ts';
 import { iso } from '../../core/schemas.ts';
-import { pagination, userRef } from '../tags/lists.ts';
+import { pagination, userRef } from '../../core/lists.ts';
 import { auditPage, type AuditAction } from './audit.repo.ts';
 import type { AuditQuery } from './moderation.schemas.ts';
 

@@ -4,7 +4,7 @@ import type { Deps, Viewer } from '../../core/deps.ts';
 import { badRequest, forbidden, notFound } from '../../core/errors.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import type { DB } from '../../db/types.ts';
-import { userRef } from '../tags/lists.ts';
+import { userRef } from '../../core/lists.ts';
 import { recordAudit } from './audit.repo.ts';
 import type { BanBody } from './moderation.schemas.ts';
 

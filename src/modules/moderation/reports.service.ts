@@ -4,7 +4,7 @@ import { parseId } from '../../core/ids.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import { isUniqueViolation } from '../../db/engine.ts';
 import type { ReportsTable } from '../../db/types.ts';
-import { pagination, userRef } from '../tags/lists.ts';
+import { pagination, userRef } from '../../core/lists.ts';
 import { recordAudit } from './audit.repo.ts';
 import type { NewReport, ReportListQuery, SettleReport } from './moderation.schemas.ts';
 

@@ -16,7 +16,7 @@ import { VersionedMap } from './versioned-map.ts';
 import { KeptHeads, KeptTotals } from '../../search/totals.ts';
 import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
-import { heldPostDetail } from '../approval/approval.service.ts';
+import type { HeldPosts } from './held-posts.ts';
 import type { ListFilters } from '../../search/filters.ts';
 import { listFilters } from '../preferences/preferences.service.ts';
 import { UserIds } from '../users/user-names.ts';
@@ -28,8 +28,12 @@ import { tagDetailsFrom } from './tag-details.ts';
  * newest order; the sets of tags, title words, ratings, kinds and uploaders; the counts; tag,
  * wildcard and title-word lookups). buildApp makes one; every route and the start-up warm-up go
  * through it, so the state has one owner. `kept`: tag or word sets, or a newest window, kept otherwise than by default (tests); the tag list's cache, shared with the tags service (createServices).
+ * `held`: the uploads waiting for approval, which a post's page and its delete fall back to (createServices).
  */
-export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSets?: WordSets; windowPosts?: number; tagCache?: TagCache } = {}) {
+export function createPostsService(
+  deps: Deps,
+  kept: { tagSets?: TagSets; wordSets?: WordSets; windowPosts?: number; tagCache?: TagCache; held?: HeldPosts } = {},
+) {
   const order = new NewestOrder();
   const tagSets = kept.tagSets ?? new TagSets();
   const wordSets = kept.wordSets ?? new WordSets();
@@ -79,6 +83,8 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
   /** The list's JSON text, with no viewer's filters. */
   const list = (q: PostListQuery): Promise<string> => page(q, json);
   return {
+    /** What deletes a post that waits for approval (DELETE /api/posts/<id> on one): none without the approval module. */
+    held: kept.held ?? null,
     list,
     /** GET /api/posts's JSON, as text or bytes, for this viewer (null: a visitor): with their filters, which are read afresh each time. */
     listFor: async (viewer: Viewer | null, q: PostListQuery): Promise<string | Buffer> => page(q, body, await listFilters(deps, viewer)),
@@ -95,7 +101,7 @@ export function createPostsService(deps: Deps, kept: { tagSets?: TagSets; wordSe
         const filters = await listFilters(deps, viewer);
         return await getPostAndNeighbours(deps, id, viewer, q, (list) => page(list, json, filters), tagDetails);
       } catch (err) {
-        const held = err instanceof AppError && err.status === 404 && toId(id) !== null ? await heldPostDetail(deps, toId(id)!, viewer) : null;
+        const held = kept.held && err instanceof AppError && err.status === 404 && toId(id) !== null ? await kept.held.detail(deps, toId(id)!, viewer) : null;
         if (held) return held;
         throw err;
       }

@@ -1,5 +1,5 @@
-import { deleteHeld } from '../approval/approval.service.ts';
 import { tmpDirOf } from '../../config.ts';
+import type { HeldPosts } from './held-posts.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { withMediaJournal } from '../../storage/media-journal.ts';
 import { AppError, notFound } from '../../core/errors.ts';
@@ -90,7 +90,7 @@ export async function changePost(trx: Transaction<DB>, deps: Deps, viewer: Viewe
 }
 
 /** Deletes a post (its uploader or a moderator), then its media files. */
-export async function deletePost(deps: Deps, viewer: Viewer, rawId: string) {
+export async function deletePost(deps: Deps, viewer: Viewer, rawId: string, held: HeldPosts | null = null) {
   const id = parseId(rawId, 'Post');
   const post = await deps.db
     .selectFrom('posts')
@@ -99,7 +99,7 @@ export async function deletePost(deps: Deps, viewer: Viewer, rawId: string) {
     .where('posts.id', '=', id)
     .executeTakeFirst();
   // Not published: an upload waiting for approval is withdrawn by its uploader (rejected by a moderator), else 404.
-  if (!post) return deleteHeld(deps, viewer, id, rawId);
+  if (!post) return held ? held.withdraw(deps, viewer, id, rawId) : notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
   const paths = [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));
   const audit =

@@ -1,12 +1,12 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { applyingImplications } from '../../db/locks.ts';
-import type { Deps } from '../../core/deps.ts';
-import type { JobKind } from '../jobs/job-kind.ts';
+import type { JobKind } from '../../jobs/job-kind.ts';
 import { replacePostTags, withImplied } from './post-tags.ts';
 import { toTagString } from './tag-string.ts';
 import { versioned } from './post-versions.ts';
 import { type LinkCursor, tagLinksAfter } from './tag-links.ts';
+import { ALIAS_RETAG, type AliasRetagParams, TAG_RENAME, type TagRenameParams } from '../tags/tag-jobs.ts';
 
 /** Posts a step of a job that retags posts goes over: well within a step's bounds (jobs/job-kind.ts). */
 export const RETAG_BATCH = 200;
@@ -40,13 +40,6 @@ export async function retagPost(
   return true;
 }
 
-export interface AliasRetagParams {
-  /** The alias name, and the ids of its old tag and of its target. */
-  from: string;
-  fromId: number;
-  toId: number;
-}
-
 /**
  * Moves the posts of an alias's old tag to its target (a post that has both just loses the old
  * one), in batches by post id. Made with the alias (POST /api/tag-aliases); until it has run,
@@ -54,7 +47,7 @@ export interface AliasRetagParams {
  * it: the name is its own again, and the posts not yet moved keep it.
  */
 export const aliasRetagJob: JobKind<AliasRetagParams, number> = {
-  name: 'alias-retag',
+  name: ALIAS_RETAG.name,
   total: async (db, params) =>
     Number(
       (
@@ -88,12 +81,6 @@ export const aliasRetagJob: JobKind<AliasRetagParams, number> = {
   },
 };
 
-export interface TagRenameParams {
-  tagId: number;
-  /** The name the tag had: what the posts' tag strings hold. */
-  from: string;
-}
-
 /**
  * Rewrites the tag strings of a renamed tag's posts (their links stay: the tag keeps its id), a
  * batch at a time in the tag's index order, to the name the tag has when the step runs (so a
@@ -101,7 +88,7 @@ export interface TagRenameParams {
  * rewritten its page shows the old name, an alias of the tag, which searches read as the tag.
  */
 export const tagRenameJob: JobKind<TagRenameParams, LinkCursor> = {
-  name: 'tag-rename',
+  name: TAG_RENAME.name,
   total: async (db, { tagId }) => Number((await db.selectFrom('tags').select('post_count').where('id', '=', tagId).executeTakeFirst())?.post_count ?? 0),
   step: async ({ trx, deps, params, cursor }) => {
     const tag = await trx.selectFrom('tags').select('name').where('id', '=', params.tagId).executeTakeFirst();
@@ -122,13 +109,3 @@ export const tagRenameJob: JobKind<TagRenameParams, LinkCursor> = {
     return { cursor: next ?? { at: 0, post: 0 }, done: posts.length, finished: posts.length < RETAG_BATCH };
   },
 };
-
-/** A job's steps run to the end at once, in the caller's transaction (a few posts: no job needed). */
-export async function runStepsNow<P>(trx: Transaction<DB>, deps: Deps, kind: JobKind<P, any>, params: P): Promise<void> {
-  let cursor: unknown = null;
-  for (;;) {
-    const step = await kind.step({ trx, deps, params, cursor, job: 0 });
-    if (step.finished) return;
-    cursor = step.cursor;
-  }
-}

@@ -129,6 +129,6 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
       },
       config: { auth: 'user', limit: 'write' },
     },
-    async (req) => deletePost(deps, viewerOf(req), req.params.id),
+    async (req) => deletePost(deps, viewerOf(req), req.params.id, posts.held),
   );
 }

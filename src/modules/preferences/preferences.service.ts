@@ -24,8 +24,8 @@ export async function putPreferences(deps: Pick<Deps, 'db' | 'clock'>, viewer: V
     } catch (err) {
       if (!(err instanceof QueryError)) throw err;
       const field = `blacklist[${i}]`;
-      throw new AppError(400, `${field}: ${err.message} (at character ${err.position})`, {
-        details: [{ field, message: err.message, position: err.position }],
+      throw new AppError(400, `${field}: ${err.reason} (at character ${err.position})`, {
+        details: [{ field, message: err.reason, position: err.position }],
       });
     }
   }

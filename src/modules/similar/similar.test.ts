@@ -44,7 +44,7 @@ async function postRows(ctx: Ctx): Promise<number> {
 }
 
 eachDatabase(
-  'similar images',
+  { title: 'similar images', fleet: "each instance keeps a perceptual-hash index that must take in others' uploads and deletes" },
   (ctx) => {
     let alice: Account;
     const ids: Record<string, string> = {};

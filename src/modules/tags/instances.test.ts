@@ -9,7 +9,7 @@ import { addAlias, imply, listed, patchTag, postTags, tagObject, uploadTagged, u
  * Two instances of the board on one database: curation done through one is in force on the
  * other at once, though the other had read (and cached) the tags, their posts and a search before.
  */
-eachDatabase('tag relations across two instances', (ctx) => {
+eachDatabase({ title: 'tag relations across two instances', fleet: 'curation on one instance is in force on the others at once' }, (ctx) => {
   const who = userAndModerator(ctx);
   let second: App;
   let other: Ctx;

@@ -6,16 +6,16 @@ import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
 import { applyingImplications } from '../../db/locks.ts';
 import type { DB } from '../../db/types.ts';
-import type { Job } from '../jobs/jobs.schemas.ts';
-import { createJob } from '../jobs/jobs.service.ts';
-import { wakeJobRunners } from '../jobs/wake.ts';
-import { aliasRetagJob, runStepsNow } from '../posts/posts.retag.ts';
+import type { Job } from '../../jobs/jobs.schemas.ts';
+import { createJob, runStepsNow } from '../../jobs/jobs.service.ts';
+import { wakeJobRunners } from '../../jobs/wake.ts';
+import { ALIAS_RETAG } from './tag-jobs.ts';
 import { aliasTargets } from './tag-aliases.repo.ts';
 import { anyImplicationOf } from './tag-implications.repo.ts';
 import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
 import { recordTagChange } from './tag-history.repo.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
-import { pagination, userRef } from './lists.ts';
+import { pagination, userRef } from '../../core/lists.ts';
 
 function aliasName(raw: string, field: 'from' | 'to'): string {
   const r = normalizeTagName(raw);
@@ -89,8 +89,8 @@ export async function createAlias(deps: Deps, by: Actor, input: NewTagAlias) {
     if (fromTag && fromTag.post_count > 0) {
       const params = { from, fromId: fromTag.id, toId: target.id };
       // A few posts move now, so the answer already finds them under `to`; many, in the background.
-      if (fromTag.post_count <= deps.config.aliasRetagNow) await runStepsNow(trx, deps, aliasRetagJob, params);
-      else job = await createJob(deps, aliasRetagJob, params, by.id, trx);
+      if (fromTag.post_count <= deps.config.aliasRetagNow) await runStepsNow(trx, deps, ALIAS_RETAG, params);
+      else job = await createJob(deps, ALIAS_RETAG, params, by.id, trx);
     }
     // Last: its lock comes after the rows of the posts moved now (db/locks.ts).
     await bumpVersion(trx);

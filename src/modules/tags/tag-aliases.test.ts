@@ -11,7 +11,7 @@ async function listedCount(ctx: Ctx, name: string): Promise<number | null> {
   return res.body.tags.find((t: { name: string }) => t.name === name)?.postsCount ?? null;
 }
 
-eachDatabase('tag aliases', (ctx) => {
+eachDatabase({ title: 'tag aliases', fleet: "a retag job one instance claims moves posts the others' kept sets follow" }, (ctx) => {
   const who = userAndModerator(ctx);
 
   test('creating an alias moves the posts of `from` at once (a post with both just loses it); the answer already finds them under `to`; counts and searches follow', async () => {

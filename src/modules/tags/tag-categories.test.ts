@@ -23,7 +23,7 @@ test('a category prefix is read in any case, long or short; any other colon stay
   assert.match(parsed.errors[1], /category prefix/);
 });
 
-eachDatabase('tag categories', (ctx) => {
+eachDatabase({ title: 'tag categories', fleet: "a category changed on one instance shows in the others' tag caches and post details" }, (ctx) => {
   const who = userAndModerator(ctx);
 
   test('an upload creates prefixed tags in their category; the post detail lists tags with category and count', async () => {

@@ -1,19 +1,19 @@
 import type { Actor, Deps } from '../../core/deps.ts';
-import type { Job } from '../jobs/jobs.schemas.ts';
+import type { Job } from '../../jobs/jobs.schemas.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
-import { createJob } from '../jobs/jobs.service.ts';
-import { wakeJobRunners } from '../jobs/wake.ts';
-import { runStepsNow, tagRenameJob } from '../posts/posts.retag.ts';
+import { createJob, runStepsNow } from '../../jobs/jobs.service.ts';
+import { wakeJobRunners } from '../../jobs/wake.ts';
+import { TAG_RENAME } from './tag-jobs.ts';
 import { aliasesOf, tagOfName } from './tag-aliases.repo.ts';
 import type { TagCategory } from './tag-categories.ts';
 import type { TagAliasListQuery, TagPatch } from './tag-detail.schemas.ts';
 import { recordTagChange, tagHistoryPage, type TagFields } from './tag-history.repo.ts';
 import { tagImplications } from './tag-implications.repo.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
-import { pagination } from './lists.ts';
+import { pagination } from '../../core/lists.ts';
 
 /** A name as asked for in a path: the tag rules' form of it (an unusable name is no tag: 404). */
 function asked(raw: string): string {
@@ -65,8 +65,8 @@ export async function patchTag(deps: Deps, by: Actor, rawName: string, patch: Ta
       await trx.insertInto('tag_aliases').values({ from_name: tag.name, tag_id: tag.id, creator_id: by.id, created_at: now }).execute();
       await recordTagChange(trx, by, now, { kind: 'alias', action: 'create', tagId: tag.id, after: { from: tag.name, to: rename } });
       const params = { tagId: tag.id, from: tag.name };
-      if (tag.post_count <= deps.config.aliasRetagNow) await runStepsNow(trx, deps, tagRenameJob, params);
-      else job = await createJob(deps, tagRenameJob, params, by.id, trx);
+      if (tag.post_count <= deps.config.aliasRetagNow) await runStepsNow(trx, deps, TAG_RENAME, params);
+      else job = await createJob(deps, TAG_RENAME, params, by.id, trx);
       [before.name, after.name] = [tag.name, rename];
     }
     if (patch.category !== undefined && patch.category !== tag.category) [before.category, after.category] = [tag.category as TagCategory, patch.category];

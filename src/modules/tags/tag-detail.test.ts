@@ -4,7 +4,7 @@ import { eachDatabase, getJson } from '../../../test/helpers.ts';
 import { assertBadField, assertError, ISO_MS } from '../../../test/auth-helpers.ts';
 import { userAndModerator, addAlias, listed, patchTag, postTags, tagObject, uploadTagged } from '../../../test/tag-helpers.ts';
 
-eachDatabase('GET and PATCH /api/tags/<name>', (ctx) => {
+eachDatabase({ title: 'GET and PATCH /api/tags/<name>', fleet: "a rename is followed by every instance's lists, searches and tag cache" }, (ctx) => {
   const who = userAndModerator(ctx);
 
   test('the tag object: category, count, description, aliases, implications, createdAt; an alias name answers its target', async () => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../../core/schemas.ts';
-import { Job } from '../jobs/jobs.schemas.ts';
+import { Job } from '../../jobs/jobs.schemas.ts';
 import { TagAlias, TagAliasList, TagAliasListQuery } from './tag-detail.schemas.ts';
 
 export const NewTagImplication = Type.Object(

@@ -6,15 +6,15 @@ import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
 import { changingImplications } from '../../db/locks.ts';
 import type { DB } from '../../db/types.ts';
-import { createJob } from '../jobs/jobs.service.ts';
-import { wakeJobRunners } from '../jobs/wake.ts';
-import { implicationBackfill } from './implication-backfill.job.ts';
+import { createJob } from '../../jobs/jobs.service.ts';
+import { wakeJobRunners } from '../../jobs/wake.ts';
+import { IMPLICATION_BACKFILL } from './tag-jobs.ts';
 import { tagOfName } from './tag-aliases.repo.ts';
 import { implicationPath, type TagRef } from './tag-implications.repo.ts';
 import type { NewTagImplication, TagImplicationListQuery } from './tag-implications.schemas.ts';
 import { recordTagChange } from './tag-history.repo.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
-import { pagination, userRef } from './lists.ts';
+import { pagination, userRef } from '../../core/lists.ts';
 
 type Side = 'from' | 'to';
 
@@ -85,7 +85,7 @@ export async function createImplication(deps: Deps, by: Actor, input: NewTagImpl
       otherId: to.id,
       after: { from: from.name, to: to.name },
     });
-    const job = (await postsToBackfill(trx, from.id, to.id)) ? await createJob(deps, implicationBackfill, { fromId: from.id, toId: to.id }, by.id, trx) : null;
+    const job = (await postsToBackfill(trx, from.id, to.id)) ? await createJob(deps, IMPLICATION_BACKFILL, { fromId: from.id, toId: to.id }, by.id, trx) : null;
     return { from: from.name, to: to.name, job };
   });
   if (made.job) wakeJobRunners(deps.db);

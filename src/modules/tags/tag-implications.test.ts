@@ -5,7 +5,7 @@ import { assertBadField, assertError, ISO_MS } from '../../../test/auth-helpers.
 import { createPost } from '../../../test/factories.ts';
 import { getJob, waitForJob } from '../../../test/jobs.ts';
 import { addAlias, editTags, imply, listed, postTags, tagObject, unimply, uploadTagged, userAndModerator } from '../../../test/tag-helpers.ts';
-import { BACKFILL_BATCH } from './implication-backfill.job.ts';
+import { BACKFILL_BATCH } from '../posts/implication-backfill.job.ts';
 
 /** The pairs GET /api/tag-implications lists for a query string. */
 async function pairs(ctx: Ctx, query = 'limit=200'): Promise<string[]> {
@@ -21,7 +21,7 @@ async function countOf(ctx: Ctx, name: string): Promise<number> {
 }
 
 eachDatabase(
-  'tag implications',
+  { title: 'tag implications', fleet: "an implication's backfill runs as a job one instance claims; the others' writes and kept sets must follow" },
   (ctx) => {
     const who = userAndModerator(ctx);
 

@@ -5,7 +5,7 @@ import { TagCache, type TagEntry } from './tag-cache.ts';
 import { NameSearch } from './name-search.ts';
 import type { TagListQuery, TagSort, TimeRange } from './tags.schemas.ts';
 import type { TagCategory } from './tag-categories.ts';
-import { pagination } from './lists.ts';
+import { pagination } from '../../core/lists.ts';
 
 const DAY = 86_400_000;
 const RANGE_MS: Record<Exclude<TimeRange, 'all'>, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };

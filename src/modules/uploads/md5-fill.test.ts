@@ -12,7 +12,7 @@ import { multipart } from '../../../test/multipart.ts';
 import * as fx from '../../../test/media-fixtures.ts';
 import { deletePostRows } from '../posts/posts.delete.ts';
 import { backgroundMd5Fill, fillMd5 } from './md5-fill.ts';
-import { mediaUnavailable } from '../../core/unavailable.ts';
+import { mediaUnavailable } from '../../storage/unavailable.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -35,7 +35,7 @@ const forget = (ctx: Ctx, ids: number[]) => ctx.database.updateTable('posts').se
 const originalOf = async (ctx: Ctx, id: number) =>
   (await ctx.database.selectFrom('posts').select('file_path').where('id', '=', id).executeTakeFirstOrThrow()).file_path;
 
-eachDatabase('md5 of posts', (ctx) => {
+eachDatabase({ title: 'md5 of posts', fleet: 'every instance starts a background md5 fill; each post is written once' }, (ctx) => {
   let alice: Account;
   before(async () => {
     alice = await register(ctx.app, 'alice');

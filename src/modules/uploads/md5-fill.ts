@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import type { Database } from '../../db/database.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
-import { unavailableOf } from '../../core/unavailable.ts';
+import { unavailableOf } from '../../storage/unavailable.ts';
 
 /**
  * Posts made before md5 was stored (migration 002) get it from their stored original, read once

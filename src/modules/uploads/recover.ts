@@ -4,7 +4,7 @@ import { graceCutoff, tmpDirOf } from '../../config.ts';
 import type { Deps } from '../../core/deps.ts';
 import { journalPaths } from '../../storage/media-journal.ts';
 import { ownerGone } from '../../storage/owner.ts';
-import { unclaimed } from './media-check.ts';
+import { unclaimed } from '../../db/queries/unclaimed-media.ts';
 
 export interface Recovered {
   tempFiles: number;

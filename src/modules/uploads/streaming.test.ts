@@ -18,7 +18,7 @@ function tmpBytes(dataDirs: string[]): number {
   return n;
 }
 
-eachDatabase('upload streaming', (ctx) => {
+eachDatabase({ title: 'upload streaming', fleet: 'an upload is written to the temporary folder of the instance it streams to, whichever that is' }, (ctx) => {
   test('an upload is written to a temporary file while it arrives, and that file is gone afterwards', async () => {
     const alice = await register(ctx.app, 'streamer');
     const port = await listeningPort(ctx);

@@ -30,7 +30,7 @@ async function postCount(ctx: Ctx): Promise<number> {
   return (await ctx.app.inject({ url: '/api/posts' })).json().totalPosts;
 }
 
-eachDatabase('uploads', (ctx) => {
+eachDatabase({ title: 'uploads', fleet: "an upload streams to one instance's DATA_DIR/tmp and the bucket; all list and serve it" }, (ctx) => {
   let alice: Account;
   before(async () => {
     alice = await register(ctx.app, 'alice');

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { DB, UserRow } from '../../db/types.ts';
 import { iso } from '../../core/schemas.ts';
 import type { Role, Tier } from '../../core/tiers.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from './password.ts';
 
 /** The `user` object of the auth and admin endpoints. */
 export function userJson(u: Pick<UserRow, 'id' | 'username' | 'role' | 'tier' | 'created_at'>) {

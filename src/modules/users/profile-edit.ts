@@ -5,7 +5,7 @@ import { contentPath } from '../../core/media-paths.ts';
 import { sha256Hex } from '../../core/tokens.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import { withMediaJournal } from '../../storage/media-journal.ts';
-import { unclaimed } from '../uploads/media-check.ts';
+import { unclaimed } from '../../db/queries/unclaimed-media.ts';
 import { tmpDirOf } from '../../config.ts';
 import { getProfile } from './users.service.ts';
 

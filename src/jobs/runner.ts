@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Deps } from '../../core/deps.ts';
+import type { Deps } from '../core/deps.ts';
 import type { JobKind, StepResult } from './job-kind.ts';
 import { jobKindNamed, jobKindNames } from './kinds.ts';
 import { claimJob, letGo, renewLease, saveStep } from './jobs.repo.ts';
 import { onJobCreated } from './wake.ts';
-import { unavailableOf } from '../../core/unavailable.ts';
+import { unavailableOf } from '../storage/unavailable.ts';
 
 /** How often an idle runner looks for a job. */
 export const JOB_POLL_MS = 1000;

@@ -2,12 +2,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildApp, type App } from '../../app.ts';
-import { eachDatabase } from '../../../test/helpers.ts';
-import { register, type Account } from '../../../test/auth-helpers.ts';
-import { appNames, createMarksTable, createPosts, getJob, markingKind, marks, waitForJob } from '../../../test/jobs.ts';
+import { buildApp, type App } from '../app.ts';
+import { eachDatabase } from '../../test/helpers.ts';
+import { register, type Account } from '../../test/auth-helpers.ts';
+import { appNames, createMarksTable, createPosts, getJob, markingKind, marks, waitForJob } from '../../test/jobs.ts';
 import { createJob } from './jobs.service.ts';
-import { databaseUnavailable } from '../../core/unavailable.ts';
+import { databaseUnavailable } from '../storage/unavailable.ts';
 
 eachDatabase(
   'jobs: the runner',

@@ -1,10 +1,11 @@
 import type { Transaction } from 'kysely';
-import type { Deps, Viewer } from '../../core/deps.ts';
-import { forbidden, notFound } from '../../core/errors.ts';
-import { parseId } from '../../core/ids.ts';
-import { isModerator } from '../../core/policy.ts';
-import type { DB } from '../../db/types.ts';
-import type { JobKind } from './job-kind.ts';
+import type { Deps, Viewer } from '../core/deps.ts';
+import { forbidden, notFound } from '../core/errors.ts';
+import { parseId } from '../core/ids.ts';
+import { isModerator } from '../core/policy.ts';
+import type { DB } from '../db/types.ts';
+import type { JobRef } from './job-kind.ts';
+import { kindOf } from './kinds.ts';
 import { insertJob, jobById } from './jobs.repo.ts';
 import type { Job } from './jobs.schemas.ts';
 import { wakeJobRunners } from './wake.ts';
@@ -26,8 +27,9 @@ export const jobView = (row: JobRow): Job => ({
  * (`trx`) the job exists only if that commits, and runners find it at their next look
  * (runner.ts: within a second); otherwise this process's runner starts on it at once.
  */
-export async function createJob<P>(deps: Deps, kind: JobKind<P>, params: P, createdBy: number | null, trx?: Transaction<DB>): Promise<Job> {
+export async function createJob<P>(deps: Deps, ref: JobRef<P>, params: P, createdBy: number | null, trx?: Transaction<DB>): Promise<Job> {
   const db = trx ?? deps.db;
+  const kind = kindOf(ref);
   const total = await kind.total(db, params);
   const id = await insertJob(db, { kind: kind.name, params, total, createdBy }, deps.clock.now());
   if (!trx) wakeJobRunners(deps.db);
@@ -48,4 +50,15 @@ export async function getJob(deps: Deps, viewer: Viewer, rawId: string): Promise
 export async function jobForCli(deps: Pick<Deps, 'db'>, id: number): Promise<Job | null> {
   const row = await jobById(deps.db, id);
   return row ? jobView(row) : null;
+}
+
+/** A job's steps run to the end at once, in the caller's transaction (a few items: no job needed). */
+export async function runStepsNow<P>(trx: Transaction<DB>, deps: Deps, ref: JobRef<P>, params: P): Promise<void> {
+  const kind = kindOf(ref);
+  let cursor: unknown = null;
+  for (;;) {
+    const step = await kind.step({ trx, deps, params, cursor, job: 0 });
+    if (step.finished) return;
+    cursor = step.cursor;
+  }
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from '../core/errors.ts';
-import { MEDIA_PREFIX } from '../core/media-paths.ts';
-import { contentTypeOf, MEDIA_CACHE_CONTROL } from './media-types.ts';
-import type { S3MediaStore } from './s3.ts';
+import { errorBody } from '../../core/errors.ts';
+import { MEDIA_PREFIX } from '../../core/media-paths.ts';
+import { contentTypeOf, MEDIA_CACHE_CONTROL } from '../../storage/media-types.ts';
+import type { S3MediaStore } from '../../storage/s3.ts';
 
 /** A stored path: folders and a name with one extension; nothing that could climb out or be read as a query. */
 const STORED_PATH = /^(?:[A-Za-z0-9_-]+\/)*[A-Za-z0-9_-]+\.[A-Za-z0-9]+$/;

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Deps } from '../../core/deps.ts';
-import type { DB } from '../../db/types.ts';
+import type { Deps } from '../core/deps.ts';
+import type { DB } from '../db/types.ts';
 
 /**
  * A kind of background job: what a job does, written as one bounded step the runner calls again
@@ -13,6 +13,19 @@ import type { DB } from '../../db/types.ts';
  * short enough not to hold up requests (on SQLite a write transaction holds the whole database).
  * A step that throws fails the job, with the error's message.
  */
+/**
+ * A kind's name with its parameters' type: what a service needs to start a job of that kind, or
+ * run it at once (jobs.service.ts), without importing the code that does the work. The kinds are
+ * registered where the app is put together (src/job-kinds.ts); a JobKind is a JobRef too.
+ */
+export interface JobRef<Params = any> {
+  readonly name: string;
+  /** Never set: it carries the type of the parameters. */
+  readonly params?: Params;
+}
+
+export const jobRef = <Params>(name: string): JobRef<Params> => ({ name });
+
 export interface JobKind<Params = any, Cursor = any> {
   /** A unique name, stored on the job and shown as its `kind`. */
   name: string;

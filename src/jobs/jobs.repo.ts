@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { DB, JobState } from '../../db/types.ts';
+import type { DB, JobState } from '../db/types.ts';
 
 type Db = Kysely<DB>;
 

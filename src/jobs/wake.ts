@@ -1,4 +1,4 @@
-import type { Database } from '../../db/engine.ts';
+import type { Database } from '../db/engine.ts';
 
 /**
  * Runners of this process waiting for work on a database. A job made here wakes them at once;

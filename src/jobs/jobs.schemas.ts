@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, StringEnum } from '../../core/schemas.ts';
+import { Id, StringEnum } from '../core/schemas.ts';
 
 export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
 

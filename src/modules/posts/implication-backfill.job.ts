@@ -1,15 +1,11 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import type { JobKind } from '../jobs/job-kind.ts';
+import type { JobKind } from '../../jobs/job-kind.ts';
 import { applyingImplications } from '../../db/locks.ts';
-import { addTagsToPosts } from '../posts/post-tags.ts';
-import { type LinkCursor, tagLinksAfter } from '../posts/tag-links.ts';
-import { impliedTags } from './tag-implications.repo.ts';
-
-export interface BackfillParams {
-  fromId: number;
-  toId: number;
-}
+import { addTagsToPosts } from './post-tags.ts';
+import { type LinkCursor, tagLinksAfter } from './tag-links.ts';
+import { impliedTags } from '../tags/tag-implications.repo.ts';
+import { type BackfillParams, IMPLICATION_BACKFILL } from '../tags/tag-jobs.ts';
 
 /**
  * Posts looked at per step. A step holds SQLite's one write lock and its process's one connection
@@ -39,7 +35,7 @@ async function lacking(trx: Transaction<DB>, posts: number[], wanted: number[]):
  * counts, tag strings, the change log the in-memory search sets catch up from.
  */
 export const implicationBackfill: JobKind<BackfillParams, LinkCursor> = {
-  name: 'tag-implication-backfill',
+  name: IMPLICATION_BACKFILL.name,
 
   async total(db, { fromId }) {
     const row = await db.selectFrom('tags').select('post_count').where('id', '=', fromId).executeTakeFirst();
