@@ -119,7 +119,7 @@ eachDatabase('list items written as JSON by the database', (ctx) => {
   });
 });
 
-eachDatabase('stored list items follow every change', (ctx) => {
+eachDatabase({ title: 'stored list items follow every change', fleet: "every instance's newest window and counts follow" }, (ctx) => {
   const item = async (id: string) => {
     const list = (await getJson(ctx.app, '/api/posts?limit=100', await memberHeaders(ctx.app))).body;
     return list.posts.find((p: { id: string }) => p.id === id);

@@ -29,7 +29,7 @@ async function rows(ctx: Ctx, table: 'likes' | 'favorites' | 'comments' | 'pool_
 }
 
 eachDatabase(
-  'PATCH and DELETE /api/posts/<id>',
+  { title: 'PATCH and DELETE /api/posts/<id>', fleet: "edits and deletes on one instance move the others' kept sets and tag caches" },
   (ctx) => {
     let alice: Account;
     let bob: Account;
