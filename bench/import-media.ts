@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { Prng } from './scenarios.ts';
 
 /**
  * The media of the import benchmark (bench/import.ts): distinct images of 0.5 to 2 megapixels,
@@ -25,16 +26,10 @@ export interface BenchImage {
   sidecar: string;
 }
 
-/** mulberry32: the sizes, formats and tags depend on the image's number only. */
+/** The sizes, formats and tags depend on the image's number only. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng(seed);
+  return () => prng.next();
 }
 
 const SYLLABLES = ['ka', 'ri', 'mo', 'tan', 'sel', 'vu', 'no', 'shi', 'pa', 'lem', 'do', 'rin', 'yu', 'gor', 'ha', 'zel'];

@@ -297,7 +297,7 @@ async function main(): Promise<number> {
         ['CPU of the import', cores(run.cpuSeconds), ''],
         ['CPU of the server', cores(serverCpu), ''],
         ...(dbCpu === null ? [] : [['CPU of PostgreSQL (every backend)', cores(dbCpu), '']]),
-        ['CPU of everything else on the machine', others === null ? 'n/a' : `${(others / wall).toFixed(2)} cores`, ''],
+        ['CPU of everything else on the machine', others === null ? 'n/a' : `${Math.max(0, others / wall).toFixed(2)} cores`, ''],
         ['peak RSS of the server', `${mb(serverRss.stop().peakBytes ?? 0).toFixed(0)} MB`, ''],
       ];
       const md = [

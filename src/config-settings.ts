@@ -376,8 +376,7 @@ export const SETTINGS = [
     default: 10,
     min: 0,
     max: 19,
-    meaning:
-      'Read by `imageboard import` alone: its CPU priority (niceness), so it leaves the cores to the board it fills; `0`: the same as the server. A value that is not a whole number in range is taken as the default',
+    meaning: 'Read by `imageboard import` alone: its CPU priority (niceness), so it leaves the cores to the board it fills; `0`: the same as the server',
   },
   {
     name: 'CC',

@@ -15,6 +15,7 @@ test('defaults: port 3000 on 127.0.0.1, data under ./data, SQLite, info logs, li
   assert.equal(c.migrateOnStart, true);
   assert.equal(c.shutdownDelayMs, 5000);
   assert.equal(c.mallocTrimMs, 2000);
+  assert.equal(c.importNice, 10);
   assert.equal(c.registration, 'open', 'anyone may sign up, as before the setting existed');
   assert.equal(c.publicUrl, '');
   assert.equal(c.uploadApproval, 'off', 'uploads are published at once, as before the setting existed');
@@ -43,6 +44,7 @@ test('every setting is read', () => {
     SHUTDOWN_TIMEOUT_MS: '2500',
     SHUTDOWN_DELAY_MS: '1500',
     MALLOC_TRIM_MS: '0',
+    IMPORT_NICE: '5',
     WORKERS: '2',
     MEDIA_GRACE_MINUTES: '5',
     ALIAS_RETAG_NOW: '250',
@@ -83,6 +85,7 @@ test('every setting is read', () => {
     shutdownTimeoutMs: 2500,
     shutdownDelayMs: 1500,
     mallocTrimMs: 0,
+    importNice: 5,
     workers: 2,
     mediaGraceMinutes: 5,
     aliasRetagNow: 250,
@@ -124,6 +127,7 @@ test('a bad value names the setting', () => {
     [{ MIGRATE_ON_START: 'sometimes' }, 'MIGRATE_ON_START'],
     [{ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS'],
     [{ MALLOC_TRIM_MS: 'often' }, 'MALLOC_TRIM_MS'],
+    [{ IMPORT_NICE: '20' }, 'IMPORT_NICE'],
     [{ MEDIA_STORE: 'ftp' }, 'MEDIA_STORE'],
     [{ MEDIA_STORE: 's3' }, 'S3_BUCKET'],
     [{ MEDIA_STORE: 's3', S3_BUCKET: 'media/originals' }, 'S3_BUCKET'],

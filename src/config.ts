@@ -40,6 +40,8 @@ export interface Config {
   shutdownDelayMs: number;
   /** How often each process gives malloc's free pages back to the system (0: never). */
   mallocTrimMs: number;
+  /** `imageboard import`'s CPU priority (niceness, 0-19): it leaves the cores to the board it fills. */
+  importNice: number;
   /** Server processes sharing the port (the first serves and hands connections out: workers.ts); 1 runs alone. */
   workers: number;
   /**
@@ -235,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS'),
     shutdownDelayMs: read.int('SHUTDOWN_DELAY_MS'),
     mallocTrimMs: read.int('MALLOC_TRIM_MS'),
+    importNice: read.int('IMPORT_NICE'),
     workers: read.isAuto('WORKERS') ? os.availableParallelism() : read.int('WORKERS'),
     mediaGraceMinutes: read.int('MEDIA_GRACE_MINUTES'),
     aliasRetagNow: read.int('ALIAS_RETAG_NOW'),

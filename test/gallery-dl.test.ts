@@ -3,7 +3,7 @@
 // retry-codes [429]. It must page a 250-post tag search past its 200-post batches, fetch one post
 // and one pool, and save every file byte for byte as it was uploaded (issue 23, point 8).
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,23 +15,13 @@ import { testConfig } from '../src/config.ts';
 import { createKeyOk, register, setAccount, type Account } from './auth-helpers.ts';
 import { TestClock } from './helpers.ts';
 import { png } from './media-fixtures.ts';
+import { GALLERY_DL, galleryDlMissing } from './gallery-dl-tool.ts';
 import { multipart } from './multipart.ts';
 
-const GALLERY_DL = process.env.GALLERY_DL_PATH ?? 'gallery-dl';
 const TAG = 'gdl_sample';
 const POSTS = 250;
 const POOL_SIZE = 5;
 const MINUTE = 60_000;
-
-/** Why gallery-dl cannot run here, or null. */
-function galleryDlMissing(): string | null {
-  try {
-    execFileSync(GALLERY_DL, ['--version'], { stdio: 'ignore', timeout: 30_000 });
-    return null;
-  } catch {
-    return `gallery-dl not found (${GALLERY_DL}): apt-get install gallery-dl, or set GALLERY_DL_PATH`;
-  }
-}
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 

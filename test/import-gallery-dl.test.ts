@@ -7,7 +7,7 @@
 // post_ids), a parent gallery-dl did not fetch, the uploader as owner; and a JPEG whose EXIF the
 // board stripped fails the md5 check (the md5 it serves is the upload's) until --no-md5-check.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,24 +20,14 @@ import { createKeyOk, register, setAccount } from './auth-helpers.ts';
 import { type Ctx, eachDatabase, TestClock } from './helpers.ts';
 import { boardView, importRun, type PostView, reportLines, summaryCounts } from './import-helpers.ts';
 import { jpegWithExifAndGps, png } from './media-fixtures.ts';
+import { GALLERY_DL, galleryDlMissing } from './gallery-dl-tool.ts';
 import { multipart } from './multipart.ts';
 
-const GALLERY_DL = process.env.GALLERY_DL_PATH ?? 'gallery-dl';
 /** gallery-dl's name for the board (a custom Danbooru instance): the category, and the origin of what comes in. */
 const INSTANCE = 'ourboard';
 const TAG = 'gdl_set';
 const POOL = 'gdl series';
 const HOUR = 3_600_000;
-
-/** Why gallery-dl cannot run here, or null. */
-function galleryDlMissing(): string | null {
-  try {
-    execFileSync(GALLERY_DL, ['--version'], { stdio: 'ignore', timeout: 30_000 });
-    return null;
-  } catch {
-    return `gallery-dl not found (${GALLERY_DL}): apt-get install gallery-dl, or set GALLERY_DL_PATH`;
-  }
-}
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');

@@ -32,6 +32,17 @@ export function summaryCounts(out: string) {
 }
 
 /** The report file's lines. */
+/** How many posts the board holds. */
+export const countPosts = async (ctx: Ctx) =>
+  Number(
+    (
+      await ctx.database
+        .selectFrom('posts')
+        .select((e) => e.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
 export const reportLines = (text: string) =>
   text
     .split('\n')

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { checkMedia } from '../src/modules/uploads/media-check.ts';
 import { type Ctx, commandEnv, eachDatabase, storedMedia, tmpFiles } from './helpers.ts';
-import { reportLines, summaryCounts } from './import-helpers.ts';
+import { countPosts, reportLines, summaryCounts } from './import-helpers.ts';
 import { png } from './media-fixtures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -89,22 +89,11 @@ async function finished(run: Run, what: string) {
 
 /** The nice values of a process's threads (field 19 of /proc/<pid>/task/<tid>/stat). */
 function nicenessOf(pid: number): number[] {
-  const values = fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
     const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
   });
-  return values;
 }
-
-const countPosts = async (ctx: Ctx) =>
-  Number(
-    (
-      await ctx.database
-        .selectFrom('posts')
-        .select((e) => e.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 
 /** Each post's stored files: original, thumbnail and preview. */
 async function mediaOfPosts(ctx: Ctx): Promise<string[][]> {

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, tmpDirOf } from '../config.ts';
-import { settingOf } from '../config-settings.ts';
 import { openDeps } from '../core/deps-open.ts';
 import { RATINGS, type Rating } from '../core/schemas.ts';
 import { danbooruSource } from '../modules/imports/danbooru-source.ts';
@@ -66,13 +65,6 @@ function yieldToServer(level: number): void {
   }
 }
 
-/** IMPORT_NICE: the import's CPU priority, 0 (as the server's) to 19 (lowest); unset, empty or another value: the default. */
-function niceness(raw: string | undefined): number {
-  const { default: fallback, min, max } = settingOf('IMPORT_NICE');
-  const n = raw === undefined || raw === '' ? fallback : Number(raw);
-  return Number.isInteger(n) && n >= min && n <= max ? n : fallback;
-}
-
 function defaultReport(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return path.resolve(`import-${stamp}.jsonl`);
@@ -131,9 +123,9 @@ export async function importCommand(args: string[], io: CommandIo = STD_IO): Pro
     return 2;
   }
   const dryRun = values['dry-run'];
-  // Only as a command of its own: tests call this function inside their own process.
-  if (io === STD_IO) yieldToServer(niceness(io.env.IMPORT_NICE));
   const config = loadConfig(io.env);
+  // Only as a command of its own: tests call this function inside their own process.
+  if (io === STD_IO) yieldToServer(config.importNice);
   if (kind === 'folder' && !fs.statSync(where, { throwIfNoEntry: false })?.isDirectory()) {
     io.err.write(`${where} is not a folder\n`);
     return 2;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { createUser, postRow } from '../../../test/factories.ts';
 import { type Ctx, eachDatabase, storedMedia } from '../../../test/helpers.ts';
-import { boardView, importRun, reportLines, summaryCounts } from '../../../test/import-helpers.ts';
+import { boardView, countPosts, importRun, reportLines, summaryCounts } from '../../../test/import-helpers.ts';
 import * as fx from '../../../test/media-fixtures.ts';
 import { contentPath } from '../../core/media-paths.ts';
 import { insertPost } from '../posts/posts.repo.ts';
@@ -40,16 +40,6 @@ async function tagsOf(ctx: Ctx, postId: number): Promise<string[]> {
     .execute();
   return rows.map((r) => `${r.name}:${r.category}`).sort();
 }
-
-const countPosts = async (ctx: Ctx) =>
-  Number(
-    (
-      await ctx.database
-        .selectFrom('posts')
-        .select((e) => e.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 
 eachDatabase('cli: imageboard import folder', (ctx) => {
   const bytes = {} as Record<string, Buffer>;
