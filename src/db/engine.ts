@@ -1,4 +1,4 @@
-import { Kysely, sql, type CompiledQuery, type Expression, type KyselyConfig, type KyselyPlugin, type RawBuilder, type SqlBool } from 'kysely';
+import { Kysely, sql, type CompiledQuery, type Transaction, type Expression, type KyselyConfig, type KyselyPlugin, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from './types.ts';
 import * as sqlText from './dialect.ts';
 
@@ -7,6 +7,11 @@ import type { DialectName } from './dialect.ts';
 
 /** Which engine a Database runs on: read inside src/db/ only (a test holds the rest of the code to that). */
 export type Engine = DialectName;
+
+/** A connection to the board's tables, or a transaction on one: what a repository's statements run on. */
+export type Db = Kysely<DB>;
+/** A transaction a service opened (`db.transaction().execute(...)`) and hands to repositories. */
+export type Tx = Transaction<DB>;
 
 /**
  * The database the rest of the code gets: Kysely's query builder, plus the SQL that differs between
