@@ -60,7 +60,7 @@ export type Board = ReturnType<typeof makeBoard>;
 
 /**
  * A query: a tag, the safe rating, a wildcard (any of its tags), AND with NOT, or OR. The rating
- * is made from its kept sets as src/search/sets.ts does (`union`: a copy when it is one), or is
+ * is made from its kept sets as src/search/sets/evaluate.ts does (`union`: a copy when it is one), or is
  * its kept set itself (`kept`).
  */
 export type Q = { tag: number } | { safe: 'union' | 'kept' } | { any: number[] } | { and: Q[]; not: Q[] } | { or: Q[] };

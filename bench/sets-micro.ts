@@ -5,15 +5,15 @@ import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { IdLists } from '../src/modules/posts/id-list.ts';
-import { difference, intersection, pageOf, type PostSet, sizeOf, union } from '../src/search/post-set.ts';
+import { IdLists } from '../src/search/sets/id-list.ts';
+import { difference, intersection, pageOf, type PostSet, sizeOf, union } from '../src/search/sets/post-set.ts';
 import { type Board, leaves, makeBoard, POSTS, type Q, QUERIES, queries, TAGS } from './sets-board.ts';
 
 /**
  * Compressed bitmaps (the `roaring` package, CRoaring) against the tag sets' own representation
- * (src/modules/posts/tag-sets.ts: a bitmap for each tag on 1 post in 16 or more, a varint id list
+ * (src/search/sets/tag-sets.ts: a bitmap for each tag on 1 post in 16 or more, a varint id list
  * (id-list.ts) for each other one, decoded for each query) with the operations of
- * src/search/post-set.ts. A synthetic board of a million posts (sets-board.ts), every tag kept in
+ * src/search/sets/post-set.ts. A synthetic board of a million posts (sets-board.ts), every tag kept in
  * memory, no database and no HTTP: each query is timed from the kept sets to a page of 24 ids and
  * the exact total. Each representation runs in a process of its own, so neither's garbage or
  * native objects slow the other's collections; both must give the same answers.
@@ -110,7 +110,7 @@ function ours(board: Board): Side {
     lists.decode(k, ids);
     return { ids };
   };
-  // As the Evaluator of src/search/sets.ts: AND is the intersection of its parts less the union of its NOT parts.
+  // As the Evaluator of src/search/sets/evaluate.ts: AND is the intersection of its parts less the union of its NOT parts.
   const evaluate = (q: Q): PostSet => {
     if ('tag' in q) return postsOf(q.tag);
     if ('safe' in q) return q.safe === 'union' ? union([{ bits: safe }], WORDS) : { bits: safe };

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { SearchSettings } from './search/search.ts';
+import type { SearchSettings } from './search/settings.ts';
 import type { Rating } from './core/schemas.ts';
 import {
   type EntryOf,

@@ -1,6 +1,6 @@
 import type { Deps } from './core/deps.ts';
 import { deleteHeld, heldPostDetail } from './modules/approval/approval.service.ts';
-import { createPostsService } from './modules/posts/post-listing.ts';
+import { createPostsService } from './modules/posts/posts.service.ts';
 import { createSimilarService } from './modules/similar/similar.service.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
 import { TagCache } from './modules/tags/tag-cache.ts';

@@ -9,7 +9,7 @@ import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { dropPostgresSchema, openDatabase, type Database } from '../src/db/database.ts';
 import type { Deps } from '../src/core/deps.ts';
-import { createPostsService, type PostsService } from '../src/modules/posts/post-listing.ts';
+import { createPostsService, type PostsService } from '../src/modules/posts/posts.service.ts';
 import type { PostListQuery } from '../src/modules/posts/posts.schemas.ts';
 import type { PostList } from '../src/modules/posts/posts.schemas.ts';
 import type { Static } from 'typebox';

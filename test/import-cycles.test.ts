@@ -86,3 +86,12 @@ test('core knows no feature: nothing in src/core imports a module, the search, o
     [],
   );
 });
+
+test('the search is whole: nothing in src/search imports a feature module', () => {
+  const graph = folderGraph();
+  const features = [...(graph.get('search') ?? [])].filter(([to]) => to.startsWith('modules/') || to === 'jobs' || to === 'cli');
+  assert.deepEqual(
+    features.map(([to, via]) => `${to}: ${via.join(', ')}`),
+    [],
+  );
+});

@@ -5,7 +5,7 @@ import { before, test } from 'node:test';
 import { eachDatabase, getJson, type Ctx } from './helpers.ts';
 import { createPost, createUser } from './factories.ts';
 import { register, type Account } from './auth-helpers.ts';
-import { DEFAULT_SEARCH } from '../src/search/search.ts';
+import { DEFAULT_SEARCH } from '../src/search/settings.ts';
 
 const list = (q: string) => `/api/posts?q=${encodeURIComponent(q)}&limit=100`;
 

@@ -9,7 +9,7 @@ import { addComment, addFavorite, createPool, createUser, postRow } from './fact
 import { insertPost } from '../src/modules/posts/posts.repo.ts';
 import { evaluate, matches, type ModelPost, ORDER_NAMES, type OrderName, type Q, queryArb, queryText, setQueryArb, type World } from './search-model.ts';
 import { register, type Account } from './auth-helpers.ts';
-import { DEFAULT_SEARCH } from '../src/search/search.ts';
+import { DEFAULT_SEARCH } from '../src/search/settings.ts';
 import { mulberry } from './prng.ts';
 
 const DAY = 86_400_000;

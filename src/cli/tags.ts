@@ -7,11 +7,12 @@ import { AppError } from '../core/errors.ts';
 import { isModerator } from '../core/policy.ts';
 import type { Role } from '../core/tiers.ts';
 import { createAlias, deleteAlias } from '../modules/tags/tag-aliases.service.ts';
-import { TAG_CATEGORIES, type TagCategory } from '../modules/tags/tag-categories.ts';
+import { TAG_CATEGORIES, type TagCategory } from '../core/tag-categories.ts';
 import { patchTag } from '../modules/tags/tag-detail.service.ts';
 import { createImplication, deleteImplication } from '../modules/tags/tag-implications.service.ts';
 import { parseRelations, type Relation } from './relations-csv.ts';
 import { progressPrinter } from './progress.ts';
+import { findAccountByName } from './tags.repo.ts';
 import type { CommandIo } from './seed.ts';
 
 export const TAGS_USAGE = `  tags alias <from> <to> | unalias <from>
@@ -113,7 +114,7 @@ async function setCategory(deps: Deps, by: Actor, name: string, category: TagCat
 
 /** --as: a moderator's or admin's account, recorded as the author of the changes. */
 async function actorNamed(deps: Deps, username: string): Promise<Actor> {
-  const user = await deps.db.selectFrom('users').select(['id', 'username', 'role']).where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+  const user = await findAccountByName(deps.db, username);
   if (!user) throw new Usage(`--as: there is no user '${username}'. ${AS_HELP}`);
   const actor = { ...user, role: user.role as Role };
   if (!isModerator(actor)) throw new Usage(`--as: '${user.username}' is not a moderator or admin. ${AS_HELP}`);

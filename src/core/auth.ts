@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { banInForce, banJson, banMessage } from './bans.ts';
+import * as repo from './auth.repo.ts';
+import { banJson, banMessage } from './bans.ts';
+import { banInForce } from './bans.repo.ts';
 import type { Deps, Viewer } from './deps.ts';
 import { sendError } from './errors.ts';
 import { isModerator } from './policy.ts';
@@ -42,37 +44,17 @@ declare module 'fastify' {
 type Found = { id: number; last_seen_at: number | null };
 
 async function userByKey(deps: Deps, key: string) {
-  return deps.db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select([
-      'users.id',
-      'users.username',
-      'users.role',
-      'users.tier',
-      'users.last_seen_at',
-      'api_keys.id as key_id',
-      'api_keys.is_active',
-      'api_keys.last_used',
-    ])
-    .where('api_keys.key_hash', '=', sha256Hex(key))
-    .executeTakeFirst();
+  return repo.findUserByKey(deps.db, sha256Hex(key));
 }
 
 async function userBySession(deps: Deps, token: string) {
-  return deps.db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.username', 'users.role', 'users.tier', 'users.last_seen_at', 'sessions.id as session_id'])
-    .where('sessions.token_hash', '=', sha256Hex(token))
-    .where('sessions.expires_at', '>', deps.clock.now())
-    .executeTakeFirst();
+  return repo.findUserBySession(deps.db, sha256Hex(token), deps.clock.now());
 }
 
 function touch(deps: Deps, req: FastifyRequest, user: Found): void {
   const now = deps.clock.now();
   if (user.last_seen_at !== null && now - user.last_seen_at < TOUCH_EVERY_MS) return;
-  deps.db.updateTable('users').set({ last_seen_at: now }).where('id', '=', user.id).execute().catch(notTouched(req, 'users.last_seen_at'));
+  repo.touchUser(deps.db, user.id, now).catch(notTouched(req, 'users.last_seen_at'));
 }
 
 /**
@@ -152,7 +134,7 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
       req.apiKeyId = found.key_id;
       const now = deps.clock.now();
       if (found.last_used === null || now - found.last_used >= TOUCH_EVERY_MS) {
-        await deps.db.updateTable('api_keys').set({ last_used: now }).where('id', '=', found.key_id).execute().catch(notTouched(req, 'api_keys.last_used'));
+        await repo.touchKey(deps.db, found.key_id, now).catch(notTouched(req, 'api_keys.last_used'));
       }
       touch(deps, req, found);
     } else {

@@ -1,4 +1,14 @@
-import { Kysely, sql, type CompiledQuery, type Transaction, type Expression, type KyselyConfig, type KyselyPlugin, type RawBuilder, type SqlBool } from 'kysely';
+import {
+  Kysely,
+  sql,
+  type CompiledQuery,
+  type Transaction,
+  type Expression,
+  type KyselyConfig,
+  type KyselyPlugin,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { DB } from './types.ts';
 import * as sqlText from './dialect.ts';
 

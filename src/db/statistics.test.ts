@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { capturingQueries, freshDatabase } from '../../test/helpers.ts';
 import { createPost, createUser, postRow } from '../../test/factories.ts';
 import { compactSearchIndex, dropHistograms } from './statistics.ts';
-import { sqlSearch } from '../search/sql.ts';
+import { sqlSearch } from '../search/strategies/sql.ts';
 import { ORDERS } from '../search/expr.ts';
 
 test('SQLite keeps the row counts of ANALYZE and drops the value histograms that misled date ranges', async () => {

@@ -81,7 +81,7 @@ export interface TagsTable {
   name: string;
   post_count: number;
   created_at: number;
-  /** general, artist, copyright, character or meta (modules/tags/tag-categories.ts). */
+  /** general, artist, copyright, character or meta (core/tag-categories.ts). */
   category: Generated<string>;
   description: Generated<string>;
 }

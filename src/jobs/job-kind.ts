@@ -1,6 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../core/deps.ts';
-import type { DB } from '../db/types.ts';
+import type { Db, Tx } from '../db/engine.ts';
 
 /**
  * A kind of background job: what a job does, written as one bounded step the runner calls again
@@ -30,13 +29,13 @@ export interface JobKind<Params = any, Cursor = any> {
   /** A unique name, stored on the job and shown as its `kind`. */
   name: string;
   /** How many items the job has, counted when it is created (and at least what it has done). */
-  total(db: Kysely<DB>, params: Params): Promise<number>;
+  total(db: Db, params: Params): Promise<number>;
   step(input: StepInput<Params, Cursor>): Promise<StepResult<Cursor>>;
 }
 
 export interface StepInput<Params, Cursor> {
   /** The step's transaction: write through it. */
-  trx: Transaction<DB>;
+  trx: Tx;
   /** The job's id (for what a kind keeps under it, e.g. the posts of job_posts). */
   job: number;
   /** Everything else, as services get it; call deps.db's engine methods (not its queries) inside the step. */

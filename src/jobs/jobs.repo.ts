@@ -1,7 +1,6 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/engine.ts';
 import type { DB, JobState } from '../db/types.ts';
-
-type Db = Kysely<DB>;
 
 export interface NewJob {
   kind: string;

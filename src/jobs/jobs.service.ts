@@ -1,9 +1,8 @@
-import type { Transaction } from 'kysely';
 import type { Deps, Viewer } from '../core/deps.ts';
 import { forbidden, notFound } from '../core/errors.ts';
 import { parseId } from '../core/ids.ts';
 import { isModerator } from '../core/policy.ts';
-import type { DB } from '../db/types.ts';
+import type { Tx } from '../db/engine.ts';
 import type { JobRef } from './job-kind.ts';
 import { kindOf } from './kinds.ts';
 import { insertJob, jobById } from './jobs.repo.ts';
@@ -27,7 +26,7 @@ export const jobView = (row: JobRow): Job => ({
  * (`trx`) the job exists only if that commits, and runners find it at their next look
  * (runner.ts: within a second); otherwise this process's runner starts on it at once.
  */
-export async function createJob<P>(deps: Deps, ref: JobRef<P>, params: P, createdBy: number | null, trx?: Transaction<DB>): Promise<Job> {
+export async function createJob<P>(deps: Deps, ref: JobRef<P>, params: P, createdBy: number | null, trx?: Tx): Promise<Job> {
   const db = trx ?? deps.db;
   const kind = kindOf(ref);
   const total = await kind.total(db, params);
@@ -53,7 +52,7 @@ export async function jobForCli(deps: Pick<Deps, 'db'>, id: number): Promise<Job
 }
 
 /** A job's steps run to the end at once, in the caller's transaction (a few items: no job needed). */
-export async function runStepsNow<P>(trx: Transaction<DB>, deps: Deps, ref: JobRef<P>, params: P): Promise<void> {
+export async function runStepsNow<P>(trx: Tx, deps: Deps, ref: JobRef<P>, params: P): Promise<void> {
   const kind = kindOf(ref);
   let cursor: unknown = null;
   for (;;) {

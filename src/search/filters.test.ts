@@ -4,8 +4,10 @@ import type { Lookups } from './compile.ts';
 import { type Compiled, type Expr, ORDERS } from './expr.ts';
 import { checkEntry, filterExpr } from './filters.ts';
 import { QueryError } from './parse.ts';
-import { DEFAULT_SEARCH, plan, simplify } from './search.ts';
-import type { SetIndexes } from './sets.ts';
+import { plan } from './plan.ts';
+import { DEFAULT_SEARCH } from './settings.ts';
+import { simplify } from './search.ts';
+import type { SetIndexes } from './sets/indexes.ts';
 
 /** A board with two tags, `cat` (1) and `dog` (2). */
 const lookups: Lookups = {

@@ -6,24 +6,15 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/engine.ts';
 import { compileTree, type Lookups, orderOf, withPoolOrder } from './compile.ts';
 import { type Compiled, type Expr, ORDERS, type OrderKey, type Wildcard } from './expr.ts';
-import { DEFAULT_LIMITS, type Limits, parseQuery, QueryError } from './parse.ts';
-import { drivenSearch, drivenServe, MAX_CANDIDATES, split } from './driven.ts';
-import { type SetIndexes, type SetStrategy, setsCost, setsSearch, setsServe } from './sets.ts';
-import { condition, type SearchPage, sqlSearch } from './sql.ts';
-import { columnsSearch, columnsServe } from './columns.ts';
+import { parseQuery, QueryError } from './parse.ts';
+import { drivenSearch } from './strategies/driven.ts';
+import { plan } from './plan.ts';
+import { DEFAULT_SEARCH, type SearchSettings, type StrategyName } from './settings.ts';
+import type { SetIndexes } from './sets/indexes.ts';
+import { type SetStrategy, setsSearch } from './strategies/sets.ts';
+import { condition, type SearchPage, sqlSearch } from './strategies/sql.ts';
+import { columnsSearch } from './strategies/columns.ts';
 import { filterExpr, type ListFilters } from './filters.ts';
-
-export interface SearchSettings {
-  limits: Limits;
-  /** A query still running after this long ends with OverBudget (503). */
-  budgetMs: number;
-  /** Tests run every query through one strategy where it can answer it (else SQL); the board lets the planner choose ('auto'). */
-  strategy?: StrategyName | 'auto';
-}
-
-export const DEFAULT_SEARCH: SearchSettings = { limits: DEFAULT_LIMITS, budgetMs: 2_000 };
-
-export type StrategyName = 'sets' | 'columns' | 'driven' | 'sql';
 
 /** What the old parameters of GET /api/posts compiled to, ANDed with `q`. */
 export interface BaseQuery {
@@ -104,46 +95,6 @@ export async function search(
 export async function allMatching(db: Database, q: string, lookups: Lookups, settings: SearchSettings, now: number): Promise<RawBuilder<{ id: number }>> {
   const compiled = await compileQuery({ q, base: { expr: { kind: 'all' } }, offset: 0, limit: 0, seed: 0, now }, lookups, settings);
   return sql<{ id: number }>`SELECT posts.id FROM posts WHERE ${condition(db, simplify(compiled.expr))}`;
-}
-
-/** Rough microseconds a SQL query spends on a post it looks at, a set strategy on a bitmap word, and the columns strategy on a candidate. */
-const SQL_ROW_US = 1;
-const WORD_US = 0.002;
-const CANDIDATE_US = 0.01;
-
-/**
- * The strategy with the lowest estimated cost among those that can answer the query. SQL reads
- * rows until it has the page and then counts up to COUNT_CAP: at worst every post, each with a
- * lookup per condition. The sets pass over a bitmap of every post id once a node. The driven
- * strategy costs the sets of its part that is sets, plus a row read for each candidate: how many
- * there are is known only once the sets are evaluated, so it gives way to SQL past
- * MAX_CANDIDATES (driven.ts). The columns strategy tests and ranks each candidate in memory, at
- * worst every post: a hundredth of a row read each.
- */
-export function plan(c: Compiled, settings: SearchSettings, indexes?: SetIndexes): StrategyName {
-  const forced = settings.strategy ?? 'auto';
-  // A pool's order is its rows' positions, which only SQL reads (a pool is small: its posts are found by their link rows).
-  if (!indexes || forced === 'sql' || c.order.some((k) => k.field === 'pool')) return 'sql';
-  const posts = indexes.posts.newestId + 1;
-  const words = Math.ceil(posts / 32);
-  const sqlCost = posts * SQL_ROW_US * (1 + leaves(c.expr));
-  const setsCheaper = setsCost(c.expr, words) * WORD_US < sqlCost;
-  if (setsServe(c) && (forced === 'sets' || (forced === 'auto' && setsCheaper))) return 'sets';
-  if (columnsServe(c, indexes) && (forced === 'columns' || forced === 'auto')) {
-    const { sets } = split(c.expr);
-    const columnsCost = setsCost({ kind: 'and', exprs: sets }, words) * WORD_US + posts * CANDIDATE_US;
-    if (forced === 'columns' || columnsCost < sqlCost) return 'columns';
-  }
-  if (drivenServe(c) && (forced === 'driven' || forced === 'auto')) {
-    const { sets } = split(c.expr);
-    const drivenCost = setsCost({ kind: 'and', exprs: sets }, words) * WORD_US + MAX_CANDIDATES * SQL_ROW_US;
-    if (forced === 'driven' || drivenCost < sqlCost) return 'driven';
-  }
-  return 'sql';
-}
-
-function leaves(e: Expr): number {
-  return e.kind === 'and' || e.kind === 'or' ? e.exprs.reduce((n, x) => n + leaves(x), 0) : e.kind === 'not' ? leaves(e.expr) : 1;
 }
 
 function andOf(a: Expr, b: Expr): Expr {

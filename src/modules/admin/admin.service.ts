@@ -1,12 +1,11 @@
 import type { Actor, Deps } from '../../core/deps.ts';
-import type { Transaction } from 'kysely';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
-import type { DB } from '../../db/types.ts';
-import type { Database } from '../../db/engine.ts';
+import type { Database, Tx } from '../../db/engine.ts';
 import type { Role, Tier } from '../../core/tiers.ts';
 import { enforceKeyCap } from '../api-keys/api-keys.service.ts';
 import { recordAudit } from '../moderation/audit.repo.ts';
 import { userJson } from '../users/accounts.ts';
+import * as repo from './admin.repo.ts';
 
 export interface AccountChange {
   tier?: Tier;
@@ -18,8 +17,8 @@ export interface AccountChange {
  * invites need one; only the command line could). On PostgreSQL the admins' rows are locked, so
  * two admins demoting each other at once cannot both pass; SQLite runs one writer at a time.
  */
-async function refuseLastAdmin(db: Database, trx: Transaction<DB>): Promise<void> {
-  const rows = await db.lockRows(trx.selectFrom('users').select('id').where('role', '=', 'admin')).execute();
+async function refuseLastAdmin(db: Database, trx: Tx): Promise<void> {
+  const rows = await repo.lockAdmins(db, trx);
   if (rows.length <= 1) throw new AppError(409, "This is the board's last admin: make another admin first");
 }
 
@@ -34,15 +33,10 @@ export async function changeAccount(deps: Deps, by: Actor, username: string, cha
   // One transaction: a key created meanwhile cannot slip past the new cap.
   const { updated, revokedKeys } = await deps.db.transaction().execute(async (trx) => {
     const tx = { ...deps, db: trx };
-    const user = await trx.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+    const user = await repo.findUserByName(trx, username);
     if (!user) return notFound('User', username);
     if (user.role === 'admin' && change.role !== undefined && change.role !== 'admin') await refuseLastAdmin(deps.db, trx);
-    const updated = await trx
-      .updateTable('users')
-      .set({ ...(change.tier ? { tier: change.tier } : {}), ...(change.role ? { role: change.role } : {}) })
-      .where('id', '=', user.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await repo.setAccount(trx, user.id, { ...(change.tier ? { tier: change.tier } : {}), ...(change.role ? { role: change.role } : {}) });
     const revokedKeys = change.tier ? await enforceKeyCap(tx, user.id, change.tier) : 0;
     const target = `user:${user.username_lower}`;
     const now = deps.clock.now();

@@ -1,12 +1,12 @@
-import { sql, type Kysely } from 'kysely';
 import type { Clock, Deps, Viewer } from '../../core/deps.ts';
-import type { DB } from '../../db/types.ts';
+import type { Db } from '../../db/engine.ts';
 import { badRequest, forbidden, notFound } from '../../core/errors.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import { KEY_CAP, type Tier } from '../../core/tiers.ts';
 import { randomToken, sha256Hex } from '../../core/tokens.ts';
 import type { NewKeyBody, RevokeKeyBody } from './api-keys.schemas.ts';
 import { toId } from '../../core/ids.ts';
+import * as repo from './api-keys.repo.ts';
 
 export const KEY_PREFIX = 'ib_';
 
@@ -31,36 +31,26 @@ export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
   const now = deps.clock.now();
   const row = await deps.db.transaction().execute(async (trx) => {
     // Lock the user row so two concurrent creates cannot both pass the cap (SQLite serialises writes anyway).
-    const user = trx.selectFrom('users').select('tier').where('id', '=', viewer.id);
-    const { tier } = await deps.db.lockRows(user).executeTakeFirstOrThrow();
+    const { tier } = await repo.lockUserTier(deps.db, trx, viewer.id);
     const cap = KEY_CAP[tier as Tier] ?? 0;
-    const active = await trx
-      .selectFrom('api_keys')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('user_id', '=', viewer.id)
-      .where('is_active', '=', 1)
-      .executeTakeFirstOrThrow();
+    const active = await repo.countActiveKeys(trx, viewer.id);
     if (Number(active.n) >= cap) forbidden(capMessage(tier as Tier, cap, Number(active.n), viewer));
-    return trx
-      .insertInto('api_keys')
-      .values({
-        user_id: viewer.id,
-        name,
-        key_hash: sha256Hex(secret),
-        key_prefix: secret.slice(0, 8),
-        is_active: 1,
-        created_at: now,
-        last_used: null,
-        revoked_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return repo.insertKey(trx, {
+      user_id: viewer.id,
+      name,
+      key_hash: sha256Hex(secret),
+      key_prefix: secret.slice(0, 8),
+      is_active: 1,
+      created_at: now,
+      last_used: null,
+      revoked_at: null,
+    });
   });
   return { id: String(row.id), key: secret, name: row.name, prefix: row.key_prefix, createdAt: iso(row.created_at) };
 }
 
 export async function listKeys(deps: Deps, viewer: Viewer) {
-  const rows = await deps.db.selectFrom('api_keys').selectAll().where('user_id', '=', viewer.id).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await repo.listKeysOf(deps.db, viewer.id);
   return {
     keys: rows.map((k) => ({
       id: String(k.id),
@@ -78,27 +68,20 @@ export async function listKeys(deps: Deps, viewer: Viewer) {
 /** Revoking your own key twice is fine; a key that is not yours is not found. */
 export async function revokeKey(deps: Deps, viewer: Viewer, body: RevokeKeyBody) {
   const id = toId(body.keyId) ?? -1;
-  const key = await deps.db.selectFrom('api_keys').select(['id', 'is_active']).where('id', '=', id).where('user_id', '=', viewer.id).executeTakeFirst();
+  const key = await repo.findKeyOf(deps.db, id, viewer.id);
   if (!key) notFound('API key', body.keyId);
   if (key!.is_active === 1) {
-    await deps.db.updateTable('api_keys').set({ is_active: 0, revoked_at: deps.clock.now() }).where('id', '=', id).execute();
+    await repo.revokeKey(deps.db, id, deps.clock.now());
   }
   return { message: `API key ${body.keyId} revoked` };
 }
 
 /** After a tier goes down: revoke the newest active keys beyond the new cap. */
-export async function enforceKeyCap(deps: { db: Kysely<DB>; clock: Clock }, userId: number, tier: Tier): Promise<number> {
-  const active = await deps.db
-    .selectFrom('api_keys')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('is_active', '=', 1)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .execute();
+export async function enforceKeyCap(deps: { db: Db; clock: Clock }, userId: number, tier: Tier): Promise<number> {
+  const active = await repo.activeKeyIds(deps.db, userId);
   const excess = active.slice(KEY_CAP[tier]).map((k) => k.id);
   if (excess.length > 0) {
-    await deps.db.updateTable('api_keys').set({ is_active: 0, revoked_at: deps.clock.now() }).where('id', 'in', excess).execute();
+    await repo.revokeKeys(deps.db, excess, deps.clock.now());
   }
   return excess.length;
 }

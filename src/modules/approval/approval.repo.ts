@@ -4,7 +4,7 @@ import type { DB, NewPost } from '../../db/types.ts';
 import { applyingImplications } from '../../db/locks.ts';
 import { PUBLISHED_CHANGE } from '../../db/schema/tag-changes.ts';
 import type { TagInput } from '../tags/tag-name-rules.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import { insertPostTagged } from '../posts/posts.repo.ts';
 import { tagsForWrite } from '../posts/post-tags.ts';
 import { type AuditEntry, recordAudit } from '../moderation/audit.repo.ts';

@@ -8,7 +8,7 @@ import { iso, type Rating } from '../../core/schemas.ts';
 import { isUniqueViolation } from '../../db/engine.ts';
 import { withMediaJournal } from '../../storage/media-journal.ts';
 import { pagination, userRef } from '../../core/lists.ts';
-import { getPost, mediaDetail } from '../posts/posts.service.ts';
+import { getPost, mediaDetail } from '../posts/post-detail.ts';
 import { tagDetails } from '../posts/posts.repo.ts';
 import * as repo from './approval.repo.ts';
 import type { PendingQuery } from './approval.schemas.ts';

@@ -4,6 +4,7 @@ import { checkInvite, spendInvite } from '../invites/invites.service.ts';
 import { createAccount, userJson } from '../users/accounts.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../users/password.ts';
 import { clearFailures, countAttempt } from './login-throttle.ts';
+import * as repo from './auth.repo.ts';
 import * as sessions from './sessions.repo.ts';
 import type { LoginBody, PasswordChangeBody, RegisterBody } from './auth.schemas.ts';
 
@@ -30,7 +31,7 @@ export async function register(deps: Deps, body: RegisterBody) {
 export async function login(deps: Deps, body: LoginBody) {
   const lower = body.username.toLowerCase();
   await countAttempt(deps, lower);
-  const user = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', lower).executeTakeFirst();
+  const user = await repo.findUserByName(deps.db, lower);
   const ok = await verifyPassword(body.password, user?.password_hash ?? (await decoyHash()));
   if (!user || !ok) return unauthorized('Invalid username or password');
   await clearFailures(deps, lower);
@@ -45,7 +46,7 @@ export async function logout(deps: Deps, sessionId: number | null) {
 
 export async function me(deps: Deps, viewer: Viewer | null) {
   if (!viewer) return unauthorized('Not signed in');
-  const user = await deps.db.selectFrom('users').selectAll().where('id', '=', viewer.id).executeTakeFirstOrThrow();
+  const user = await repo.getUser(deps.db, viewer.id);
   return { user: userJson(user) };
 }
 
@@ -56,18 +57,14 @@ export async function session(deps: Deps, viewer: Viewer | null) {
 
 /** Changes the password and ends every other session of the user. */
 export async function changePassword(deps: Deps, viewer: Viewer, sessionId: number | null, body: PasswordChangeBody) {
-  const user = await deps.db.selectFrom('users').select('password_hash').where('id', '=', viewer.id).executeTakeFirstOrThrow();
+  const user = await repo.getPasswordHash(deps.db, viewer.id);
   if (!(await verifyPassword(body.currentPassword, user.password_hash))) {
     badRequest('Current password is incorrect', [{ field: 'currentPassword', message: 'does not match' }]);
   }
   if (body.currentPassword === body.newPassword) {
     throw new AppError(400, 'The new password is the same as the current one', { details: [{ field: 'newPassword', message: 'unchanged' }] });
   }
-  await deps.db
-    .updateTable('users')
-    .set({ password_hash: await hashPassword(body.newPassword) })
-    .where('id', '=', viewer.id)
-    .execute();
+  await repo.setPasswordHash(deps.db, viewer.id, await hashPassword(body.newPassword));
   await sessions.deleteOtherSessions(deps.db, viewer.id, sessionId);
   return { message: 'Password changed; other sessions were signed out' };
 }

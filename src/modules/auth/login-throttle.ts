@@ -1,5 +1,6 @@
 import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
+import * as repo from './login-failures.repo.ts';
 
 /**
  * Failed sign-ins per account name (existing or not, so the answer reveals nothing). The first
@@ -20,13 +21,8 @@ export async function countAttempt(deps: Deps, usernameLower: string): Promise<v
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     // Make sure the row exists so it can be locked (PostgreSQL); in SQLite this takes the write lock.
-    await trx
-      .insertInto('login_failures')
-      .values({ username_lower: usernameLower, failures: 0, last_failed_at: 0, blocked_until: 0 })
-      .onConflict((oc) => oc.column('username_lower').doNothing())
-      .execute();
-    const select = trx.selectFrom('login_failures').selectAll().where('username_lower', '=', usernameLower);
-    const row = await deps.db.lockRows(select).executeTakeFirstOrThrow();
+    await repo.ensureFailureRow(trx, usernameLower);
+    const row = await repo.lockFailureRow(deps.db, trx, usernameLower);
     const wait = row.blocked_until - now;
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
@@ -34,14 +30,10 @@ export async function countAttempt(deps: Deps, usernameLower: string): Promise<v
     }
     const failures = now - row.last_failed_at < WINDOW_MS ? row.failures + 1 : 1;
     const block = failures < FREE_FAILURES ? 0 : Math.min(1000 * 2 ** (failures - FREE_FAILURES), MAX_WAIT_MS);
-    await trx
-      .updateTable('login_failures')
-      .set({ failures, last_failed_at: now, blocked_until: now + block })
-      .where('username_lower', '=', usernameLower)
-      .execute();
+    await repo.setFailures(trx, usernameLower, failures, now, now + block);
   });
 }
 
 export async function clearFailures(deps: Deps, usernameLower: string): Promise<void> {
-  await deps.db.deleteFrom('login_failures').where('username_lower', '=', usernameLower).execute();
+  await repo.deleteFailures(deps.db, usernameLower);
 }

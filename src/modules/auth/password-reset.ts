@@ -4,6 +4,9 @@ import { iso } from '../../core/schemas.ts';
 import { randomToken, sha256Hex } from '../../core/tokens.ts';
 import { hashPassword } from '../users/password.ts';
 import { clearFailures } from './login-throttle.ts';
+import * as repo from './auth.repo.ts';
+import * as resets from './password-resets.repo.ts';
+import * as sessions from './sessions.repo.ts';
 import type { ResetBody } from './auth.schemas.ts';
 
 export const RESET_TTL_MS = 60 * 60_000;
@@ -13,16 +16,13 @@ export const RESET_TTL_MS = 60 * 60_000;
  * `user reset-password`). Only the newest link of a user works: making one removes the others.
  */
 export async function createResetLink(deps: Deps, username: string) {
-  const user = await deps.db.selectFrom('users').select(['id', 'username']).where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+  const user = await repo.findUserIdAndName(deps.db, username.toLowerCase());
   if (!user) return notFound('User', username);
   const token = randomToken();
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('password_resets').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
-    await trx
-      .insertInto('password_resets')
-      .values({ user_id: user.id, token_hash: sha256Hex(token), created_at: now, expires_at: now + RESET_TTL_MS, used_at: null })
-      .execute();
+    await resets.deleteUnusedResets(trx, user.id);
+    await resets.insertReset(trx, user.id, sha256Hex(token), now, now + RESET_TTL_MS);
   });
   const path = `/reset?token=${token}`;
   return { username: user.username, link: deps.config.publicUrl + path, relative: deps.config.publicUrl === '', expiresAt: iso(now + RESET_TTL_MS) };
@@ -49,24 +49,12 @@ export async function resetPassword(deps: Deps, body: ResetBody) {
   const now = deps.clock.now();
   const hash = sha256Hex(body.token);
   const username = await deps.db.transaction().execute(async (trx) => {
-    const spent = await trx
-      .updateTable('password_resets')
-      .set({ used_at: now })
-      .where('token_hash', '=', hash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .returning('user_id')
-      .executeTakeFirst();
+    const spent = await resets.spendReset(trx, hash, now);
     if (!spent) {
-      return badToken(refusal(await trx.selectFrom('password_resets').select('used_at').where('token_hash', '=', hash).executeTakeFirst()));
+      return badToken(refusal(await resets.findReset(trx, hash)));
     }
-    const user = await trx
-      .updateTable('users')
-      .set({ password_hash: passwordHash })
-      .where('id', '=', spent.user_id)
-      .returning('username_lower')
-      .executeTakeFirstOrThrow();
-    await trx.deleteFrom('sessions').where('user_id', '=', spent.user_id).execute();
+    const user = await repo.resetPasswordHash(trx, spent.user_id, passwordHash);
+    await sessions.deleteOtherSessions(trx, spent.user_id, null);
     return user.username_lower;
   });
   // The owner has just proved who they are: sign-in waits from earlier guesses no longer apply.

@@ -17,6 +17,7 @@ import {
   type MediaEntry,
 } from './backup-format.ts';
 import { countPostRows } from '../../db/counters.ts';
+import * as repo from './backup.repo.ts';
 
 const BATCH = 1000;
 
@@ -24,21 +25,15 @@ const BATCH = 1000;
 export async function referencedMedia(db: Database): Promise<string[]> {
   const rels = new Set<string>();
   for (let after = 0; ; ) {
-    const rows = await db
-      .selectFrom('posts')
-      .select(['id', 'file_path', 'thumb_path', 'preview_path'])
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(BATCH)
-      .execute();
+    const rows = await repo.postMediaAfter(db, after, BATCH);
     if (rows.length === 0) break;
     after = rows[rows.length - 1].id;
     for (const r of rows) for (const rel of [r.file_path, r.thumb_path, r.preview_path]) if (rel) rels.add(rel);
   }
-  const avatars = await db.selectFrom('users').select('avatar_path').where('avatar_path', 'is not', null).execute();
+  const avatars = await repo.listAvatarPaths(db);
   for (const a of avatars) rels.add(a.avatar_path!);
   // Uploads waiting for approval: few (a moderation queue), read at once.
-  for (const r of await db.selectFrom('pending_posts').select('post').execute()) {
+  for (const r of await repo.listPendingPosts(db)) {
     const p = JSON.parse(r.post) as { file_path: string; thumb_path: string; preview_path: string | null };
     for (const rel of [p.file_path, p.thumb_path, p.preview_path]) if (rel) rels.add(rel);
   }

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import { sqlitePath } from '../../db/database.ts';
 import { openReadOnly } from '../../db/snapshot.ts';
 import { BackupError, DATABASE_FILE, hashFile, type Manifest, type MediaEntry, readBackup } from './backup-format.ts';
 import { countPostRows } from '../../db/counters.ts';
+import { quickCheck } from './backup.repo.ts';
 
 /**
  * Media files that keep a restore from going ahead: missing (not in DATA_DIR/media nor under
@@ -110,7 +110,7 @@ async function checkDatabase(file: string, manifest: Manifest): Promise<void> {
   try {
     const db = openReadOnly(file);
     try {
-      const rows = (await sql<Record<string, string>>`PRAGMA quick_check`.execute(db)).rows;
+      const rows = await quickCheck(db);
       verdict = rows.map((r) => Object.values(r)[0]).join('; ');
       posts = await countPostRows(db);
     } finally {

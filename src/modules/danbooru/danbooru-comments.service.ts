@@ -3,6 +3,7 @@ import { toId } from '../../core/ids.ts';
 import { danbooruPage } from './danbooru-paging.ts';
 import { danbooruTime } from './danbooru-time.ts';
 import type { CommentsQuery } from './danbooru-others.schemas.ts';
+import { findComments } from './danbooru-others.repo.ts';
 
 /**
  * Comments in Danbooru's shape: a post's comments oldest first (as a thread reads), or without a
@@ -12,19 +13,12 @@ import type { CommentsQuery } from './danbooru-others.schemas.ts';
 export async function listComments(deps: Deps, q: CommentsQuery) {
   const { limit, offset } = danbooruPage(q);
   const rawPost = q['search[post_id]']?.trim();
-  let query = deps.db
-    .selectFrom('comments')
-    .innerJoin('posts', 'posts.id', 'comments.post_id')
-    .innerJoin('users', 'users.id', 'comments.user_id')
-    .select(['comments.id', 'comments.post_id', 'comments.user_id', 'comments.content', 'comments.created_at', 'users.username']);
+  let postId: number | null = null;
   if (rawPost) {
-    const postId = toId(rawPost);
+    postId = toId(rawPost);
     if (postId === null) return [];
-    query = query.where('comments.post_id', '=', postId).orderBy('comments.created_at').orderBy('comments.id');
-  } else {
-    query = query.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc');
   }
-  const rows = await query.limit(limit).offset(offset).execute();
+  const rows = await findComments(deps.db, postId, limit, offset);
   return rows.map((c) => ({
     id: c.id,
     post_id: c.post_id,

@@ -1,5 +1,4 @@
-import type { Selectable } from 'kysely';
-import type { PostsTable } from '../../db/types.ts';
+import type { PostRow as PostsRow } from '../../db/types.ts';
 import type { Static } from 'typebox';
 import type { DanbooruPost } from './danbooru.schemas.ts';
 import { writeDanbooruTime } from './danbooru-time.ts';
@@ -11,7 +10,7 @@ export type DanbooruPostObject = Static<typeof DanbooruPost>;
 
 /** A post's fields by name, as rowText writes them into a row's text. */
 export type PostRow = Pick<
-  Selectable<PostsTable>,
+  PostsRow,
   | 'id'
   | 'uploader_id'
   | 'content_rating'

@@ -1,13 +1,11 @@
 import { MEDIA_PREFIX } from '../../core/media-paths.ts';
-import { sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
-import { coalescedReads } from '../../db/coalesce.ts';
-import { preparedOnDatabase } from '../../db/prepared.ts';
 import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
-import type { PostsService } from '../posts/post-listing.ts';
+import type { PostsService } from '../posts/posts.service.ts';
 import type { PostListQuery } from '../posts/posts.schemas.ts';
-import { DanbooruPostArray, ROW_FIELDS, rowNumber } from './danbooru-post-object.ts';
+import { DanbooruPostArray, rowNumber } from './danbooru-post-object.ts';
+import { readPostRows } from './danbooru-posts.repo.ts';
 import { pagingOf } from './danbooru-paging.ts';
 import { ourQuery } from './danbooru-query.ts';
 import { TagCategories } from './danbooru-tag-categories.ts';
@@ -33,7 +31,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
 
   /** The page's posts in the order of `ids` (a post missing, or hidden, left out), to be written as Danbooru's objects, and the data version they were read at. */
   const objects = async (ids: number[], origin: string): Promise<{ value: DanbooruPostArray; version?: number }> => {
-    const found = ids.length === 0 ? new Map<number, string>() : await rowReads(db, ids);
+    const found = ids.length === 0 ? new Map<number, string>() : await readPostRows(db, ids);
     const texts: string[] = [];
     for (const id of ids) {
       const text = found.get(id);
@@ -59,7 +57,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
    * A page of /api/posts's list (what an anonymous viewer is shown there) as Danbooru's objects: the
    * ids from the search, then one statement reads their rows (and the data version).
    */
-  const listed = async (q: PostListQuery, origin: string): Promise<DanbooruPostArray> => posts.page(q, ({ ids }) => objects(ids, origin));
+  const listed = async (q: PostListQuery, origin: string): Promise<DanbooruPostArray> => posts.page({ query: q, render: ({ ids }) => objects(ids, origin) });
 
   return {
     /** GET /posts.json: the page's posts, to be written as Danbooru's objects (sendJsonWritten). */
@@ -73,7 +71,7 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
     },
     /** GET /counts/posts.json. */
     count: async (tags: string) => {
-      return posts.page({ q: await ourQuery(db, tags, null), limit: 1 }, async ({ total }) => ({ value: total }));
+      return posts.page({ query: { q: await ourQuery(db, tags, null), limit: 1 }, render: async ({ total }) => ({ value: total }) });
     },
     /** GET /posts/<id>.json: the post, when /api/posts would show it. */
     get: async (rawId: string, origin: string) => {
@@ -97,39 +95,6 @@ export function danbooruPosts(deps: Deps, posts: PostsService) {
  * later returns false here, and then neither its object, URLs nor md5 are given.
  */
 const visible = (_row: string) => true;
-
-/** Whether any post has this one as its parent (the index on parent_id answers it). */
-const HAS_CHILDREN = sql`CASE WHEN EXISTS (SELECT 1 FROM posts c WHERE c.parent_id = posts.id) THEN 1 ELSE 0 END`;
-
-/** The fields of ROW_FIELDS that are not the post's own columns. */
-const COMPUTED = { has_children: HAS_CHILDREN };
-
-/**
- * The rows of posts by id, each one text: the post's fields (ROW_FIELDS, the order
- * danbooru-post-object.ts reads them in), then the data version and the last tag history entry
- * (what TagCategories is kept to: read here, a page needs no statement of its own for it).
- */
-const rowsById = preparedOnDatabase((db, p: { ids: unknown }) =>
-  db
-    .selectFrom('posts')
-    .select(
-      db
-        .fieldsText([
-          ...ROW_FIELDS.map((f) => COMPUTED[f as keyof typeof COMPUTED] ?? sql.ref(`posts.${f}`)),
-          sql`(SELECT value FROM counters WHERE name = 'version')`,
-          sql`(SELECT MAX(id) FROM tag_history)`,
-        ])
-        .as('t'),
-    )
-    .where(db.oneOf(sql.ref('posts.id'), p.ids)),
-);
-
-/** Posts' rows (their texts) by id: pages asked at once read theirs in one statement (coalescedReads). */
-const rowReads = coalescedReads(async (db, ids: number[]) => {
-  const found = new Map<number, string>();
-  for (const r of await rowsById(db, { ids: db.listParam(ids) })) found.set(rowNumber(r.t, 'id'), r.t);
-  return found;
-});
 
 /** An empty page has no tags to categorise. */
 const NO_CATEGORIES: ReadonlyMap<string, string> = new Map();

@@ -1,8 +1,9 @@
 import { AppError } from '../../core/errors.ts';
-import type { Database } from '../../db/engine.ts';
+import type { Db } from '../../db/engine.ts';
 import { METATAG_NAMES } from '../../search/compile.ts';
 import { didYouMean } from '../../core/nearest.ts';
-import { CATEGORY_PREFIXES } from '../tags/tag-categories.ts';
+import { CATEGORY_PREFIXES } from '../../core/tag-categories.ts';
+import { findExistingTagNames } from './danbooru-posts.repo.ts';
 
 /** Danbooru's rating words, as ours (its letters g, s, q, e our search knows already). */
 const RATINGS: Record<string, string> = { general: 'safe', sensitive: 'safe', questionable: 'sketchy', explicit: 'unsafe' };
@@ -30,7 +31,7 @@ export type Cursor = { below: number } | { above: number } | null;
  * (a cursor ignores any `order:`, as Danbooru's does). A `name:value` that is neither our
  * metatag, nor Danbooru's, nor an existing tag of that name is refused, naming it.
  */
-export async function ourQuery(db: Database, tags: string, cursor: Cursor): Promise<string> {
+export async function ourQuery(db: Db, tags: string, cursor: Cursor): Promise<string> {
   const out: string[] = [];
   const unknown: string[] = [];
   for (const term of tags.split(/\s+/).filter(Boolean)) {
@@ -70,7 +71,7 @@ export async function ourQuery(db: Database, tags: string, cursor: Cursor): Prom
     }
   }
   if (unknown.length) {
-    const found = new Set((await db.selectFrom('tags').select('name').where('name', 'in', unknown).execute()).map((t) => t.name));
+    const found = new Set(await findExistingTagNames(db, unknown));
     const missing = unknown.find((n) => !found.has(n));
     if (missing !== undefined) {
       const name = missing.slice(0, missing.indexOf(':'));

@@ -3,6 +3,7 @@ import { badRequest } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import * as reactions from '../reactions/reactions.service.ts';
 import { danbooruTime } from './danbooru-time.ts';
+import { findLikeTime } from './danbooru-others.repo.ts';
 
 /** Favorites have no id of their own here: the post's id stands in, so a client can name it in DELETE /favorites/<id>.json. */
 export async function favorite(deps: Deps, viewer: Viewer, rawPostId: string | number | undefined) {
@@ -18,6 +19,6 @@ export async function vote(deps: Deps, viewer: Viewer, rawPostId: string, rawSco
   if (rawScore !== undefined && rawScore !== '1') badRequest('score must be 1: this board has likes, not downvotes');
   await reactions.like(deps, viewer, rawPostId, true);
   const postId = parseId(rawPostId, 'Post');
-  const row = await deps.db.selectFrom('likes').select('created_at').where('user_id', '=', viewer.id).where('post_id', '=', postId).executeTakeFirst();
-  return { id: postId, post_id: postId, user_id: viewer.id, score: 1, created_at: danbooruTime(row?.created_at ?? deps.clock.now()) };
+  const likedAt = await findLikeTime(deps.db, viewer.id, postId);
+  return { id: postId, post_id: postId, user_id: viewer.id, score: 1, created_at: danbooruTime(likedAt ?? deps.clock.now()) };
 }

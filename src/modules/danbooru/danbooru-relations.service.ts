@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
 import { MAX_LIST_LIMIT, pagingOf } from './danbooru-paging.ts';
 import type { RelationsQuery } from './danbooru-relations.schemas.ts';
 import { danbooruTime } from './danbooru-time.ts';
+import { findAliases, findImplications, type RelationSearch } from './danbooru-tags.repo.ts';
 
 /**
  * An id for a row that has none (our aliases are keyed by name, implications by two tag ids):
@@ -34,24 +34,19 @@ function numberedPage(q: RelationsQuery) {
 }
 
 /**
- * The conditions of Danbooru's search[...] over the two names, or null when the search matches
- * nothing at all (a status other than active: every relation here is in force, none pending).
+ * Danbooru's search[...] over the two names, or null when the search matches nothing at all (a
+ * status other than active: every relation here is in force, none pending).
  */
-function conditions(deps: Deps, q: RelationsQuery, antecedent: Expression<string>, consequent: Expression<string>): Expression<SqlBool>[] | null {
+function relationSearch(q: RelationsQuery): RelationSearch | null {
   const status = q['search[status]']?.trim().toLowerCase();
   // Danbooru's `approved` means active, processing or queued: only active ones exist here.
   if (status && status !== 'active' && status !== 'approved') return null;
-  const out: Expression<SqlBool>[] = [];
-  for (const [param, side] of [
-    ['search[antecedent_name]', antecedent],
-    ['search[consequent_name]', consequent],
-  ] as const) {
-    const names = nameList(q[param] ?? '');
-    if (names.length > 0) out.push(sql<SqlBool>`${side} in (${sql.join(names)})`);
-  }
   const glob = q['search[name_matches]']?.trim().toLowerCase().replace(/\s+/g, '_');
-  if (glob) out.push(sql<SqlBool>`(${deps.db.globInsensitive(antecedent, glob)} or ${deps.db.globInsensitive(consequent, glob)})`);
-  return out;
+  return {
+    antecedentNames: nameList(q['search[antecedent_name]'] ?? ''),
+    consequentNames: nameList(q['search[consequent_name]'] ?? ''),
+    glob: glob || undefined,
+  };
 }
 
 function relationObject(id: number, r: { antecedent: string; consequent: string; creator_id: number | null; created_at: number }) {
@@ -76,14 +71,9 @@ function relationObject(id: number, r: { antecedent: string; consequent: string;
 /** GET /tag_aliases.json: newest first, as Danbooru lists by id. */
 export async function listAliases(deps: Deps, q: RelationsQuery) {
   const { limit, offset } = numberedPage(q);
-  const where = conditions(deps, q, sql.ref('tag_aliases.from_name'), sql.ref('tags.name'));
-  if (!where) return [];
-  let query = deps.db
-    .selectFrom('tag_aliases')
-    .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
-    .select(['tag_aliases.from_name as antecedent', 'tags.name as consequent', 'tag_aliases.tag_id', 'tag_aliases.creator_id', 'tag_aliases.created_at']);
-  if (where.length > 0) query = query.where((eb) => eb.and(where));
-  const rows = await query.orderBy('tag_aliases.created_at', 'desc').orderBy('tag_aliases.from_name').limit(limit).offset(offset).execute();
+  const search = relationSearch(q);
+  if (!search) return [];
+  const rows = await findAliases(deps.db, search, limit, offset);
   // Keyed by the target's id, not its name: a rename of the tag keeps the alias's id.
   return rows.map((r) => relationObject(relationId('alias', r.antecedent, r.tag_id), r));
 }
@@ -91,27 +81,8 @@ export async function listAliases(deps: Deps, q: RelationsQuery) {
 /** GET /tag_implications.json: newest first, as Danbooru lists by id. */
 export async function listImplications(deps: Deps, q: RelationsQuery) {
   const { limit, offset } = numberedPage(q);
-  const where = conditions(deps, q, sql.ref('f.name'), sql.ref('t.name'));
-  if (!where) return [];
-  let query = deps.db
-    .selectFrom('tag_implications')
-    .innerJoin('tags as f', 'f.id', 'tag_implications.from_id')
-    .innerJoin('tags as t', 't.id', 'tag_implications.to_id')
-    .select([
-      'f.name as antecedent',
-      't.name as consequent',
-      'tag_implications.from_id',
-      'tag_implications.to_id',
-      'tag_implications.creator_id',
-      'tag_implications.created_at',
-    ]);
-  if (where.length > 0) query = query.where((eb) => eb.and(where));
-  const rows = await query
-    .orderBy('tag_implications.created_at', 'desc')
-    .orderBy('tag_implications.from_id')
-    .orderBy('tag_implications.to_id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const search = relationSearch(q);
+  if (!search) return [];
+  const rows = await findImplications(deps.db, search, limit, offset);
   return rows.map((r) => relationObject(relationId('implication', r.from_id, r.to_id), r));
 }

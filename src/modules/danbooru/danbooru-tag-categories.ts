@@ -1,4 +1,5 @@
-import type { Database } from '../../db/engine.ts';
+import type { Db } from '../../db/engine.ts';
+import { findCategorisedTags } from './danbooru-posts.repo.ts';
 
 /**
  * The category of every tag that is not general, kept in memory: few tags are artists,
@@ -10,9 +11,9 @@ export class TagCategories {
   private key = '';
   private byName = new Map<string, string>();
 
-  async current(db: Database, key: string): Promise<Map<string, string>> {
+  async current(db: Db, key: string): Promise<Map<string, string>> {
     if (key !== this.key) {
-      const found = await db.selectFrom('tags').select(['name', 'category']).where('category', '<>', 'general').execute();
+      const found = await findCategorisedTags(db);
       this.byName = new Map(found.map((t) => [t.name, t.category]));
       this.key = key;
     }

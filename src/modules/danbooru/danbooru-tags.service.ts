@@ -1,13 +1,13 @@
 import type { Deps } from '../../core/deps.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import { danbooruPage } from './danbooru-paging.ts';
 import { danbooruTime } from './danbooru-time.ts';
 import type { AutocompleteQuery, TagsQuery } from './danbooru-others.schemas.ts';
+import { findAliasesMatching, findTags, findTagsMatching } from './danbooru-tags.repo.ts';
 
 /** Danbooru's category numbers (2, once "faults", is unused there too). */
 const NUMBER: Record<TagCategory, number> = { general: 0, artist: 1, copyright: 3, character: 4, meta: 5 };
 const CATEGORY = Object.fromEntries(Object.entries(NUMBER).map(([k, v]) => [v, k])) as Record<number, TagCategory>;
-const ORDERS = { count: 'tags.post_count', date: 'tags.created_at', name: 'tags.name' } as const;
 
 const names = (raw: string) =>
   raw
@@ -15,50 +15,18 @@ const names = (raw: string) =>
     .map((s) => s.trim().toLowerCase())
     .filter((s) => s !== '');
 
-/** The ids of the tags these alias names stand for: a search by an old name finds the tag it became. */
-const aliasedIds = (deps: Deps, match: (from: any) => any) => deps.db.selectFrom('tag_aliases').select('tag_aliases.tag_id').where(match);
-
 export async function listTags(deps: Deps, q: TagsQuery) {
   const { limit, offset } = danbooruPage(q);
-  let query = deps.db.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.post_count', 'tags.category', 'tags.created_at']);
   const glob = q['search[name_matches]']?.trim().replaceAll(' ', '_');
-  if (glob) {
-    query = query.where((eb) =>
-      eb.or([
-        deps.db.globInsensitive(eb.ref('tags.name'), glob),
-        eb(
-          'tags.id',
-          'in',
-          aliasedIds(deps, (a) => deps.db.globInsensitive(a.ref('tag_aliases.from_name'), glob)),
-        ),
-      ]),
-    );
-  }
-  if (q['search[name]'] !== undefined) {
-    const wanted = ['', ...names(q['search[name]'])];
-    query = query.where((eb) =>
-      eb.or([
-        eb('tags.name', 'in', wanted),
-        eb(
-          'tags.id',
-          'in',
-          aliasedIds(deps, (a) => a('tag_aliases.from_name', 'in', wanted)),
-        ),
-      ]),
-    );
-  }
-  if (q['search[category]'] !== undefined) {
-    const categories = q['search[category]'].split(',').map((c) => CATEGORY[Number(c.trim())] ?? '');
-    query = query.where('tags.category', 'in', categories);
-  }
-  if (q['search[hide_empty]'] !== 'false') query = query.where('tags.post_count', '>', 0);
-  const order = ORDERS[q['search[order]'] as keyof typeof ORDERS] ?? ORDERS.count;
-  const rows = await query
-    .orderBy(order, order === 'tags.name' ? 'asc' : 'desc')
-    .orderBy('tags.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const rows = await findTags(deps.db, {
+    glob: glob || undefined,
+    names: q['search[name]'] !== undefined ? ['', ...names(q['search[name]'])] : undefined,
+    categories: q['search[category]'] !== undefined ? q['search[category]'].split(',').map((c) => CATEGORY[Number(c.trim())] ?? '') : undefined,
+    hideEmpty: q['search[hide_empty]'] !== 'false',
+    order: q['search[order]'],
+    limit,
+    offset,
+  });
   return rows.map((t) => ({
     id: t.id,
     name: t.name,
@@ -85,28 +53,7 @@ export async function autocomplete(deps: Deps, q: AutocompleteQuery) {
   const glob = raw.slice(operator.length).replaceAll(' ', '_');
   if ((type !== 'tag_query' && type !== 'tag') || glob.replaceAll('*', '') === '') return [];
   const pattern = glob.endsWith('*') ? glob : `${glob}*`;
-  const columns = ['tags.name', 'tags.category', 'tags.post_count'] as const;
-  const [direct, aliased] = await Promise.all([
-    deps.db
-      .selectFrom('tags')
-      .select(columns)
-      .where((eb) => deps.db.globInsensitive(eb.ref('tags.name'), pattern))
-      .where('tags.post_count', '>', 0)
-      .orderBy('tags.post_count', 'desc')
-      .orderBy('tags.name')
-      .limit(limit)
-      .execute(),
-    deps.db
-      .selectFrom('tag_aliases')
-      .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
-      .select([...columns, 'tag_aliases.from_name'])
-      .where((eb) => deps.db.globInsensitive(eb.ref('tag_aliases.from_name'), pattern))
-      .where('tags.post_count', '>', 0)
-      .orderBy('tags.post_count', 'desc')
-      .orderBy('tag_aliases.from_name')
-      .limit(limit)
-      .execute(),
-  ]);
+  const [direct, aliased] = await Promise.all([findTagsMatching(deps.db, pattern, limit), findAliasesMatching(deps.db, pattern, limit)]);
   const found = [...direct.map((t) => ({ ...t, from_name: null as string | null })), ...aliased];
   const seen = new Set<string>();
   return found

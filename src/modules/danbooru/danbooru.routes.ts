@@ -1,6 +1,6 @@
 import type { Deps } from '../../core/deps.ts';
 import type { TypedApp } from '../../core/typed-app.ts';
-import type { PostsService } from '../posts/post-listing.ts';
+import type { PostsService } from '../posts/posts.service.ts';
 import { danbooruOtherRoutes } from './danbooru-others.routes.ts';
 import { registerDanbooruErrors } from './danbooru-errors.ts';
 import { danbooruPosts } from './danbooru-posts.ts';

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { Db } from '../../db/engine.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import { ALIASES_FILE, IMPLICATIONS_FILE, type PoolJson, POOLS_FILE, type RelationJson, type TagLine, TAGS_FILE } from './export-format.ts';
 import { jsonArrayFile, jsonLinesFile } from './export-files.ts';
+import * as repo from './exports.repo.ts';
 
 /**
  * The board-wide files: tags.jsonl, aliases.json, implications.json and pools.json. A whole
@@ -37,23 +37,15 @@ function* chunks<T>(items: T[]): Generator<T[]> {
 type TagRow = { id: number; name: string; category: string; description: string };
 
 /** Tags worth a line: used, or carrying a category other than general or a description (the rest are implied by the posts). */
-async function* tagPages(db: Kysely<DB>, used: Set<string> | null): AsyncGenerator<TagRow[]> {
-  const columns = ['id', 'name', 'category', 'description'] as const;
+async function* tagPages(db: Db, used: Set<string> | null): AsyncGenerator<TagRow[]> {
   if (used) {
     for (const names of chunks([...used].sort())) {
-      yield await db.selectFrom('tags').select(columns).where('name', 'in', names).orderBy('id').execute();
+      yield await repo.tagsNamed(db, names);
     }
     return;
   }
   for (let after = 0; ; ) {
-    const rows = await db
-      .selectFrom('tags')
-      .select(columns)
-      .where('id', '>', after)
-      .where((eb) => eb.or([eb('post_count', '>', 0), eb('category', '!=', 'general'), eb('description', '!=', '')]))
-      .orderBy('id')
-      .limit(PAGE)
-      .execute();
+    const rows = await repo.tagsWorthALineAfter(db, after, PAGE);
     if (rows.length === 0) return;
     yield rows;
     after = rows[rows.length - 1].id;
@@ -61,17 +53,13 @@ async function* tagPages(db: Kysely<DB>, used: Set<string> | null): AsyncGenerat
 }
 
 /** Aliases to the tags in scope: all of them for a whole board. */
-async function* aliasPages(db: Kysely<DB>, used: Set<string> | null): AsyncGenerator<RelationJson[]> {
-  const base = () =>
-    db.selectFrom('tag_aliases').innerJoin('tags', 'tags.id', 'tag_aliases.tag_id').select(['tag_aliases.from_name as from', 'tags.name as to']);
+async function* aliasPages(db: Db, used: Set<string> | null): AsyncGenerator<RelationJson[]> {
   if (used) {
-    for (const names of chunks([...used].sort())) yield await base().where('tags.name', 'in', names).orderBy('tag_aliases.from_name').execute();
+    for (const names of chunks([...used].sort())) yield await repo.aliasesToTags(db, names);
     return;
   }
   for (let after: string | null = null; ; ) {
-    let q = base().orderBy('tag_aliases.from_name').limit(PAGE);
-    if (after !== null) q = q.where('tag_aliases.from_name', '>', after);
-    const rows = await q.execute();
+    const rows = await repo.aliasesAfter(db, after, PAGE);
     if (rows.length === 0) return;
     yield rows;
     after = rows[rows.length - 1].from;
@@ -79,28 +67,14 @@ async function* aliasPages(db: Kysely<DB>, used: Set<string> | null): AsyncGener
 }
 
 /** Implications between tags in scope (both ends): all of them for a whole board. */
-async function* implicationPages(db: Kysely<DB>, used: Set<string> | null): AsyncGenerator<RelationJson[]> {
-  const base = () =>
-    db
-      .selectFrom('tag_implications')
-      .innerJoin('tags as f', 'f.id', 'tag_implications.from_id')
-      .innerJoin('tags as t', 't.id', 'tag_implications.to_id')
-      .select(['tag_implications.from_id', 'tag_implications.to_id', 'f.name as from', 't.name as to'])
-      .orderBy('tag_implications.from_id')
-      .orderBy('tag_implications.to_id');
+async function* implicationPages(db: Db, used: Set<string> | null): AsyncGenerator<RelationJson[]> {
   const plain = (rows: { from: string; to: string }[]) => rows.map((r) => ({ from: r.from, to: r.to }));
   if (used) {
-    for (const names of chunks([...used].sort())) yield plain((await base().where('f.name', 'in', names).execute()).filter((r) => used.has(r.to)));
+    for (const names of chunks([...used].sort())) yield plain((await repo.implicationsFromTags(db, names)).filter((r) => used.has(r.to)));
     return;
   }
   for (let after = { from: 0, to: 0 }; ; ) {
-    const at = after;
-    const rows = await base()
-      .where((eb) =>
-        eb.or([eb('tag_implications.from_id', '>', at.from), eb.and([eb('tag_implications.from_id', '=', at.from), eb('tag_implications.to_id', '>', at.to)])]),
-      )
-      .limit(PAGE)
-      .execute();
+    const rows = await repo.implicationsAfter(db, after, PAGE);
     if (rows.length === 0) return;
     yield plain(rows);
     after = { from: rows[rows.length - 1].from_id, to: rows[rows.length - 1].to_id };
@@ -110,14 +84,13 @@ async function* implicationPages(db: Kysely<DB>, used: Set<string> | null): Asyn
 type PoolRow = { id: number; name: string; description: string; is_public: number };
 
 /** Every pool of a whole board (empty ones too); for a --q export, the pools its posts are in. */
-async function* poolPages(db: Kysely<DB>, scope: BoardScope): AsyncGenerator<PoolRow[]> {
-  const base = () => db.selectFrom('pools').select(['id', 'name', 'description', 'is_public']).orderBy('id');
+async function* poolPages(db: Db, scope: BoardScope): AsyncGenerator<PoolRow[]> {
   if (scope.usedTags) {
-    for (const ids of chunks([...scope.memberships.keys()].sort((a, b) => a - b))) yield await base().where('id', 'in', ids).execute();
+    for (const ids of chunks([...scope.memberships.keys()].sort((a, b) => a - b))) yield await repo.poolsByIds(db, ids);
     return;
   }
   for (let after = 0; ; ) {
-    const rows = await base().where('id', '>', after).limit(PAGE).execute();
+    const rows = await repo.poolsAfter(db, after, PAGE);
     if (rows.length === 0) return;
     yield rows;
     after = rows[rows.length - 1].id;
@@ -138,7 +111,7 @@ async function writeAll<T>(file: ReturnType<typeof jsonArrayFile<T>>, pages: Asy
   return file.count();
 }
 
-export async function writeBoardFiles(db: Kysely<DB>, dir: string, scope: BoardScope): Promise<BoardCounts> {
+export async function writeBoardFiles(db: Db, dir: string, scope: BoardScope): Promise<BoardCounts> {
   const used = scope.usedTags;
   const tagLines = (async function* () {
     for await (const rows of tagPages(db, used))

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Rating } from '../../core/schemas.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 
 /**
  * The folder `imageboard export` writes and export-source.ts reads back (docs/export-format.md).

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
 import type { Rating } from '../../core/schemas.ts';
-import type { DB } from '../../db/types.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { Db } from '../../db/engine.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import type { CommentJson, ImportedFrom, PostSidecar } from './export-format.ts';
+import * as repo from './exports.repo.ts';
 
 /** A post's sidecar as read from the database: all but the facts of the file, known once it is copied. */
 export type PostRecord = Omit<PostSidecar, 'file'> & { mime: string; storedPath: string };
@@ -22,17 +22,9 @@ function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
 }
 
 /** What earlier imports recorded of these posts or comments (their origin, its author, votes there). */
-async function importRecords(db: Kysely<DB>, kind: 'post' | 'comment', ids: number[]) {
+async function importRecords(db: Db, kind: 'post' | 'comment', ids: number[]) {
   if (ids.length === 0) return new Map<number, (ImportedFrom & { score: number | null; fav_count: number | null })[]>();
-  const rows = await db
-    .selectFrom('import_records')
-    .select(['local_id', 'origin', 'origin_id', 'author', 'score', 'fav_count'])
-    .where('kind', '=', kind)
-    .where('local_id', 'in', ids)
-    .orderBy('local_id')
-    .orderBy('origin')
-    .orderBy('origin_id')
-    .execute();
+  const rows = await repo.importRecordsOf(db, kind, ids);
   const out = groupBy(rows, (r) => Number(r.local_id));
   return new Map(
     [...out].map(([id, list]) => [
@@ -43,14 +35,8 @@ async function importRecords(db: Kysely<DB>, kind: 'post' | 'comment', ids: numb
 }
 
 /** A post's comments, oldest first, with their authors' names. */
-async function commentsOf(db: Kysely<DB>, ids: number[]): Promise<Map<number, CommentJson[]>> {
-  const rows = await db
-    .selectFrom('comments')
-    .leftJoin('users', 'users.id', 'comments.user_id')
-    .select(['comments.id', 'comments.post_id', 'users.username', 'comments.content', 'comments.created_at', 'comments.parent_id'])
-    .where('comments.post_id', 'in', ids)
-    .orderBy('comments.id')
-    .execute();
+async function commentsOf(db: Db, ids: number[]): Promise<Map<number, CommentJson[]>> {
+  const rows = await repo.commentsOnPosts(db, ids);
   // Comment ids in chunks: a batch of posts may have many comments, and a statement takes a bounded number of parameters.
   const imported = new Map<number, ImportedFrom[]>();
   for (let i = 0; i < rows.length; i += 500) {
@@ -83,44 +69,11 @@ async function commentsOf(db: Kysely<DB>, ids: number[]): Promise<Map<number, Co
 }
 
 /** The posts of `ids` (ascending) with everything their sidecars say; posts deleted since they were listed are left out. */
-export async function readPosts(db: Kysely<DB>, ids: number[]): Promise<PostRecord[]> {
+export async function readPosts(db: Db, ids: number[]): Promise<PostRecord[]> {
   if (ids.length === 0) return [];
-  const posts = await db
-    .selectFrom('posts')
-    .leftJoin('users', 'users.id', 'posts.uploader_id')
-    .select([
-      'posts.id',
-      'posts.sha256',
-      'posts.md5',
-      'posts.mime',
-      'posts.file_path',
-      'posts.title',
-      'posts.description',
-      'posts.content_rating',
-      'posts.source',
-      'posts.created_at',
-      'posts.parent_id',
-      'posts.like_count',
-      'posts.favorite_count',
-      'users.username',
-    ])
-    .where('posts.id', 'in', ids)
-    .orderBy('posts.id')
-    .execute();
-  const tags = await db
-    .selectFrom('post_tags')
-    .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
-    .select(['post_tags.post_id', 'tags.name', 'tags.category'])
-    .where('post_tags.post_id', 'in', ids)
-    .orderBy('post_tags.post_id')
-    .execute();
-  const pools = await db
-    .selectFrom('pool_posts')
-    .select(['post_id', 'pool_id', 'position'])
-    .where('post_id', 'in', ids)
-    .orderBy('post_id')
-    .orderBy('pool_id')
-    .execute();
+  const posts = await repo.postsByIds(db, ids);
+  const tags = await repo.tagsOfPosts(db, ids);
+  const pools = await repo.poolsOfPosts(db, ids);
   const tagsOf = groupBy(tags, (r) => r.post_id);
   const poolsOf = groupBy(pools, (r) => r.post_id);
   const comments = await commentsOf(db, ids);

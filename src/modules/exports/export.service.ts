@@ -1,16 +1,14 @@
 import path from 'node:path';
-import { type RawBuilder, sql } from 'kysely';
 import type { Deps } from '../../core/deps.ts';
 import { QueryError } from '../../search/parse.ts';
-import { allMatching } from '../../search/search.ts';
+import { allMatchingPosts } from '../../search/engine.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
-import { boardLookups } from '../posts/post-search.ts';
-import { tagsByName } from '../posts/posts.repo.ts';
 import { type BoardCounts, type Memberships, writeBoardFiles } from './export-board.ts';
 import { copyWhole, type FileFacts, factsOf, readJson, writeWhole } from './export-files.ts';
 import { claimFolder, fanOut, finishFolder } from './export-folder.ts';
 import { ExportError, FORMAT, type Manifest, mediaName, type PostSidecar, sidecarName, VERSION } from './export-format.ts';
 import { type PostRecord, readPosts } from './export-posts.ts';
+import * as repo from './exports.repo.ts';
 
 /** Posts read and written a page at a time: memory holds one page, whatever the board's size. */
 const BATCH = 500;
@@ -35,16 +33,10 @@ export interface ExportSummary extends BoardCounts {
 export const boardName = (publicUrl: string): string => (publicUrl ? new URL(publicUrl).host : 'imageboard');
 
 /** The statement selecting the exported posts' ids: every post, or those `q` matches now. */
-async function matchingPosts(deps: Deps, q: string | null): Promise<RawBuilder<{ id: number }>> {
-  if (q === null) return sql<{ id: number }>`SELECT posts.id FROM posts`;
+async function matchingPosts(deps: Deps, q: string | null): Promise<repo.MatchingPosts> {
+  if (q === null) return repo.allPostIds();
   try {
-    return await allMatching(
-      deps.db,
-      q,
-      boardLookups(deps, (names) => tagsByName(deps.db, names)),
-      deps.config.search,
-      deps.clock.now(),
-    );
+    return await allMatchingPosts(deps, q);
   } catch (err) {
     if (!(err instanceof QueryError)) throw err;
     throw new ExportError(`--q: ${err.reason} (at character ${err.position})`);
@@ -98,11 +90,10 @@ async function eachConcurrently<T>(items: T[], work: (item: T) => Promise<void>)
 }
 
 /** The ids of the matching posts, a keyset page at a time, in id order. */
-async function* idPages(deps: Deps, matching: RawBuilder<{ id: number }>): AsyncGenerator<number[]> {
+async function* idPages(deps: Deps, matching: repo.MatchingPosts): AsyncGenerator<number[]> {
   for (let after = 0; ; ) {
-    const page = await sql<{ id: number }>`SELECT m.id FROM (${matching}) m WHERE m.id > ${after} ORDER BY m.id LIMIT ${BATCH}`.execute(deps.db);
-    if (page.rows.length === 0) return;
-    const ids = page.rows.map((r) => Number(r.id));
+    const ids = await repo.matchingIdsAfter(deps.db, matching, after, BATCH);
+    if (ids.length === 0) return;
     yield ids;
     after = ids[ids.length - 1];
   }
@@ -146,8 +137,7 @@ export async function exportBoard(deps: Deps, dir: string, opts: ExportOptions):
   // Compiled before the folder is touched: a query with a mistake writes nothing.
   const matching = await matchingPosts(deps, opts.q);
   await claimFolder(target, opts.q, startedAt);
-  const counted = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM (${matching}) m`.execute(deps.db);
-  const total = Number(counted.rows[0].n);
+  const total = await repo.countMatching(deps.db, matching);
   const folders = fanOut(target);
   const t = tally(opts.q);
   // Past the count when posts made since, with higher ids than the pages had reached, are in it.

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/engine.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
+import { ping } from './health.repo.ts';
 
 /** One thing the instance needs to serve: throws when it is not there. */
 export type Check = () => Promise<void>;
@@ -25,7 +25,7 @@ const CHECK_TIMEOUT_MS = 2000;
 export const databaseCheck =
   (db: Database): Check =>
   async () => {
-    await sql`select 1`.execute(db);
+    await ping(db);
   };
 
 /** The media store's own readiness check (MediaStore.check): the folder read and written on disk, the bucket reached in object storage. */

@@ -1,4 +1,4 @@
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import type { DanbooruHttp } from './danbooru-http.ts';
 import { numberedPages } from './danbooru-lists.ts';
 import { idOf, isObject, type Json } from './danbooru-post.ts';

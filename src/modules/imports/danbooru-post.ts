@@ -1,5 +1,5 @@
 import type { Rating } from '../../core/schemas.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import type { ImportItem, ImportTag } from './import-item.ts';
 
 /**

@@ -18,7 +18,7 @@ import {
   TAGS_FILE,
   VERSION,
 } from '../exports/export-format.ts';
-import { TAG_CATEGORIES, type TagCategory } from '../tags/tag-categories.ts';
+import { TAG_CATEGORIES, type TagCategory } from '../../core/tag-categories.ts';
 import { type BoardData, type ImportItem, type ImportProblem, type ImportSource, type SourceEntry, SourceError } from './import-item.ts';
 
 /**

@@ -8,7 +8,7 @@ import { patchTag } from '../tags/tag-detail.service.ts';
 import { createImplication } from '../tags/tag-implications.service.ts';
 import { normalizeTagName } from '../tags/tag-name-rules.ts';
 import type { BoardData } from './import-item.ts';
-import { addRecord, recordOf, recordsOf } from './import-records.ts';
+import * as repo from './imports.repo.ts';
 import type { PendingParent } from './import-writer.ts';
 
 export interface BoardOutcome {
@@ -67,18 +67,14 @@ const nameOf = (raw: string) => {
 async function applyTag(deps: Deps, user: Viewer, t: BoardData['tags'][number], dryRun: boolean): Promise<boolean> {
   const name = nameOf(t.name);
   if (name === null) return false;
-  const here = await deps.db.selectFrom('tags').select(['category', 'description']).where('name', '=', name).executeTakeFirst();
+  const here = await repo.findTagInfo(deps.db, name);
   const category = t.category && t.category !== 'general' && (!here || here.category === 'general') ? t.category : undefined;
   const description = t.description?.trim() && !here?.description ? t.description.trim() : undefined;
   if (category === undefined && description === undefined) return false;
   if (dryRun) return true;
   if (!here) {
     await deps.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('tags')
-        .values({ name, post_count: 0, created_at: deps.clock.now(), category: category ?? 'general', description: description ?? '' })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
+      await repo.insertTagIfAbsent(trx, { name, createdAt: deps.clock.now(), category: category ?? 'general', description: description ?? '' });
       await bumpVersion(trx);
     });
     return true;
@@ -102,15 +98,7 @@ const applyAlias = (deps: Deps, user: Viewer, a: Relation, dryRun: boolean) =>
   applyRelation(
     a,
     dryRun,
-    async (from, to) => {
-      const have = await deps.db
-        .selectFrom('tag_aliases')
-        .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
-        .select('tags.name')
-        .where('tag_aliases.from_name', '=', from)
-        .executeTakeFirst();
-      return have?.name === to;
-    },
+    async (from, to) => (await repo.aliasTarget(deps.db, from)) === to,
     (r) => createAlias(deps, user, r),
   );
 
@@ -118,20 +106,12 @@ const applyImplication = (deps: Deps, user: Viewer, i: Relation, dryRun: boolean
   applyRelation(
     i,
     dryRun,
-    async (from, to) =>
-      (await deps.db
-        .selectFrom('tag_implications')
-        .innerJoin('tags as f', 'f.id', 'tag_implications.from_id')
-        .innerJoin('tags as t', 't.id', 'tag_implications.to_id')
-        .select('f.id')
-        .where('f.name', '=', from)
-        .where('t.name', '=', to)
-        .executeTakeFirst()) !== undefined,
+    (from, to) => repo.hasImplication(deps.db, from, to),
     (r) => createImplication(deps, user, r),
   );
 
 async function applyParent(deps: Deps, user: Viewer, p: PendingParent, dryRun: boolean): Promise<boolean> {
-  const parentId = await recordOf(deps.db, 'post', p.origin, p.parentOriginId);
+  const parentId = await repo.recordOf(deps.db, 'post', p.origin, p.parentOriginId);
   if (parentId === null) return false; // the parent was not imported (outside the query, or failed)
   if (dryRun) return true;
   await deps.db.transaction().execute((trx) => changePost(trx, deps, user, p.postId, String(p.postId), { parentId, audit: { parentId: String(parentId) } }));
@@ -140,7 +120,7 @@ async function applyParent(deps: Deps, user: Viewer, p: PendingParent, dryRun: b
 
 /** The pool made by an earlier run (by its origin id) or a new one, given the source's order of the posts that are here. */
 async function applyPool(deps: Deps, user: Viewer, pool: BoardData['pools'][number], dryRun: boolean, problems: BoardOutcome['problems']): Promise<boolean> {
-  const mapped = await recordsOf(deps.db, 'post', pool.origin, pool.postOriginIds);
+  const mapped = await repo.recordsOf(deps.db, 'post', pool.origin, pool.postOriginIds);
   let ids = [...new Set(pool.postOriginIds.flatMap((o) => (mapped.has(o) ? [mapped.get(o)!] : [])))];
   if (ids.length === 0) return false;
   if (ids.length > MAX_POOL_POSTS) {
@@ -150,11 +130,10 @@ async function applyPool(deps: Deps, user: Viewer, pool: BoardData['pools'][numb
     });
     ids = ids.slice(0, MAX_POOL_POSTS);
   }
-  const existing = await recordOf(deps.db, 'pool', pool.origin, pool.key);
+  const existing = await repo.recordOf(deps.db, 'pool', pool.origin, pool.key);
   if (existing !== null) {
-    const row = await deps.db.selectFrom('pools').select('id').where('id', '=', existing).executeTakeFirst();
-    if (!row) return false; // deleted here since: not brought back
-    const order = await deps.db.selectFrom('pool_posts').select('post_id').where('pool_id', '=', existing).orderBy('position').execute();
+    if (!(await repo.poolExists(deps.db, existing))) return false; // deleted here since: not brought back
+    const order = await repo.poolPostIds(deps.db, existing);
     if (order.length === ids.length && order.every((r, i) => r.post_id === ids[i])) return false;
     if (dryRun) return true;
     await deps.db.transaction().execute((trx) => writeOrder(trx, existing, ids, deps.clock.now()));
@@ -164,13 +143,9 @@ async function applyPool(deps: Deps, user: Viewer, pool: BoardData['pools'][numb
   const name = [...(pool.name.trim() || `pool ${pool.key}`)].slice(0, MAX_POOL_NAME).join('');
   await deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
-    const made = await trx
-      .insertInto('pools')
-      .values({ creator_id: user.id, name, description: pool.description ?? '', is_public: 1, post_count: 0, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await writeOrder(trx, made.id, ids, now);
-    await addRecord(trx, { kind: 'pool', origin: pool.origin, originId: pool.key, localId: made.id }, now);
+    const madeId = await repo.insertPool(trx, { creatorId: user.id, name, description: pool.description ?? '', now });
+    await writeOrder(trx, madeId, ids, now);
+    await repo.addRecord(trx, { kind: 'pool', origin: pool.origin, originId: pool.key, localId: madeId }, now);
   });
   return true;
 }

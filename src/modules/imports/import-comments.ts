@@ -1,9 +1,7 @@
-import { sql } from 'kysely';
 import type { Deps, Viewer } from '../../core/deps.ts';
-import { moveCount } from '../../db/counters.ts';
 import { MAX_COMMENT } from '../comments/comments.schemas.ts';
 import type { ImportItem } from './import-item.ts';
-import { addRecord, recordsOf } from './import-records.ts';
+import * as repo from './imports.repo.ts';
 
 /**
  * The item's comments not imported before, written as the importing member with their original
@@ -13,7 +11,7 @@ import { addRecord, recordsOf } from './import-records.ts';
 export async function importComments(deps: Deps, user: Viewer, item: ImportItem, postId: number): Promise<string[]> {
   if (item.comments.length === 0) return [];
   const warnings: string[] = [];
-  const done = await recordsOf(
+  const done = await repo.recordsOf(
     deps.db,
     'comment',
     item.origin,
@@ -31,17 +29,11 @@ export async function importComments(deps: Deps, user: Viewer, item: ImportItem,
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     const newest = Math.max(...fresh.map((c) => c.createdAt ?? now));
-    await moveCount(trx, 'posts', 'comment_count', postId, fresh.length)
-      .set({ last_commented_at: sql<number>`CASE WHEN last_commented_at > ${newest} THEN last_commented_at ELSE ${newest} END` })
-      .execute();
+    await repo.addPostComments(trx, postId, fresh.length, newest);
     for (const c of fresh) {
       const content = [...c.body.trim()].slice(0, MAX_COMMENT).join('');
-      const row = await trx
-        .insertInto('comments')
-        .values({ post_id: postId, user_id: user.id, parent_id: null, content, reply_count: 0, created_at: c.createdAt ?? now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await addRecord(trx, { kind: 'comment', origin: item.origin, originId: c.key, localId: row.id, author: c.author }, now);
+      const id = await repo.insertComment(trx, { postId, userId: user.id, content, createdAt: c.createdAt ?? now });
+      await repo.addRecord(trx, { kind: 'comment', origin: item.origin, originId: c.key, localId: id, author: c.author }, now);
     }
   });
   return warnings;

@@ -1,5 +1,5 @@
 import type { Rating } from '../../core/schemas.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 
 /**
  * What every importer reads a source into, whatever the source (a folder of sidecars of any shape,

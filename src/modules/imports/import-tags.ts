@@ -1,5 +1,5 @@
-import type { TagCategory } from '../tags/tag-categories.ts';
-import { splitCategory } from '../tags/tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
+import { splitCategory } from '../../core/tag-categories.ts';
 import { MAX_TAGS_PER_POST, newTagName, normalizeTagName, type TagInput } from '../tags/tag-name-rules.ts';
 import type { ImportTag } from './import-item.ts';
 

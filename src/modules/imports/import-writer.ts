@@ -15,7 +15,7 @@ import { receiveStream, type Received } from '../uploads/receive.ts';
 import { checkMedia } from './import-check.ts';
 import { importComments } from './import-comments.ts';
 import type { ImportItem } from './import-item.ts';
-import { addRecord, recordOf } from './import-records.ts';
+import * as repo from './imports.repo.ts';
 import { importTags } from './import-tags.ts';
 
 export interface WriterOptions {
@@ -58,9 +58,9 @@ export function createImportWriter(deps: Deps, opts: WriterOptions) {
   const pendingParents: PendingParent[] = [];
 
   async function previously(item: ImportItem, originId: string): Promise<Outcome | null> {
-    const postId = await recordOf(deps.db, 'post', item.origin, originId);
+    const postId = await repo.recordOf(deps.db, 'post', item.origin, originId);
     if (postId === null) return null;
-    const post = await deps.db.selectFrom('posts').select(['id', 'parent_id']).where('id', '=', postId).executeTakeFirst();
+    const post = await repo.findPostParent(deps.db, postId);
     if (!post) return { status: 'skipped', postId, reason: `imported before as post ${postId}, deleted since`, warnings: [] };
     // A run killed before its comments or its parent landed finishes them now.
     const warnings = opts.dryRun ? [] : await importComments(deps, opts.user, item, postId);
@@ -73,9 +73,9 @@ export function createImportWriter(deps: Deps, opts: WriterOptions) {
   }
 
   async function existingPost(file: Received): Promise<number | null> {
-    const bySha = await deps.db.selectFrom('posts').select('id').where('sha256', '=', file.sha256).executeTakeFirst();
+    const bySha = await repo.postBySha256(deps.db, file.sha256);
     if (bySha) return bySha.id;
-    const byMd5 = await deps.db.selectFrom('posts').select('id').where('md5', '=', file.md5).orderBy('id').executeTakeFirst();
+    const byMd5 = await repo.firstPostByMd5(deps.db, file.md5);
     return byMd5?.id ?? null;
   }
 
@@ -100,7 +100,7 @@ export function createImportWriter(deps: Deps, opts: WriterOptions) {
           now,
           opts.user.id,
         );
-        await addRecord(
+        await repo.addRecord(
           trx,
           { kind: 'post', origin: item.origin, originId, localId: postId, author: item.uploader, score: item.score, favCount: item.favCount },
           now,
@@ -124,7 +124,7 @@ export function createImportWriter(deps: Deps, opts: WriterOptions) {
       await checkMedia(file, deps.config.uploads);
       return { status: 'imported', postId: null, warnings };
     }
-    const parentId = item.parentOriginId === null ? null : await recordOf(deps.db, 'post', item.origin, item.parentOriginId);
+    const parentId = item.parentOriginId === null ? null : await repo.recordOf(deps.db, 'post', item.origin, item.parentOriginId);
     const title = [...(item.title?.trim() || defaultTitle(item))].slice(0, MAX_TITLE).join('');
     const id = await withMediaJournal(tmpDirOf(deps.config), Object.values(mediaPaths(file)), async () => {
       const stored = await storeMedia(deps.media, file, deps.config.uploads);
@@ -148,7 +148,7 @@ export function createImportWriter(deps: Deps, opts: WriterOptions) {
             updated_at: now,
           };
           const id = await insertPostTagged(trx, row, tags);
-          await addRecord(
+          await repo.addRecord(
             trx,
             { kind: 'post', origin: item.origin, originId, localId: id, author: item.uploader, score: item.score, favCount: item.favCount },
             now,

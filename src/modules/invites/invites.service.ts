@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError, conflict, notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import { randomToken, sha256Hex } from '../../core/tokens.ts';
-import type { DB } from '../../db/types.ts';
+import type { Db } from '../../db/engine.ts';
 import { INVITE_PREFIX, type InviteListQuery, type NewInviteBody } from './invites.schemas.ts';
+import * as repo from './invites.repo.ts';
 
 interface InviteRow {
   id: number;
@@ -31,40 +31,20 @@ function inviteJson(r: InviteRow, now: number) {
   };
 }
 
-function invitesWithNames(db: Kysely<DB>) {
-  return db
-    .selectFrom('invites')
-    .leftJoin('users as creator', 'creator.id', 'invites.created_by')
-    .leftJoin('users as user', 'user.id', 'invites.used_by')
-    .select([
-      'invites.id',
-      'invites.note',
-      'invites.created_at',
-      'invites.expires_at',
-      'invites.used_at',
-      'creator.username as creator',
-      'user.username as user',
-    ]);
-}
-
 /** A new one-time code; the answer is the only place the code itself appears. */
 export async function createInvite(deps: Deps, viewer: Viewer, body: NewInviteBody) {
   const code = INVITE_PREFIX + randomToken();
   const now = deps.clock.now();
-  const { id } = await deps.db
-    .insertInto('invites')
-    .values({
-      code_hash: sha256Hex(code),
-      note: body.note?.trim() ?? '',
-      created_by: viewer.id,
-      created_at: now,
-      expires_at: body.expiresIn === undefined ? null : now + body.expiresIn * 1000,
-      used_by: null,
-      used_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const row = await invitesWithNames(deps.db).where('invites.id', '=', id).executeTakeFirstOrThrow();
+  const { id } = await repo.insertInvite(deps.db, {
+    code_hash: sha256Hex(code),
+    note: body.note?.trim() ?? '',
+    created_by: viewer.id,
+    created_at: now,
+    expires_at: body.expiresIn === undefined ? null : now + body.expiresIn * 1000,
+    used_by: null,
+    used_at: null,
+  });
+  const row = await repo.getInviteWithNames(deps.db, id);
   return { invite: inviteJson(row, now), code };
 }
 
@@ -72,17 +52,7 @@ export async function listInvites(deps: Deps, query: InviteListQuery) {
   const page = query.page ?? 1;
   const limit = query.limit ?? 50;
   const now = deps.clock.now();
-  const [rows, count] = await Promise.all([
-    invitesWithNames(deps.db)
-      .orderBy('invites.id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    deps.db
-      .selectFrom('invites')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
+  const [rows, count] = await Promise.all([repo.listInvitesWithNames(deps.db, limit, (page - 1) * limit), repo.countInvites(deps.db)]);
   const total = Number(count.n);
   return { invites: rows.map((r) => inviteJson(r, now)), total, page, totalPages: Math.ceil(total / limit) };
 }
@@ -93,9 +63,8 @@ export async function listInvites(deps: Deps, query: InviteListQuery) {
  */
 export async function deleteInvite(deps: Deps, rawId: string) {
   const id = parseId(rawId, 'Invite');
-  const gone = await deps.db.deleteFrom('invites').where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
-  if (Number(gone.numDeletedRows) === 1) return { message: 'Invite withdrawn: its code no longer works' };
-  const row = await deps.db.selectFrom('invites').select('id').where('id', '=', id).executeTakeFirst();
+  if ((await repo.deleteUnusedInvite(deps.db, id)) === 1) return { message: 'Invite withdrawn: its code no longer works' };
+  const row = await repo.findInviteId(deps.db, id);
   if (!row) return notFound('Invite', rawId);
   return conflict('That invite has been used; it stays as the record of who invited whom');
 }
@@ -105,8 +74,8 @@ const refused = (message: string): never => {
 };
 
 /** Why a code cannot be used now (403 naming the reason), or nothing when it can. */
-export async function checkInvite(db: Kysely<DB>, code: string, now: number): Promise<void> {
-  const row = await db.selectFrom('invites').select(['used_at', 'expires_at']).where('code_hash', '=', sha256Hex(code)).executeTakeFirst();
+export async function checkInvite(db: Db, code: string, now: number): Promise<void> {
+  const row = await repo.findInviteByCode(db, sha256Hex(code));
   if (!row) refused('That invite code is not valid: check that it was copied whole, or ask for a new one');
   else if (row.used_at !== null) refused('That invite code has already been used: each code makes one account');
   else if (row.expires_at !== null && row.expires_at <= now) refused('That invite code has expired: ask an admin for a new one');
@@ -118,15 +87,8 @@ export async function checkInvite(db: Kysely<DB>, code: string, now: number): Pr
  * changes the row (PostgreSQL re-checks the condition after the other's commit; SQLite runs them
  * one after the other); the loser's account is rolled back with the 403.
  */
-export async function spendInvite(trx: Kysely<DB>, code: string, userId: number, now: number): Promise<void> {
-  const result = await trx
-    .updateTable('invites')
-    .set({ used_by: userId, used_at: now })
-    .where('code_hash', '=', sha256Hex(code))
-    .where('used_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 1) return;
+export async function spendInvite(trx: Db, code: string, userId: number, now: number): Promise<void> {
+  if ((await repo.spendInviteCode(trx, sha256Hex(code), userId, now)) === 1) return;
   await checkInvite(trx, code, now);
   refused('That invite code has already been used: each code makes one account');
 }

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/deps.ts';
-import type { DB } from '../../db/types.ts';
+import type { Db } from '../../db/engine.ts';
 
 /** Every action the audit log records (the `action` filter of GET /api/audit accepts these). */
 export const AUDIT_ACTIONS = [
@@ -37,7 +36,7 @@ export interface AuditEntry {
  * Records an action. Called with the transaction that makes the change, so there is never a change
  * without its entry, nor an entry for a change rolled back.
  */
-export async function recordAudit(trx: Kysely<DB>, by: Actor, at: number, entry: AuditEntry): Promise<void> {
+export async function recordAudit(trx: Db, by: Actor, at: number, entry: AuditEntry): Promise<void> {
   await trx
     .insertInto('audit_log')
     .values({
@@ -58,7 +57,7 @@ export interface AuditFilter {
 }
 
 /** One page of entries, newest first, and how many match. */
-export async function auditPage(db: Kysely<DB>, f: AuditFilter, limit: number, offset: number) {
+export async function auditPage(db: Db, f: AuditFilter, limit: number, offset: number) {
   const matching = db
     .selectFrom('audit_log')
     .$if(f.actorId !== undefined, (q) => q.where('actor_id', '=', f.actorId!))
@@ -69,4 +68,10 @@ export async function auditPage(db: Kysely<DB>, f: AuditFilter, limit: number, o
     matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
+}
+
+/** The id of the user of that name (any case), or undefined: the actor an audit filter names. */
+export async function findActorId(db: Db, username: string): Promise<number | undefined> {
+  const user = await db.selectFrom('users').select('id').where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+  return user?.id;
 }

@@ -1,7 +1,7 @@
 import type { Deps } from '../../core/deps.ts';
 import { iso } from '../../core/schemas.ts';
 import { pagination, userRef } from '../../core/lists.ts';
-import { auditPage, type AuditAction } from './audit.repo.ts';
+import { auditPage, findActorId, type AuditAction } from './audit.repo.ts';
 import type { AuditQuery } from './moderation.schemas.ts';
 
 /** GET /api/audit (moderators): newest first; an actor who is no user has no entries. */
@@ -10,8 +10,7 @@ export async function listAudit(deps: Deps, q: AuditQuery) {
   const limit = q.limit ?? 50;
   let actorId: number | undefined;
   if (q.actor !== undefined) {
-    const user = await deps.db.selectFrom('users').select('id').where('username_lower', '=', q.actor.toLowerCase()).executeTakeFirst();
-    actorId = user?.id ?? -1;
+    actorId = (await findActorId(deps.db, q.actor)) ?? -1;
   }
   const { rows, total } = await auditPage(deps.db, { actorId, action: q.action, target: q.target }, limit, (page - 1) * limit);
   return {

@@ -3,14 +3,13 @@ import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
 import { isUniqueViolation } from '../../db/engine.ts';
-import type { ReportsTable } from '../../db/types.ts';
 import { pagination, userRef } from '../../core/lists.ts';
 import { recordAudit } from './audit.repo.ts';
+import * as repo from './reports.repo.ts';
+import type { ReportRow, ReportTarget } from './reports.repo.ts';
 import type { NewReport, ReportListQuery, SettleReport } from './moderation.schemas.ts';
 
-type Target = { type: ReportsTable['target_type']; id: number };
-
-function targetOf(input: NewReport): Target {
+function targetOf(input: NewReport): ReportTarget {
   const given = [input.postId, input.commentId].filter((x) => x !== undefined).length;
   if (given !== 1) {
     const message = 'give exactly one of postId and commentId';
@@ -19,16 +18,6 @@ function targetOf(input: NewReport): Target {
   const [type, raw, what] = input.postId !== undefined ? (['post', input.postId, 'Post'] as const) : (['comment', input.commentId!, 'Comment'] as const);
   return { type, id: parseId(raw, what) };
 }
-
-const reportQuery = (deps: Deps) =>
-  deps.db
-    .selectFrom('reports')
-    .leftJoin('users as r', 'r.id', 'reports.reporter_id')
-    .leftJoin('users as s', 's.id', 'reports.settled_by')
-    .selectAll('reports')
-    .select(['r.username as reporter', 's.username as settler']);
-
-type ReportRow = Awaited<ReturnType<ReturnType<typeof reportQuery>['executeTakeFirstOrThrow']>>;
 
 const reportJson = (r: ReportRow) => ({
   id: String(r.id),
@@ -43,18 +32,9 @@ const reportJson = (r: ReportRow) => ({
   settledAt: isoOrNull(r.settled_at),
 });
 
-const one = async (deps: Deps, id: number) => reportJson(await reportQuery(deps).where('reports.id', '=', id).executeTakeFirstOrThrow());
+const one = async (deps: Deps, id: number) => reportJson(await repo.reportById(deps.db, id));
 
-async function openReportOf(deps: Deps, viewer: Viewer, t: Target) {
-  return deps.db
-    .selectFrom('reports')
-    .select('id')
-    .where('reporter_id', '=', viewer.id)
-    .where('target_type', '=', t.type)
-    .where('target_id', '=', t.id)
-    .where('state', '=', 'open')
-    .executeTakeFirst();
-}
+const openReportOf = (deps: Deps, viewer: Viewer, t: ReportTarget) => repo.findOpenReport(deps.db, viewer.id, t);
 
 const alreadyOpen = (id: number): never => conflict(`You already have an open report of this (report ${id})`, { reportId: String(id) });
 
@@ -66,17 +46,11 @@ export async function createReport(deps: Deps, viewer: Viewer, input: NewReport)
   const target = targetOf(input);
   const reason = input.reason.trim();
   if (reason === '') badRequest("field 'reason' must not be blank", [{ field: 'reason', message: 'must not be blank' }]);
-  const table = target.type === 'post' ? 'posts' : 'comments';
-  const exists = await deps.db.selectFrom(table).select('id').where('id', '=', target.id).executeTakeFirst();
-  if (!exists) notFound(target.type === 'post' ? 'Post' : 'Comment', String(target.id));
+  if (!(await repo.targetExists(deps.db, target))) notFound(target.type === 'post' ? 'Post' : 'Comment', String(target.id));
   const mine = await openReportOf(deps, viewer, target);
   if (mine) alreadyOpen(mine.id);
   try {
-    const { id } = await deps.db
-      .insertInto('reports')
-      .values({ reporter_id: viewer.id, target_type: target.type, target_id: target.id, reason, state: 'open', created_at: deps.clock.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await repo.insertReport(deps.db, viewer.id, target, reason, deps.clock.now());
     return { report: await one(deps, id) };
   } catch (err) {
     const first = isUniqueViolation(err) ? await openReportOf(deps, viewer, target) : undefined;
@@ -90,20 +64,8 @@ export async function listReports(deps: Deps, q: ReportListQuery) {
   const page = q.page ?? 1;
   const limit = q.limit ?? 50;
   const state = q.state ?? 'open';
-  const [rows, total] = await Promise.all([
-    reportQuery(deps)
-      .where('reports.state', '=', state)
-      .orderBy('reports.id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    deps.db
-      .selectFrom('reports')
-      .where('state', '=', state)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { reports: rows.map(reportJson), pagination: pagination(Number(total.n), page, limit) };
+  const { rows, total } = await repo.reportsPage(deps.db, state, limit, (page - 1) * limit);
+  return { reports: rows.map(reportJson), pagination: pagination(total, page, limit) };
 }
 
 /**
@@ -114,26 +76,20 @@ export async function settleReport(deps: Deps, viewer: Viewer, rawId: string, in
   const id = parseId(rawId, 'Report');
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    const settled = await trx
-      .updateTable('reports')
-      .set({ state: input.state, note: input.note ?? null, settled_by: viewer.id, settled_at: now })
-      .where('id', '=', id)
-      .where('state', '=', 'open')
-      .returning(['target_type', 'target_id', 'reason', 'reporter_id'])
-      .executeTakeFirst();
+    const settled = await repo.settleOpenReport(trx, id, { state: input.state, note: input.note ?? null, settledBy: viewer.id, at: now });
     if (!settled) {
-      const found = await trx.selectFrom('reports').select('state').where('id', '=', id).executeTakeFirst();
+      const found = await repo.findReportState(trx, id);
       if (!found) notFound('Report', rawId);
       conflict(`Report ${id} is already ${found!.state}`);
     }
-    const reporter = await trx.selectFrom('users').select('username').where('id', '=', settled!.reporter_id).executeTakeFirst();
+    const reporter = await repo.findUsername(trx, settled!.reporter_id);
     await recordAudit(trx, viewer, now, {
       action: input.state === 'resolved' ? 'report.resolve' : 'report.dismiss',
       target: `report:${id}`,
       details: {
         [settled!.target_type === 'post' ? 'postId' : 'commentId']: String(settled!.target_id),
         reason: settled!.reason,
-        reporter: reporter?.username ?? null,
+        reporter: reporter ?? null,
         note: input.note ?? null,
       },
     });

@@ -1,11 +1,8 @@
-import type { Selectable } from 'kysely';
 import type { Deps, Viewer } from '../../core/deps.ts';
-import type { PoolsTable } from '../../db/types.ts';
 import { iso } from '../../core/schemas.ts';
 import * as repo from './pools.repo.ts';
+import type { PoolRow } from './pools.repo.ts';
 import type { PoolListQuery } from './pools.schemas.ts';
-
-type PoolRow = Selectable<PoolsTable> & { username: string };
 
 export const poolJson = (p: PoolRow) => ({
   _id: String(p.id),

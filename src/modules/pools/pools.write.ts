@@ -1,6 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { Deps, Viewer } from '../../core/deps.ts';
-import type { DB } from '../../db/types.ts';
+import type { Tx } from '../../db/engine.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
 import { listItems } from '../posts/posts.repo.ts';
@@ -9,22 +8,14 @@ import { poolJson } from './pools.service.ts';
 import type { NewPool, PoolPatch } from './pools.schemas.ts';
 import { toId } from '../../core/ids.ts';
 import { recordAudit } from '../moderation/audit.repo.ts';
+import * as repo from './pools.repo.ts';
+import type { PoolRow } from './pools.repo.ts';
 
 export const MAX_POOL_POSTS = 1000;
 
-async function poolRow(db: Kysely<DB>, id: number) {
-  return db
-    .selectFrom('pools')
-    .innerJoin('users', 'users.id', 'pools.creator_id')
-    .selectAll('pools')
-    .select('users.username')
-    .where('pools.id', '=', id)
-    .executeTakeFirst();
-}
-
 /** A pool the viewer may see: public, or private and theirs. Anything else is not found. */
 async function visiblePool(deps: Deps, viewer: Viewer | null, rawId: string) {
-  const row = await poolRow(deps.db, parseId(rawId, 'Pool'));
+  const row = await repo.findPool(deps.db, parseId(rawId, 'Pool'));
   if (!row || (row.is_public !== 1 && row.creator_id !== viewer?.id)) return notFound('Pool', rawId);
   return row;
 }
@@ -35,30 +26,17 @@ async function editablePool(deps: Deps, viewer: Viewer, rawId: string) {
   return row;
 }
 
-type PoolRow = NonNullable<Awaited<ReturnType<typeof poolRow>>>;
-
 /** A moderator's change to someone else's pool goes in the audit log, in the change's transaction. */
-async function auditOthers(trx: Kysely<DB>, deps: Deps, viewer: Viewer, row: PoolRow, edit: 'pool.edit' | 'pool.delete', details: Record<string, unknown>) {
+async function auditOthers(trx: Tx, deps: Deps, viewer: Viewer, row: PoolRow, edit: 'pool.edit' | 'pool.delete', details: Record<string, unknown>) {
   if (row.creator_id === viewer.id) return;
   await recordAudit(trx, viewer, deps.clock.now(), { action: edit, target: `pool:${row.id}`, details: { name: row.name, creator: row.username, ...details } });
 }
 
-async function orderedPostIds(db: Kysely<DB>, poolId: number): Promise<number[]> {
-  const rows = await db.selectFrom('pool_posts').select('post_id').where('pool_id', '=', poolId).orderBy('position').execute();
-  return rows.map((r) => r.post_id);
-}
-
 /** Rewrites a pool's order and count in one go (positions 1..n). */
-export async function writeOrder(trx: Transaction<DB>, poolId: number, postIds: number[], now: number): Promise<void> {
-  await trx.deleteFrom('pool_posts').where('pool_id', '=', poolId).execute();
-  for (let i = 0; i < postIds.length; i += 500) {
-    const chunk = postIds.slice(i, i + 500);
-    await trx
-      .insertInto('pool_posts')
-      .values(chunk.map((post_id, j) => ({ pool_id: poolId, post_id, position: i + j + 1, added_at: now })))
-      .execute();
-  }
-  await trx.updateTable('pools').set({ post_count: postIds.length, updated_at: now }).where('id', '=', poolId).execute();
+export async function writeOrder(trx: Tx, poolId: number, postIds: number[], now: number): Promise<void> {
+  await repo.deletePoolPosts(trx, poolId);
+  await repo.insertPoolPosts(trx, poolId, postIds, now);
+  await repo.setPoolCount(trx, poolId, postIds.length, now);
 }
 
 /**
@@ -66,18 +44,8 @@ export async function writeOrder(trx: Transaction<DB>, poolId: number, postIds: 
  * changes to one pool then take turns instead of rewriting each other's order (PostgreSQL;
  * SQLite runs one writer at a time). A pool deleted meanwhile is not found.
  */
-async function lockPool(trx: Transaction<DB>, poolId: number, rawId: string): Promise<void> {
-  const locked = await trx
-    .updateTable('pools')
-    .set((eb) => ({ post_count: eb.ref('post_count') }))
-    .where('id', '=', poolId)
-    .executeTakeFirst();
-  if (locked.numUpdatedRows === 0n) notFound('Pool', rawId);
-}
-
-async function existingPosts(db: Kysely<DB>, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  return new Set((await db.selectFrom('posts').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+async function lockPool(trx: Tx, poolId: number, rawId: string): Promise<void> {
+  if (!(await repo.lockPool(trx, poolId))) notFound('Pool', rawId);
 }
 
 function postIdList(raw: string[], field: string): number[] {
@@ -89,58 +57,43 @@ function postIdList(raw: string[], field: string): number[] {
 
 export async function getPool(deps: Deps, viewer: Viewer | null, rawId: string) {
   const row = await visiblePool(deps, viewer, rawId);
-  const posts = await listItems(deps.db, await orderedPostIds(deps.db, row.id), deps.config);
+  const posts = await listItems(deps.db, await repo.poolPostIds(deps.db, row.id), deps.config);
   return { pool: poolJson(row), posts };
 }
 
 export async function createPool(deps: Deps, viewer: Viewer, body: NewPool) {
   const postIds = postIdList(body.postIds ?? [], 'postIds');
-  const found = await existingPosts(deps.db, postIds);
+  const found = await repo.existingPosts(deps.db, postIds);
   const missing = postIds.filter((id) => !found.has(id));
   if (missing.length) notFound('Post', String(missing[0]));
   const now = deps.clock.now();
   const id = await deps.db.transaction().execute(async (trx) => {
-    const { id } = await trx
-      .insertInto('pools')
-      .values({
-        creator_id: viewer.id,
-        name: body.name.trim(),
-        description: body.description ?? '',
-        is_public: body.isPublic === false ? 0 : 1,
-        post_count: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await repo.insertPool(trx, {
+      creatorId: viewer.id,
+      name: body.name.trim(),
+      description: body.description ?? '',
+      isPublic: body.isPublic !== false,
+      now,
+    });
     await writeOrder(trx, id, postIds, now);
     return id;
   });
-  return { pool: poolJson((await poolRow(deps.db, id))!) };
+  return { pool: poolJson((await repo.findPool(deps.db, id))!) };
 }
 
 export async function updatePool(deps: Deps, viewer: Viewer, rawId: string, patch: PoolPatch) {
   const row = await editablePool(deps, viewer, rawId);
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('pools')
-      .set({
-        updated_at: deps.clock.now(),
-        ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
-        ...(patch.description !== undefined ? { description: patch.description } : {}),
-        ...(patch.isPublic !== undefined ? { is_public: patch.isPublic ? 1 : 0 } : {}),
-      })
-      .where('id', '=', row.id)
-      .execute();
+    await repo.updatePoolRow(trx, row.id, { name: patch.name?.trim(), description: patch.description, isPublic: patch.isPublic }, deps.clock.now());
     await auditOthers(trx, deps, viewer, row, 'pool.edit', { changes: { ...patch } });
   });
-  return { pool: poolJson((await poolRow(deps.db, row.id))!) };
+  return { pool: poolJson((await repo.findPool(deps.db, row.id))!) };
 }
 
 export async function deletePool(deps: Deps, viewer: Viewer, rawId: string) {
   const row = await editablePool(deps, viewer, rawId);
   await deps.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('pools').where('id', '=', row.id).execute();
+    await repo.deletePool(trx, row.id);
     await auditOthers(trx, deps, viewer, row, 'pool.delete', {});
   });
   return { message: `Pool ${rawId} deleted` };
@@ -150,10 +103,10 @@ export async function deletePool(deps: Deps, viewer: Viewer, rawId: string) {
 export async function addPost(deps: Deps, viewer: Viewer, rawId: string, rawPostId: string, position?: number) {
   const row = await editablePool(deps, viewer, rawId);
   const [postId] = postIdList([rawPostId], 'postId');
-  if (!(await existingPosts(deps.db, [postId])).has(postId)) notFound('Post', rawPostId);
+  if (!(await repo.existingPosts(deps.db, [postId])).has(postId)) notFound('Post', rawPostId);
   await deps.db.transaction().execute(async (trx) => {
     await lockPool(trx, row.id, rawId);
-    const order = await orderedPostIds(trx, row.id);
+    const order = await repo.poolPostIds(trx, row.id);
     if (order.includes(postId)) return;
     if (order.length >= MAX_POOL_POSTS) badRequest(`A pool holds at most ${MAX_POOL_POSTS} posts`);
     const at = Math.min(Math.max((position ?? order.length + 1) - 1, 0), order.length);
@@ -169,7 +122,7 @@ export async function removePost(deps: Deps, viewer: Viewer, rawId: string, rawP
   const postId = parseId(rawPostId, 'Post');
   await deps.db.transaction().execute(async (trx) => {
     await lockPool(trx, row.id, rawId);
-    const order = await orderedPostIds(trx, row.id);
+    const order = await repo.poolPostIds(trx, row.id);
     if (!order.includes(postId)) notFound('Post in this pool', rawPostId);
     await writeOrder(
       trx,
@@ -188,7 +141,7 @@ export async function reorder(deps: Deps, viewer: Viewer, rawId: string, raw: st
   const wanted = postIdList(raw, 'postIds');
   await deps.db.transaction().execute(async (trx) => {
     await lockPool(trx, row.id, rawId);
-    const current = await orderedPostIds(trx, row.id);
+    const current = await repo.poolPostIds(trx, row.id);
     const same = wanted.length === current.length && wanted.every((id) => current.includes(id));
     if (!same) badRequest("field 'postIds' must list exactly the pool's posts, each once", [{ field: 'postIds', message: 'not the same posts as the pool' }]);
     await writeOrder(trx, row.id, wanted, deps.clock.now());

@@ -1,9 +1,9 @@
-import type { Transaction } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import type { Tx } from '../../db/engine.ts';
 import type { JobKind } from '../../jobs/job-kind.ts';
 import { applyingImplications } from '../../db/locks.ts';
 import { addTagsToPosts } from './post-tags.ts';
-import { type LinkCursor, tagLinksAfter } from './tag-links.ts';
+import { type LinkCursor, linkCountsAmong, tagLinksAfter } from './post-tags.repo.ts';
+import { findTagById, findTagPostCount } from './post-jobs.repo.ts';
 import { impliedTags } from '../tags/tag-implications.repo.ts';
 import { type BackfillParams, IMPLICATION_BACKFILL } from '../tags/tag-jobs.ts';
 
@@ -14,14 +14,8 @@ import { type BackfillParams, IMPLICATION_BACKFILL } from '../tags/tag-jobs.ts';
 export const BACKFILL_BATCH = 200;
 
 /** The posts of a batch that lack one of `wanted` (tag ids). */
-async function lacking(trx: Transaction<DB>, posts: number[], wanted: number[]): Promise<number[]> {
-  const have = await trx
-    .selectFrom('post_tags')
-    .select(['post_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('post_id', 'in', posts)
-    .where('tag_id', 'in', wanted)
-    .groupBy('post_id')
-    .execute();
+async function lacking(trx: Tx, posts: number[], wanted: number[]): Promise<number[]> {
+  const have = await linkCountsAmong(trx, posts, wanted);
   const complete = new Set(have.filter((r) => Number(r.n) === wanted.length).map((r) => r.post_id));
   return posts.filter((id) => !complete.has(id));
 }
@@ -38,7 +32,7 @@ export const implicationBackfill: JobKind<BackfillParams, LinkCursor> = {
   name: IMPLICATION_BACKFILL.name,
 
   async total(db, { fromId }) {
-    const row = await db.selectFrom('tags').select('post_count').where('id', '=', fromId).executeTakeFirst();
+    const row = await findTagPostCount(db, fromId);
     return Number(row?.post_count ?? 0);
   },
 
@@ -46,7 +40,7 @@ export const implicationBackfill: JobKind<BackfillParams, LinkCursor> = {
     await applyingImplications(trx); // first, as db/locks.ts says
     const { posts, next } = await tagLinksAfter(trx, params.fromId, cursor, BACKFILL_BATCH);
     if (posts.length === 0) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
-    const to = await trx.selectFrom('tags').select(['id', 'name']).where('id', '=', params.toId).executeTakeFirst();
+    const to = await findTagById(trx, params.toId);
     if (!to) return { cursor: cursor ?? { at: 0, post: 0 }, done: 0, finished: true };
     const wanted = new Map([to, ...(await impliedTags(trx, [to.id]))].map((t) => [t.name, t.id]));
     await addTagsToPosts(trx, deps.db, await lacking(trx, posts, [...wanted.values()]), wanted, deps.clock.now());

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { type Ctx, eachDatabase, postsService } from '../../../test/helpers.ts';
 import { addComment, addFavorite, addLike, createPost, createUser } from '../../../test/factories.ts';
 import type { Viewer } from '../../core/deps.ts';
-import { createPostsService, type PostsService } from './post-listing.ts';
-import { READS_BEFORE_BUILD } from './rebuild-on-misses.ts';
+import { createPostsService, type PostsService } from './posts.service.ts';
+import { READS_BEFORE_BUILD } from '../../core/rebuild-on-misses.ts';
 import { deletePost, editPost } from './posts.edit.ts';
 
 const PAGES: [number, number][] = [

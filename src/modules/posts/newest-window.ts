@@ -1,23 +1,15 @@
-import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import { versions } from '../../db/counters.ts';
 import type { Database } from '../../db/engine.ts';
-import { prepared } from '../../db/prepared.ts';
 import { publicItemJson } from '../../core/media-paths.ts';
 import { JsonWriter } from '../../core/json-bytes.ts';
 import { pageBytes } from '../../core/schemas.ts';
-import type { PostNumbers } from './post-numbers.ts';
-import { RebuildOnMisses } from './rebuild-on-misses.ts';
+import type { PostCounts } from '../../search/engine.ts';
+import { RebuildOnMisses } from '../../core/rebuild-on-misses.ts';
+import { itemPartsOfRange } from './posts.repo.ts';
 
 /** Posts the window holds: the first pages of the newest list, where most of a board's reads go. */
 export const WINDOW_POSTS = 2_048;
-
-/** The stored parts of the list items of a range of ids, newest first (db/schema/list-item.ts). */
-const partsOfRange = prepared(
-  (_db, p: { low: number; high: number }) =>
-    sql<{ id: number; item_head: string; item_tail: string }>`SELECT id, item_head, item_tail FROM posts
-    WHERE id BETWEEN ${p.low} AND ${p.high} ORDER BY id DESC`,
-);
 
 interface Kept {
   /** The data version its posts were read at (or later: it is read first). */
@@ -38,7 +30,7 @@ const FAVORITES = Buffer.from(',"favorites":');
 
 /**
  * The list items of the newest posts as bytes, kept per process: a page of them is copied from
- * here, with the like, comment and favourite counts from PostNumbers (which follows the count log),
+ * here, with the like, comment and favourite counts from the search's kept counts (which follow the count log),
  * instead of joined by the database and sent as a text. Valid at one data version; uploads and
  * edits move it, and the window is read again once its posts have been asked for a few times at
  * the new one. Any page whose posts are not all in it is read from the database as before.
@@ -46,13 +38,13 @@ const FAVORITES = Buffer.from(',"favorites":');
 export class NewestWindow {
   private kept: Kept | null = null;
   private readonly rebuilds = new RebuildOnMisses();
-  /** A post's likes, comments and favourites, as PostNumbers last brought them up to date. */
+  /** A post's likes, comments and favourites, as the search last brought them up to date. */
   private readonly likes: (id: number) => number;
   private readonly comments: (id: number) => number;
   private readonly favs: (id: number) => number;
 
   constructor(
-    private readonly numbers: PostNumbers,
+    private readonly numbers: PostCounts,
     private readonly size = WINDOW_POSTS,
   ) {
     this.likes = numbers.column('likes');
@@ -84,7 +76,7 @@ export class NewestWindow {
   }
 
   private async build(db: Database, version: number, newestId: number, urls: Pick<Config, 'mediaPublicUrl'>): Promise<void> {
-    const rows = await partsOfRange(db, { low: Math.max(1, newestId - this.size + 1), high: newestId });
+    const rows = await itemPartsOfRange(db, Math.max(1, newestId - this.size + 1), newestId);
     const heads = new Int32Array(this.size);
     const tails = new Int32Array(this.size);
     const ends = new Int32Array(this.size);

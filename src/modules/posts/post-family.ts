@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import type { Db } from '../../db/engine.ts';
 import { badRequest } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
+import { findPostId, parentChainHas } from './posts.repo.ts';
 
 export const MAX_SOURCE = 1024;
 
@@ -34,21 +34,11 @@ const refuseParent = (message: string): never => badRequest(`field 'parentId': $
  * Refuses (400, field parentId) a parent that is no post, the post itself, or a post whose own
  * chain of parents reaches the post (a cycle). `postId` is null for a post being uploaded.
  */
-export async function checkParent(trx: Kysely<DB>, postId: number | null, parentId: number): Promise<void> {
+export async function checkParent(trx: Db, postId: number | null, parentId: number): Promise<void> {
   if (parentId === postId) refuseParent('a post cannot be its own parent');
-  const parent = await trx.selectFrom('posts').select('id').where('id', '=', parentId).executeTakeFirst();
+  const parent = await findPostId(trx, parentId);
   if (!parent) refuseParent(`post ${parentId} does not exist`);
-  if (postId !== null && (await chainReaches(trx, parentId, postId))) {
+  if (postId !== null && (await parentChainHas(trx, parentId, postId))) {
     refuseParent(`post ${parentId} is a descendant of post ${postId}: that would make a cycle`);
   }
-}
-
-/** Whether the chain of parents above `from` (from's parent, its parent, ...) holds `target`. */
-async function chainReaches(trx: Kysely<DB>, from: number, target: number): Promise<boolean> {
-  // UNION (not UNION ALL) ends the walk even on a cycle left by older data.
-  const found = await sql<{ id: number }>`WITH RECURSIVE chain(id) AS (
-      SELECT parent_id FROM posts WHERE id = ${from}
-      UNION SELECT p.parent_id FROM posts p JOIN chain c ON p.id = c.id
-    ) SELECT id FROM chain WHERE id = ${target}`.execute(trx);
-  return found.rows.length > 0;
 }

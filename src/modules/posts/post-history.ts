@@ -5,9 +5,10 @@ import { assertOwnerOrModerator } from '../../core/policy.ts';
 import { iso, type Rating } from '../../core/schemas.ts';
 import { plainTags } from '../tags/tag-name-rules.ts';
 import type { RevertBody } from './post-history.schemas.ts';
-import { unchangedPost, type VersionRow, versionsOf } from './post-versions.ts';
+import { unchangedPost, type VersionRow, versionsOf } from './post-versions.repo.ts';
+import { findPostId, findPostUploader } from './posts.repo.ts';
 import { changePost } from './posts.edit.ts';
-import { getPost } from './posts.service.ts';
+import { getPost } from './post-detail.ts';
 import { fromTagString } from './tag-string.ts';
 
 /** A post's versions, oldest first: its row as version 1 while it has none (never changed). */
@@ -43,12 +44,12 @@ export async function postHistory(deps: Deps, rawId: string) {
  */
 export async function revertPost(deps: Deps, viewer: Viewer, rawId: string, body: RevertBody) {
   const id = parseId(rawId, 'Post');
-  const post = (await deps.db.selectFrom('posts').select('uploader_id').where('id', '=', id).executeTakeFirst()) ?? notFound('Post', rawId);
+  const post = (await findPostUploader(deps.db, id)) ?? notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
   const target = (await versionRows(deps, id, rawId)).find((v) => v.version === body.version);
   if (!target) badRequest(`field 'version': post ${rawId} has no version ${body.version}`, [{ field: 'version', message: `no version ${body.version}` }]);
   const v = target!;
-  const parentGone = v.parent_id !== null && !(await deps.db.selectFrom('posts').select('id').where('id', '=', v.parent_id).executeTakeFirst());
+  const parentGone = v.parent_id !== null && !(await findPostId(deps.db, v.parent_id));
   await deps.db.transaction().execute((trx) =>
     changePost(trx, deps, viewer, id, rawId, {
       title: v.title,

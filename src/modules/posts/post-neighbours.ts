@@ -1,6 +1,6 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
 import type { PostDetailQuery, PostListQuery } from './posts.schemas.ts';
-import { getPost } from './posts.service.ts';
+import { getPost } from './post-detail.ts';
 import type { KnownTagDetails } from './tag-details.ts';
 
 type Filters = Omit<PostDetailQuery, 'neighbours' | 'at'>;

@@ -1,18 +1,28 @@
-import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
-import type { DB } from '../../db/types.ts';
+import type { Database, Tx } from '../../db/engine.ts';
 import { movePostCounts } from '../../db/counters.ts';
 import { logTagsAdded, newestChange } from '../../db/queries/change-log.ts';
 import { applyingImplications } from '../../db/locks.ts';
 import { badRequest } from '../../core/errors.ts';
-import { aliasTargets } from '../tags/tag-aliases.repo.ts';
+import { aliasTargets } from '../../db/queries/tag-names.ts';
 import { impliedTags, implicationOnto, type TagRef } from '../tags/tag-implications.repo.ts';
 import { MAX_TAGS_PER_POST, type TagInput } from '../tags/tag-name-rules.ts';
 import { fromTagString, toTagString } from './tag-string.ts';
 import { versioned } from './post-versions.ts';
+import {
+  deleteTagLinks,
+  findTagsNamed,
+  insertMissingTags,
+  insertTagLinks,
+  linksAmong,
+  lockPostsToTag,
+  setTagString,
+  setTagStrings,
+  type TagLink,
+  tagIdsOfPost,
+} from './post-tags.repo.ts';
 
 /** The names a write asks for, each alias name read as its target, sorted. */
-async function askedNames(trx: Transaction<DB>, input: TagInput): Promise<string[]> {
+async function askedNames(trx: Tx, input: TagInput): Promise<string[]> {
   const targets = await aliasTargets(trx, input.tags);
   return [...new Set(input.tags.map((n) => targets.get(n)?.name ?? n))].sort();
 }
@@ -29,7 +39,7 @@ function addImplied(tags: Map<string, number>, implied: TagRef[]): Map<string, n
  * Adds to `tags` (name -> id) every tag they imply, transitively. The implied tags exist: an
  * implication is made between tags (tag-implications.service.ts creates a missing one).
  */
-export async function withImplied(trx: Transaction<DB>, tags: Map<string, number>): Promise<Map<string, number>> {
+export async function withImplied(trx: Tx, tags: Map<string, number>): Promise<Map<string, number>> {
   await applyingImplications(trx);
   return addImplied(tags, await impliedTags(trx, [...tags.values()]));
 }
@@ -41,17 +51,13 @@ export async function withImplied(trx: Transaction<DB>, tags: Map<string, number
  * At most MAX_TAGS_PER_POST tags, not counting those the others imply (a 400 otherwise): the
  * server adds implied tags, so they must not push a post past the limit or make it uneditable.
  */
-export async function tagsForWrite(trx: Transaction<DB>, input: TagInput, now: number): Promise<Map<string, number>> {
+export async function tagsForWrite(trx: Tx, input: TagInput, now: number): Promise<Map<string, number>> {
   if (input.tags.length === 0) return new Map();
   await applyingImplications(trx);
   const names = await askedNames(trx, input);
   // Sorted names: concurrent uploads and edits lock tags in one order.
-  await trx
-    .insertInto('tags')
-    .values(names.map((name) => ({ name, post_count: 0, created_at: now, category: input.categories.get(name) ?? 'general' })))
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const rows = await trx.selectFrom('tags').select(['id', 'name']).where('name', 'in', names).execute();
+  await insertMissingTags(trx, names, now, input.categories);
+  const rows = await findTagsNamed(trx, names);
   const implied = await impliedTags(
     trx,
     rows.map((r) => r.id),
@@ -70,9 +76,9 @@ export async function tagsForWrite(trx: Transaction<DB>, input: TagInput, now: n
  * would put it straight back): a 400 naming the implication, e.g. "animal is implied by cat".
  * `input` is the edit's tag list, `tags` what tagsForWrite made of it.
  */
-export async function refuseImpliedRemoval(trx: Transaction<DB>, postId: number, input: TagInput, tags: Map<string, number>): Promise<void> {
+export async function refuseImpliedRemoval(trx: Tx, postId: number, input: TagInput, tags: Map<string, number>): Promise<void> {
   const asked = new Set(await askedNames(trx, input));
-  const current = await trx.selectFrom('post_tags').select('tag_id').where('post_id', '=', postId).execute();
+  const current = await tagIdsOfPost(trx, postId);
   const onlyImplied = new Set([...tags].filter(([name]) => !asked.has(name)).map(([, id]) => id));
   const dropped = current.map((t) => t.tag_id).filter((id) => onlyImplied.has(id));
   const why = await implicationOnto(trx, dropped, [...tags.values()]);
@@ -88,23 +94,19 @@ export async function refuseImpliedRemoval(trx: Transaction<DB>, postId: number,
  * rewritten, in the caller's transaction (which holds the post's row). The tag string's trigger
  * logs the change (tag_changes), which the in-memory sets catch up from.
  */
-export async function replacePostTags(trx: Transaction<DB>, postId: number, postCreatedAt: number, wanted: Map<string, number>): Promise<void> {
-  const current = (await trx.selectFrom('post_tags').select('tag_id').where('post_id', '=', postId).execute()).map((t) => t.tag_id);
+export async function replacePostTags(trx: Tx, postId: number, postCreatedAt: number, wanted: Map<string, number>): Promise<void> {
+  const current = (await tagIdsOfPost(trx, postId)).map((t) => t.tag_id);
   const wantedIds = new Set(wanted.values());
   const removed = current.filter((id) => !wantedIds.has(id));
   const added = [...wantedIds].filter((id) => !current.includes(id));
-  if (removed.length) await trx.deleteFrom('post_tags').where('post_id', '=', postId).where('tag_id', 'in', removed).execute();
+  if (removed.length) await deleteTagLinks(trx, postId, removed);
   if (added.length) {
-    await trx
-      .insertInto('post_tags')
-      .values(added.map((tag_id) => ({ post_id: postId, tag_id, created_at: postCreatedAt })))
-      .execute();
+    await insertTagLinks(
+      trx,
+      added.map((tag_id) => ({ post_id: postId, tag_id, created_at: postCreatedAt })),
+    );
   }
-  await trx
-    .updateTable('posts')
-    .set({ tag_string: toTagString(wanted.keys()) })
-    .where('id', '=', postId)
-    .execute();
+  await setTagString(trx, postId, toTagString(wanted.keys()));
   // After the post's update, which takes the commit-order lock: tags' rows come after it (db/locks.ts).
   await movePostCounts(trx, 'tags', new Map([...removed.map((t) => [t, -1] as const), ...added.map((t) => [t, 1] as const)]));
 }
@@ -119,22 +121,17 @@ export async function replacePostTags(trx: Transaction<DB>, postId: number, post
  * post deleted meanwhile is skipped. Each post changed gets a version without an editor (the
  * system). Returns how many posts it changed.
  */
-export async function addTagsToPosts(trx: Transaction<DB>, db: Database, postIds: number[], tags: Map<string, number>, now: number): Promise<number> {
+export async function addTagsToPosts(trx: Tx, db: Database, postIds: number[], tags: Map<string, number>, now: number): Promise<number> {
   if (postIds.length === 0 || tags.size === 0) return 0;
-  const posts = await db.lockRows(trx.selectFrom('posts').select(['id', 'created_at', 'tag_string']).where('id', 'in', postIds).orderBy('id')).execute();
+  const posts = await lockPostsToTag(db, trx, postIds);
   if (posts.length === 0) return 0;
-  const have = await trx
-    .selectFrom('post_tags')
-    .select(['post_id', 'tag_id'])
-    .where(
-      'post_id',
-      'in',
-      posts.map((p) => p.id),
-    )
-    .where('tag_id', 'in', [...tags.values()])
-    .execute();
+  const have = await linksAmong(
+    trx,
+    posts.map((p) => p.id),
+    [...tags.values()],
+  );
   const had = new Set(have.map((r) => `${r.post_id}:${r.tag_id}`));
-  const links: { post_id: number; tag_id: number; created_at: number }[] = [];
+  const links: TagLink[] = [];
   const deltas = new Map<number, number>();
   const strings = new Map<number, string>();
   for (const p of posts) {
@@ -153,28 +150,10 @@ export async function addTagsToPosts(trx: Transaction<DB>, db: Database, postIds
 }
 
 /** addTagsToPosts's writes: the links, the tag strings and updated_at, the change log of the links added, and the counts. */
-async function writeAdded(
-  trx: Transaction<DB>,
-  links: { post_id: number; tag_id: number; created_at: number }[],
-  deltas: Map<number, number>,
-  strings: Map<number, string>,
-  now: number,
-): Promise<void> {
-  for (let at = 0; at < links.length; at += 500)
-    await trx
-      .insertInto('post_tags')
-      .values(links.slice(at, at + 500))
-      .execute();
-  const cases = sql.join(
-    [...strings].map(([id, text]) => sql`WHEN ${id} THEN ${text}`),
-    sql` `,
-  );
+async function writeAdded(trx: Tx, links: TagLink[], deltas: Map<number, number>, strings: Map<number, string>, now: number): Promise<void> {
+  for (let at = 0; at < links.length; at += 500) await insertTagLinks(trx, links.slice(at, at + 500));
   const since = await newestChange(trx);
-  await trx
-    .updateTable('posts')
-    .set({ updated_at: now, tag_string: sql<string>`CASE id ${cases} END` })
-    .where('id', 'in', [...strings.keys()])
-    .execute();
+  await setTagStrings(trx, strings, now);
   await logTagsAdded(trx, since, links);
   // Last: the posts' update took the commit-order lock, which comes before tags' rows (db/locks.ts).
   await movePostCounts(trx, 'tags', deltas);

@@ -1,8 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/types.ts';
-
-/** The five fields a version keeps, as post_versions and posts both name them. */
-const FIELDS = ['title', 'tag_string', 'content_rating', 'source', 'parent_id'] as const;
+import type { Tx } from '../../db/engine.ts';
+import { insertChangedVersions, insertFirstVersions } from './post-versions.repo.ts';
 
 /**
  * Runs `change` on posts whose rows the caller has locked, and records a version of each post
@@ -10,84 +7,10 @@ const FIELDS = ['title', 'tag_string', 'content_rating', 'source', 'parent_id'] 
  * `now`. A post without versions first gets version 1, its fields before the change: until its
  * first change a post's row is its version 1, so uploads write none.
  */
-export async function versioned<T>(trx: Transaction<DB>, postIds: number[], editorId: number | null, now: number, change: () => Promise<T>): Promise<T> {
+export async function versioned<T>(trx: Tx, postIds: number[], editorId: number | null, now: number, change: () => Promise<T>): Promise<T> {
   if (postIds.length === 0) return change();
-  await keepFirstVersion(trx, postIds);
+  await insertFirstVersions(trx, postIds);
   const result = await change();
-  await recordVersions(trx, postIds, editorId, now);
+  await insertChangedVersions(trx, postIds, editorId, now);
   return result;
-}
-
-async function keepFirstVersion(trx: Transaction<DB>, postIds: number[]): Promise<void> {
-  await trx
-    .insertInto('post_versions')
-    .columns(['post_id', 'version', 'editor_id', 'created_at', ...FIELDS])
-    .expression((eb) =>
-      eb
-        .selectFrom('posts')
-        .select(['posts.id', sql<number>`1`.as('version'), 'posts.uploader_id', 'posts.created_at', ...FIELDS.map((f) => `posts.${f}` as const)])
-        .where('posts.id', 'in', postIds)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('post_versions as v').select('v.version').whereRef('v.post_id', '=', 'posts.id')))),
-    )
-    .execute();
-}
-
-/** The number of a post's latest version, as SQL over `posts`. */
-const LATEST = sql<number>`(SELECT MAX(v.version) FROM post_versions v WHERE v.post_id = posts.id)`;
-
-/** Whether the latest version has the post's fields (null and empty alike), as SQL over `posts`. */
-const UNCHANGED = sql<boolean>`EXISTS (SELECT 1 FROM post_versions v WHERE v.post_id = posts.id AND v.version = ${LATEST}
-  AND v.title = posts.title AND v.tag_string = posts.tag_string AND v.content_rating = posts.content_rating
-  AND COALESCE(v.source, '') = COALESCE(posts.source, '') AND COALESCE(v.parent_id, 0) = COALESCE(posts.parent_id, 0))`;
-
-async function recordVersions(trx: Transaction<DB>, postIds: number[], editorId: number | null, now: number): Promise<void> {
-  await trx
-    .insertInto('post_versions')
-    .columns(['post_id', 'version', 'editor_id', 'created_at', ...FIELDS])
-    .expression((eb) =>
-      eb
-        .selectFrom('posts')
-        .select([
-          'posts.id',
-          sql<number>`${LATEST} + 1`.as('version'),
-          sql<number | null>`CAST(${editorId} AS integer)`.as('editor_id'),
-          sql<number>`CAST(${now} AS bigint)`.as('created_at'),
-          ...FIELDS.map((f) => `posts.${f}` as const),
-        ])
-        .where('posts.id', 'in', postIds)
-        .where(sql<boolean>`NOT ${UNCHANGED}`),
-    )
-    .execute();
-}
-
-export interface VersionRow {
-  version: number;
-  editor: string | null;
-  created_at: number;
-  title: string;
-  tag_string: string;
-  content_rating: string;
-  source: string | null;
-  parent_id: number | null;
-}
-
-/** A post's versions, oldest first; none for a post never changed since its upload (or that does not exist). */
-export async function versionsOf(db: Kysely<DB>, postId: number): Promise<VersionRow[]> {
-  return db
-    .selectFrom('post_versions as v')
-    .leftJoin('users as u', 'u.id', 'v.editor_id')
-    .select(['v.version', 'u.username as editor', 'v.created_at', ...FIELDS.map((f) => `v.${f}` as const)])
-    .where('v.post_id', '=', postId)
-    .orderBy('v.version')
-    .execute();
-}
-
-/** A post as its version 1 when it has none yet: its row as it is, by its uploader. */
-export async function unchangedPost(db: Kysely<DB>, postId: number): Promise<VersionRow | undefined> {
-  return db
-    .selectFrom('posts')
-    .innerJoin('users as u', 'u.id', 'posts.uploader_id')
-    .select([sql<number>`1`.as('version'), 'u.username as editor', 'posts.created_at', ...FIELDS.map((f) => `posts.${f}` as const)])
-    .where('posts.id', '=', postId)
-    .executeTakeFirst();
 }

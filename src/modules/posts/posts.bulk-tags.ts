@@ -1,23 +1,22 @@
-import { sql, type Transaction } from 'kysely';
+import type { Tx } from '../../db/engine.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { badRequest } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { recordAudit } from '../moderation/audit.repo.ts';
-import type { DB } from '../../db/types.ts';
-import { allMatching } from '../../search/search.ts';
+import { allMatchingPosts } from '../../search/engine.ts';
 import type { JobKind } from '../../jobs/job-kind.ts';
 import { setJobTotal } from '../../jobs/jobs.repo.ts';
 import type { Job } from '../../jobs/jobs.schemas.ts';
 import { createJob } from '../../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../../jobs/wake.ts';
-import { aliasTargets } from '../tags/tag-aliases.repo.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import { aliasTargets } from '../../db/queries/tag-names.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import { MAX_TAGS_PER_POST, parseTags, type TagInput } from '../tags/tag-name-rules.ts';
 import { tagsForWrite } from './post-tags.ts';
-import { boardLookups } from './post-search.ts';
-import { tagsByName } from './posts.repo.ts';
 import { RETAG_BATCH, retagPost } from './posts.retag.ts';
 import type { BulkTags } from './posts.schemas.ts';
+import { findTagIdsNamed } from './post-tags.repo.ts';
+import { countJobPosts, deleteJobPostsThrough, findJobCreator, insertJobPosts, nextJobPosts } from './post-jobs.repo.ts';
 
 export interface BulkTagsParams {
   add: string[];
@@ -37,7 +36,7 @@ function tagList(raw: string[], field: 'add' | 'remove'): TagInput {
 }
 
 /** A tag both added and removed (after aliases) is a 400 naming it. */
-async function assertDisjoint(trx: Transaction<DB>, add: string[], remove: string[]): Promise<void> {
+async function assertDisjoint(trx: Tx, add: string[], remove: string[]): Promise<void> {
   const targets = await aliasTargets(trx, [...add, ...remove]);
   const added = new Set(add.map((n) => targets.get(n)?.name ?? n));
   const both = remove.find((n) => added.has(targets.get(n)?.name ?? n));
@@ -62,24 +61,14 @@ export async function bulkTags(deps: Deps, viewer: Viewer, input: BulkTags): Pro
     ]);
   }
   // Compiled before the transaction: the lookups read through the database, not the transaction.
-  const matching = await allMatching(
-    deps.db,
-    input.q,
-    boardLookups(deps, (names) => tagsByName(deps.db, names)),
-    deps.config.search,
-    deps.clock.now(),
-  );
+  const matching = await allMatchingPosts(deps, input.q);
   const params: BulkTagsParams = { add: add.tags, categories: [...add.categories], remove: remove.tags };
   const job = await deps.db.transaction().execute(async (trx) => {
     await assertDisjoint(trx, add.tags, remove.tags);
     const made = await createJob(deps, bulkTagsJob, params, viewer.id, trx);
     const id = Number(made.id);
-    await sql`INSERT INTO job_posts (job_id, post_id) SELECT CAST(${id} AS integer), m.id FROM (${matching}) m`.execute(trx);
-    const listed = await trx
-      .selectFrom('job_posts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('job_id', '=', id)
-      .executeTakeFirstOrThrow();
+    await insertJobPosts(trx, id, matching);
+    const listed = await countJobPosts(trx, id);
     await setJobTotal(trx, id, Number(listed.n));
     await recordAudit(trx, viewer, deps.clock.now(), {
       action: 'posts.bulk_tags',
@@ -93,11 +82,11 @@ export async function bulkTags(deps: Deps, viewer: Viewer, input: BulkTags): Pro
 }
 
 /** The ids of the tags these names stand for now (aliases read as their targets). */
-async function tagIdsNamed(trx: Transaction<DB>, names: string[]): Promise<Set<number>> {
+async function tagIdsNamed(trx: Tx, names: string[]): Promise<Set<number>> {
   if (names.length === 0) return new Set();
   const targets = await aliasTargets(trx, names);
   const plain = names.filter((n) => !targets.has(n));
-  const rows = plain.length ? await trx.selectFrom('tags').select('id').where('name', 'in', plain).execute() : [];
+  const rows = plain.length ? await findTagIdsNamed(trx, plain) : [];
   return new Set([...[...targets.values()].map((t) => t.id), ...rows.map((r) => r.id)]);
 }
 
@@ -111,7 +100,7 @@ export const bulkTagsJob: JobKind<BulkTagsParams, number> = {
   // Its posts are listed in job_posts once the job exists: bulkTags sets the total then.
   total: async () => 0,
   step: async ({ trx, job, deps, params, cursor }) => {
-    const posts = await trx.selectFrom('job_posts').select('post_id').where('job_id', '=', job).orderBy('post_id').limit(RETAG_BATCH).execute();
+    const posts = await nextJobPosts(trx, job, RETAG_BATCH);
     const last = posts.at(-1)?.post_id;
     if (last !== undefined) {
       const now = deps.clock.now();
@@ -119,9 +108,9 @@ export const bulkTagsJob: JobKind<BulkTagsParams, number> = {
       const removed = await tagIdsNamed(trx, params.remove);
       const edit = (tags: Map<string, number>) => new Map([...[...tags].filter(([, id]) => !removed.has(id)), ...added]);
       // The moderator who asked for the edit is each post's editor.
-      const by = await trx.selectFrom('jobs').select('created_by').where('id', '=', job).executeTakeFirst();
+      const by = await findJobCreator(trx, job);
       for (const { post_id } of posts) await retagPost(trx, post_id, edit, now, by?.created_by ?? null);
-      await trx.deleteFrom('job_posts').where('job_id', '=', job).where('post_id', '<=', last).execute();
+      await deleteJobPostsThrough(trx, job, last);
     }
     return { cursor: last ?? cursor ?? 0, done: posts.length, finished: posts.length < RETAG_BATCH };
   },

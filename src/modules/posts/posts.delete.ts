@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
 import { movePostCounts } from '../../db/counters.ts';
-import type { DB } from '../../db/types.ts';
+import type { Db } from '../../db/engine.ts';
 import type { Actor } from '../../core/deps.ts';
 import { type AuditEntry, recordAudit } from '../moderation/audit.repo.ts';
 import { versioned } from './post-versions.ts';
+import { tagIdsOfPost } from './post-tags.repo.ts';
+import { clearParents, deletePostRow, lockPostToDelete, poolIdsOfPost, touchChildren } from './posts.repo.ts';
 
 /** Who deletes a post (null: the system) and when: its children's new versions say so. */
 export interface Deletion {
@@ -19,7 +20,7 @@ export interface Deletion {
  * `audit`: the audit entry of a moderator's delete, written in the same transaction.
  */
 export async function deletePostRows(
-  db: Kysely<DB>,
+  db: Db,
   postId: number,
   by: Deletion = { editorId: null, now: Date.now() },
   audit?: { by: Actor; at: number; entry: AuditEntry },
@@ -27,25 +28,20 @@ export async function deletePostRows(
   return db.transaction().execute(async (trx) => {
     // Lock the post's row first, as edits and comments do: a concurrent edit or second delete
     // waits, then finds the post as it is now (or gone), so no count moves twice.
-    const post = await trx
-      .updateTable('posts')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-      .where('id', '=', postId)
-      .returning(['file_path', 'thumb_path', 'preview_path'])
-      .executeTakeFirst();
+    const post = await lockPostToDelete(trx, postId);
     if (!post) return null;
-    const tags = await trx.selectFrom('post_tags').select('tag_id').where('post_id', '=', postId).execute();
-    const pools = await trx.selectFrom('pool_posts').select('pool_id').where('post_id', '=', postId).execute();
+    const tags = await tagIdsOfPost(trx, postId);
+    const pools = await poolIdsOfPost(trx, postId);
     await movePostCounts(trx, 'tags', new Map(tags.map((t) => [t.tag_id, -1])));
     await movePostCounts(trx, 'pools', new Map(pools.map((p) => [p.pool_id, -1])));
     // Touching the children locks their rows before their versions are read, as an edit does.
-    const children = (await trx.updateTable('posts').set({ updated_at: by.now }).where('parent_id', '=', postId).returning('id').execute()).map((c) => c.id);
+    const children = (await touchChildren(trx, postId, by.now)).map((c) => c.id);
     if (children.length) {
       await versioned(trx, children, by.editorId, by.now, async () => {
-        await trx.updateTable('posts').set({ parent_id: null }).where('id', 'in', children).execute();
+        await clearParents(trx, children);
       });
     }
-    await trx.deleteFrom('posts').where('id', '=', postId).execute();
+    await deletePostRow(trx, postId);
     if (audit) await recordAudit(trx, audit.by, audit.at, audit.entry);
     return [post.file_path, post.thumb_path, post.preview_path].filter((p): p is string => Boolean(p));
   });

@@ -6,16 +6,16 @@ import { AppError, notFound } from '../../core/errors.ts';
 import { assertOwnerOrModerator } from '../../core/policy.ts';
 import { parseTags, type TagInput } from '../tags/tag-name-rules.ts';
 import { applyingImplications, changingParents } from '../../db/locks.ts';
-import type { Transaction } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import type { Tx } from '../../db/engine.ts';
 import { checkParent, parseParentId, parseSource } from './post-family.ts';
 import { versioned } from './post-versions.ts';
 import { deletePostRows } from './posts.delete.ts';
 import { parseId } from '../../core/ids.ts';
-import { getPost } from './posts.service.ts';
+import { getPost } from './post-detail.ts';
 import type { PostPatch } from './posts.schemas.ts';
 import { refuseImpliedRemoval, replacePostTags, tagsForWrite } from './post-tags.ts';
 import { recordAudit } from '../moderation/audit.repo.ts';
+import { findPostToDelete, touchPostToEdit, updatePostFields } from './posts.repo.ts';
 
 function tagInput(raw: string[] | string): TagInput {
   const { errors: problems, ...input } = parseTags(typeof raw === 'string' ? raw.split(',') : raw);
@@ -60,14 +60,14 @@ export async function editPost(deps: Deps, viewer: Viewer, rawId: string, patch:
  * Applies `changes` to post `id` as its uploader or a moderator (403 for anyone else), in the
  * caller's transaction, and records a version when one of the five versioned fields changed.
  */
-export async function changePost(trx: Transaction<DB>, deps: Deps, viewer: Viewer, id: number, rawId: string, changes: PostChanges): Promise<void> {
+export async function changePost(trx: Tx, deps: Deps, viewer: Viewer, id: number, rawId: string, changes: PostChanges): Promise<void> {
   const now = deps.clock.now();
   // Before any other lock (a title edit moves the data version): see db/locks.ts.
   if (changes.tags !== undefined) await applyingImplications(trx);
   if (changes.parentId != null) await changingParents(trx);
   // Writing first locks the post's row (deletes and comments do the same), so what is read
   // below is current; a refused edit is rolled back with the transaction.
-  const post = await trx.updateTable('posts').set({ updated_at: now }).where('id', '=', id).returning(['uploader_id', 'created_at']).executeTakeFirst();
+  const post = await touchPostToEdit(trx, id, now);
   if (!post) return notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');
   if (changes.parentId != null) await checkParent(trx, id, changes.parentId);
@@ -81,7 +81,7 @@ export async function changePost(trx: Transaction<DB>, deps: Deps, viewer: Viewe
       ...(changes.source !== undefined ? { source: changes.source } : {}),
       ...(changes.parentId !== undefined ? { parent_id: changes.parentId } : {}),
     };
-    if (Object.keys(set).length) await trx.updateTable('posts').set(set).where('id', '=', id).execute();
+    if (Object.keys(set).length) await updatePostFields(trx, id, set);
     if (changes.tags === undefined) return;
     const tags = await tagsForWrite(trx, changes.tags, now);
     if (!changes.keepImplied) await refuseImpliedRemoval(trx, id, changes.tags, tags);
@@ -92,12 +92,7 @@ export async function changePost(trx: Transaction<DB>, deps: Deps, viewer: Viewe
 /** Deletes a post (its uploader or a moderator), then its media files. */
 export async function deletePost(deps: Deps, viewer: Viewer, rawId: string, held: HeldPosts | null = null) {
   const id = parseId(rawId, 'Post');
-  const post = await deps.db
-    .selectFrom('posts')
-    .innerJoin('users', 'users.id', 'posts.uploader_id')
-    .select(['uploader_id', 'file_path', 'thumb_path', 'preview_path', 'title', 'users.username'])
-    .where('posts.id', '=', id)
-    .executeTakeFirst();
+  const post = await findPostToDelete(deps.db, id);
   // Not published: an upload waiting for approval is withdrawn by its uploader (rejected by a moderator), else 404.
   if (!post) return held ? held.withdraw(deps, viewer, id, rawId) : notFound('Post', rawId);
   assertOwnerOrModerator(viewer, post.uploader_id, 'post');

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/engine.ts';
+import type { Database, Db, Tx } from '../../db/engine.ts';
 import { ITEM_JSON } from '../../db/schema/list-item.ts';
 import type { Config } from '../../config.ts';
 import { publicItemJson } from '../../core/media-paths.ts';
@@ -11,9 +11,8 @@ import { insertPostLinked } from '../../db/queries/post-insert.ts';
 import { toTagString } from './tag-string.ts';
 import { tagsForWrite } from './post-tags.ts';
 import type { TagInput } from '../tags/tag-name-rules.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import type { TagDetail } from './tag-details.ts';
-import { aliasTargets, tagsBeingMovedInto } from '../tags/tag-aliases.repo.ts';
 
 /** A page of list items: their post ids and the items as one JSON array text, in the same order. */
 export interface Items {
@@ -169,62 +168,6 @@ export async function findPost(db: Database, id: number) {
   return (await postById(db, id))[0];
 }
 
-const tagsNamed = preparedOnDatabase((db, p: { names: unknown }) =>
-  db
-    .selectFrom('tags')
-    .select(['id', 'name', 'post_count'])
-    .where(db.oneOf(sql.ref('name'), p.names)),
-);
-
-/** A few names (the usual filters: one tag, a pair, a tag and a search word) as plain parameters, one statement for each number of them. */
-const FEW_NAMES = 4;
-const tagsNamedFew = Array.from({ length: FEW_NAMES + 1 }, (_, n) =>
-  prepared((db, p: Record<string, string>) =>
-    db
-      .selectFrom('tags')
-      .select(['id', 'name', 'post_count'])
-      .where(
-        'name',
-        'in',
-        Array.from({ length: n }, (_, i) => p[`n${i}`]),
-      ),
-  ),
-);
-
-/** A tag a name stands for (see tagsByName). */
-export interface TagFound {
-  id: number;
-  count: number;
-  moving?: number[];
-}
-
-/**
- * The named tags that exist, with their stored post counts; an alias name gives its target tag
- * (what a search means by it). `moving`: while an alias's posts are being moved to its target in
- * the background, the alias name's own tag, whose posts the name stands for too.
- */
-export async function tagsByName(db: Database, names: string[]): Promise<Map<string, TagFound>> {
-  if (names.length === 0) return new Map();
-  const out = new Map<string, TagFound>();
-  for (const [name, target] of await aliasTargets(db, names)) out.set(name, { id: target.id, count: target.count });
-  const rest = out.size === 0 ? names : names.filter((n) => !out.has(n));
-  if (rest.length > 0) {
-    // A few names are index seeks, without unpacking a list first.
-    const rows =
-      rest.length <= FEW_NAMES
-        ? await tagsNamedFew[rest.length](db, Object.fromEntries(rest.map((name, i) => [`n${i}`, name])))
-        : await tagsNamed(db, { names: db.listParam(rest) });
-    for (const r of rows) out.set(r.name, { id: r.id, count: r.post_count });
-  }
-  const moving = await tagsBeingMovedInto(db, [...new Set([...out.values()].map((t) => t.id))]);
-  if (moving.size === 0) return out;
-  for (const [name, tag] of out) {
-    const more = moving.get(tag.id);
-    if (more) out.set(name, { id: tag.id, count: more.reduce((n, t) => n + t.count, tag.count), moving: more.map((t) => t.id) });
-  }
-  return out;
-}
-
 /**
  * Inserts a post with its tags in one transaction: alias names read as their targets, missing tags
  * created, links made and each tag's post_count kept exact. Returns the new post id.
@@ -275,4 +218,103 @@ function inNamesOrder(names: string[], byName: Map<string, { category: string; p
     const r = byName.get(name);
     return { name, category: (r?.category ?? 'general') as TagCategory, postsCount: r?.post_count ?? 0 };
   });
+}
+
+/** The stored parts of the list items of a range of ids, newest first (db/schema/list-item.ts). */
+const partsOfRange = prepared(
+  (_db, p: { low: number; high: number }) =>
+    sql<{ id: number; item_head: string; item_tail: string }>`SELECT id, item_head, item_tail FROM posts
+    WHERE id BETWEEN ${p.low} AND ${p.high} ORDER BY id DESC`,
+);
+
+/** The id and stored list item parts (item_head, item_tail) of the posts with ids in low..high, newest first. */
+export async function itemPartsOfRange(db: Database, low: number, high: number) {
+  return partsOfRange(db, { low, high });
+}
+
+/** The post's uploader (`uploader_id`), or undefined when there is no such post. */
+export async function findPostUploader(db: Db, postId: number) {
+  return db.selectFrom('posts').select('uploader_id').where('id', '=', postId).executeTakeFirst();
+}
+
+/** The post's id when it exists, else undefined. */
+export async function findPostId(db: Db, postId: number) {
+  return db.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst();
+}
+
+/** Whether the chain of parents above `from` (from's parent, its parent, ...) holds `target`. */
+export async function parentChainHas(db: Db, from: number, target: number): Promise<boolean> {
+  // UNION (not UNION ALL) ends the walk even on a cycle left by older data.
+  const found = await sql<{ id: number }>`WITH RECURSIVE chain(id) AS (
+      SELECT parent_id FROM posts WHERE id = ${from}
+      UNION SELECT p.parent_id FROM posts p JOIN chain c ON p.id = c.id
+    ) SELECT id FROM chain WHERE id = ${target}`.execute(db);
+  return found.rows.length > 0;
+}
+
+/** What deleting a post needs of it: uploader, media paths, title and the uploader's name; undefined when there is no such post. */
+export async function findPostToDelete(db: Db, postId: number) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('users', 'users.id', 'posts.uploader_id')
+    .select(['uploader_id', 'file_path', 'thumb_path', 'preview_path', 'title', 'users.username'])
+    .where('posts.id', '=', postId)
+    .executeTakeFirst();
+}
+
+/** Sets the post's updated_at to `now`, which locks its row; returns its `created_at`, or undefined when there is no such post. */
+export async function touchPost(trx: Tx, postId: number, now: number) {
+  return trx.updateTable('posts').set({ updated_at: now }).where('id', '=', postId).returning('created_at').executeTakeFirst();
+}
+
+/** touchPost for an edit: returns the post's `uploader_id` and `created_at`, or undefined. */
+export async function touchPostToEdit(trx: Tx, postId: number, now: number) {
+  return trx.updateTable('posts').set({ updated_at: now }).where('id', '=', postId).returning(['uploader_id', 'created_at']).executeTakeFirst();
+}
+
+/** The fields of a post an edit sets directly (its tags go through post-tags.ts). */
+export interface PostFields {
+  title?: string;
+  description?: string;
+  content_rating?: string;
+  source?: string | null;
+  parent_id?: number | null;
+}
+
+/** Sets these fields of the post. */
+export async function updatePostFields(trx: Tx, postId: number, set: PostFields): Promise<void> {
+  await trx.updateTable('posts').set(set).where('id', '=', postId).execute();
+}
+
+/**
+ * Locks the post's row by writing it unchanged (updated_at to itself); returns its media paths
+ * (file_path, thumb_path, preview_path), or undefined when there is no such post.
+ */
+export async function lockPostToDelete(trx: Tx, postId: number) {
+  return trx
+    .updateTable('posts')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', postId)
+    .returning(['file_path', 'thumb_path', 'preview_path'])
+    .executeTakeFirst();
+}
+
+/** The pools the post is in (`pool_id`). */
+export async function poolIdsOfPost(trx: Tx, postId: number) {
+  return trx.selectFrom('pool_posts').select('pool_id').where('post_id', '=', postId).execute();
+}
+
+/** Sets updated_at to `now` on the post's children, which locks their rows; returns their ids (`id`). */
+export async function touchChildren(trx: Tx, parentId: number, now: number) {
+  return trx.updateTable('posts').set({ updated_at: now }).where('parent_id', '=', parentId).returning('id').execute();
+}
+
+/** Leaves these posts without a parent. */
+export async function clearParents(trx: Tx, postIds: number[]): Promise<void> {
+  await trx.updateTable('posts').set({ parent_id: null }).where('id', 'in', postIds).execute();
+}
+
+/** Deletes the post's row (what hangs off it goes by ON DELETE CASCADE). */
+export async function deletePostRow(trx: Tx, postId: number): Promise<void> {
+  await trx.deleteFrom('posts').where('id', '=', postId).execute();
 }

@@ -1,11 +1,12 @@
-import type { Transaction } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import type { Tx } from '../../db/engine.ts';
 import { applyingImplications } from '../../db/locks.ts';
 import type { JobKind } from '../../jobs/job-kind.ts';
 import { replacePostTags, withImplied } from './post-tags.ts';
 import { toTagString } from './tag-string.ts';
 import { versioned } from './post-versions.ts';
-import { type LinkCursor, tagLinksAfter } from './tag-links.ts';
+import { type LinkCursor, tagLinksAfter, tagsOfPost } from './post-tags.repo.ts';
+import { touchPost } from './posts.repo.ts';
+import { countTagLinks, findAliasTarget, findTagName, findTagPostCount, postsOfTagAfter, setTagStringAt, tagStringsOf } from './post-jobs.repo.ts';
 import { ALIAS_RETAG, type AliasRetagParams, TAG_RENAME, type TagRenameParams } from '../tags/tag-jobs.ts';
 
 /** Posts a step of a job that retags posts goes over: well within a step's bounds (jobs/job-kind.ts). */
@@ -18,7 +19,7 @@ export const RETAG_BATCH = 200;
  * skipped (false). A change of its tags is a version of the post by `editorId` (null: the system).
  */
 export async function retagPost(
-  trx: Transaction<DB>,
+  trx: Tx,
   postId: number,
   change: (tags: Map<string, number>) => Map<string, number>,
   now: number,
@@ -26,14 +27,9 @@ export async function retagPost(
 ): Promise<boolean> {
   await applyingImplications(trx); // before the post's row: see db/locks.ts
   // Writing first locks the post's row, as an edit does, so the tags read below are current.
-  const post = await trx.updateTable('posts').set({ updated_at: now }).where('id', '=', postId).returning('created_at').executeTakeFirst();
+  const post = await touchPost(trx, postId, now);
   if (!post) return false;
-  const tags = await trx
-    .selectFrom('post_tags')
-    .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
-    .select(['tags.id', 'tags.name'])
-    .where('post_tags.post_id', '=', postId)
-    .execute();
+  const tags = await tagsOfPost(trx, postId);
   // A retag or a bulk edit hands over tags whose implications it did not add.
   const wanted = await withImplied(trx, change(new Map(tags.map((t) => [t.name, t.id]))));
   await versioned(trx, [postId], editorId, now, () => replacePostTags(trx, postId, post.created_at, wanted));
@@ -48,33 +44,11 @@ export async function retagPost(
  */
 export const aliasRetagJob: JobKind<AliasRetagParams, number> = {
   name: ALIAS_RETAG.name,
-  total: async (db, params) =>
-    Number(
-      (
-        await db
-          .selectFrom('post_tags')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('tag_id', '=', params.fromId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    ),
+  total: async (db, params) => Number((await countTagLinks(db, params.fromId)).n),
   step: async ({ trx, deps, params, cursor }) => {
-    const target = await trx
-      .selectFrom('tag_aliases')
-      .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
-      .select(['tags.id', 'tags.name'])
-      .where('tag_aliases.from_name', '=', params.from)
-      .where('tag_aliases.tag_id', '=', params.toId)
-      .executeTakeFirst();
+    const target = await findAliasTarget(trx, params.from, params.toId);
     if (!target) return { cursor: cursor ?? 0, done: 0, finished: true };
-    const posts = await trx
-      .selectFrom('post_tags')
-      .select('post_id')
-      .where('tag_id', '=', params.fromId)
-      .where('post_id', '>', cursor ?? 0)
-      .orderBy('post_id')
-      .limit(RETAG_BATCH)
-      .execute();
+    const posts = await postsOfTagAfter(trx, params.fromId, cursor ?? 0, RETAG_BATCH);
     const moved = (tags: Map<string, number>) => new Map([...[...tags].filter(([, id]) => id !== params.fromId), [target.name, target.id]]);
     for (const { post_id } of posts) await retagPost(trx, post_id, moved, deps.clock.now());
     return { cursor: posts.at(-1)?.post_id ?? cursor ?? 0, done: posts.length, finished: posts.length < RETAG_BATCH };
@@ -89,21 +63,17 @@ export const aliasRetagJob: JobKind<AliasRetagParams, number> = {
  */
 export const tagRenameJob: JobKind<TagRenameParams, LinkCursor> = {
   name: TAG_RENAME.name,
-  total: async (db, { tagId }) => Number((await db.selectFrom('tags').select('post_count').where('id', '=', tagId).executeTakeFirst())?.post_count ?? 0),
+  total: async (db, { tagId }) => Number((await findTagPostCount(db, tagId))?.post_count ?? 0),
   step: async ({ trx, deps, params, cursor }) => {
-    const tag = await trx.selectFrom('tags').select('name').where('id', '=', params.tagId).executeTakeFirst();
+    const tag = await findTagName(trx, params.tagId);
     const { posts, next } = tag ? await tagLinksAfter(trx, params.tagId, cursor, RETAG_BATCH) : { posts: [], next: cursor };
     const now = deps.clock.now();
     if (posts.length > 0) {
-      const rows = await trx.selectFrom('posts').select(['id', 'tag_string']).where('id', 'in', posts).orderBy('id').execute();
+      const rows = await tagStringsOf(trx, posts);
       for (const p of rows) {
         const names = p.tag_string.split(' ');
         if (!names.includes(params.from)) continue;
-        await trx
-          .updateTable('posts')
-          .set({ tag_string: toTagString(names.map((n) => (n === params.from ? tag!.name : n))), updated_at: now })
-          .where('id', '=', p.id)
-          .execute();
+        await setTagStringAt(trx, p.id, toTagString(names.map((n) => (n === params.from ? tag!.name : n))), now);
       }
     }
     return { cursor: next ?? { at: 0, post: 0 }, done: posts.length, finished: posts.length < RETAG_BATCH };

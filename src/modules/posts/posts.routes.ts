@@ -4,7 +4,7 @@ import { errors, sendJsonText, Message, PostIdParams } from '../../core/schemas.
 import { BulkTags, BulkTagsStarted, PostDetail, PostDetailQuery, PostDetailWithNeighbours, PostListQuery, PostSearchList, PostPatch } from './posts.schemas.ts';
 import { viewerOf } from '../../core/auth.ts';
 import { deletePost, editPost } from './posts.edit.ts';
-import type { PostsService } from './post-listing.ts';
+import type { PostsService } from './posts.service.ts';
 import { bulkTags } from './posts.bulk-tags.ts';
 import { PostHistory, RevertBody } from './post-history.schemas.ts';
 import { postHistory, revertPost } from './post-history.ts';

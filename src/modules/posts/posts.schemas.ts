@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, RelativePath, StringEnum, Timestamp, MEDIA_TYPES, RATINGS } from '../../core/schemas.ts';
-import { TAG_CATEGORIES } from '../tags/tag-categories.ts';
+import { TAG_CATEGORIES } from '../../core/tag-categories.ts';
 import { Job } from '../../jobs/jobs.schemas.ts';
 
 export const SORTS = ['newest', 'oldest', 'most_liked', 'most_commented', 'most_favorited'] as const;

@@ -4,8 +4,8 @@ import { eachDatabase, statementsDuring } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { patchTag, userAndModerator } from '../../../test/tag-helpers.ts';
 import { TagCache } from '../tags/tag-cache.ts';
-import { createPostsService } from './post-listing.ts';
-import { READS_BEFORE_BUILD } from './rebuild-on-misses.ts';
+import { createPostsService } from './posts.service.ts';
+import { READS_BEFORE_BUILD } from '../../core/rebuild-on-misses.ts';
 
 /**
  * A post's detail takes its tags' categories and post counts from the tag list's cache when the

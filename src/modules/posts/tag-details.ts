@@ -1,7 +1,7 @@
 import type { Database } from '../../db/engine.ts';
 import type { TagCache } from '../tags/tag-cache.ts';
-import type { TagCategory } from '../tags/tag-categories.ts';
-import { RebuildOnMisses } from './rebuild-on-misses.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
+import { RebuildOnMisses } from '../../core/rebuild-on-misses.ts';
 
 /** A tag of a post's detail: its category and post count. */
 export interface TagDetail {

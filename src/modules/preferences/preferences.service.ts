@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors.ts';
 import { RATINGS, type Rating } from '../../core/schemas.ts';
 import { checkEntry, type ListFilters } from '../../search/filters.ts';
 import { QueryError } from '../../search/parse.ts';
+import { findPreferences, upsertPreferences } from './preferences.repo.ts';
 import type { Preferences } from './preferences.schemas.ts';
 
 /** A member who saved nothing: nothing hidden. */
@@ -10,7 +11,7 @@ export const DEFAULTS: Preferences = { blacklist: [], ratings: [...RATINGS] };
 
 /** A member's saved preferences, or the defaults. Read from the database every time: a PUT on any instance applies at once on all. */
 export async function getPreferences(deps: Pick<Deps, 'db'>, viewer: Viewer): Promise<Preferences> {
-  const row = await deps.db.selectFrom('user_preferences').select(['blacklist', 'ratings']).where('user_id', '=', viewer.id).executeTakeFirst();
+  const row = await findPreferences(deps.db, viewer.id);
   if (!row) return { blacklist: [...DEFAULTS.blacklist], ratings: [...DEFAULTS.ratings] };
   return { blacklist: JSON.parse(row.blacklist) as string[], ratings: row.ratings.split(',') as Rating[] };
 }
@@ -30,11 +31,7 @@ export async function putPreferences(deps: Pick<Deps, 'db' | 'clock'>, viewer: V
     }
   }
   const values = { blacklist: JSON.stringify(input.blacklist), ratings: input.ratings.join(','), updated_at: now };
-  await deps.db
-    .insertInto('user_preferences')
-    .values({ user_id: viewer.id, ...values })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
-    .execute();
+  await upsertPreferences(deps.db, viewer.id, values);
   return { blacklist: input.blacklist, ratings: input.ratings };
 }
 

@@ -1,14 +1,11 @@
-import { moveCount } from '../../db/counters.ts';
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { notFound } from '../../core/errors.ts';
-import { sql } from 'kysely';
 import { parseId } from '../../core/ids.ts';
-import { postListJson } from '../posts/posts.service.ts';
+import { postListJson } from '../posts/post-list-json.ts';
 import { itemsByIds } from '../posts/posts.repo.ts';
-import { findUserIdByName } from '../users/users.repo.ts';
-
-type Kind = 'likes' | 'favorites';
-const COUNTER = { likes: 'like_count', favorites: 'favorite_count' } as const;
+import { findUserIdByName } from '../../db/queries/user-ids.ts';
+import * as repo from './reactions.repo.ts';
+import type { Kind } from './reactions.repo.ts';
 
 /**
  * Adds or removes the viewer's like/favorite. Idempotent; the stored counter moves only when a row
@@ -16,27 +13,13 @@ const COUNTER = { likes: 'like_count', favorites: 'favorite_count' } as const;
  */
 async function setReaction(deps: Deps, viewer: Viewer, rawId: string, kind: Kind, on: boolean): Promise<number> {
   const postId = parseId(rawId, 'Post');
-  const column = COUNTER[kind];
   return deps.db.transaction().execute(async (trx) => {
-    const exists = await trx.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst();
-    if (!exists) notFound('Post', rawId);
-    let changed: bigint;
-    if (on) {
-      const r = await trx
-        .insertInto(kind)
-        .values({ user_id: viewer.id, post_id: postId, created_at: deps.clock.now() })
-        .onConflict((oc) => oc.columns(['user_id', 'post_id']).doNothing())
-        .executeTakeFirst();
-      changed = r.numInsertedOrUpdatedRows ?? 0n;
-    } else {
-      const r = await trx.deleteFrom(kind).where('user_id', '=', viewer.id).where('post_id', '=', postId).executeTakeFirst();
-      changed = r.numDeletedRows;
-    }
+    if (!(await repo.postExists(trx, postId))) notFound('Post', rawId);
+    const changed = on ? await repo.insertReaction(trx, kind, viewer.id, postId, deps.clock.now()) : await repo.deleteReaction(trx, kind, viewer.id, postId);
     if (changed > 0n) {
-      await moveCount(trx, 'posts', column, postId, on ? 1 : -1).execute();
+      await repo.movePostCounter(trx, kind, postId, on ? 1 : -1);
     }
-    const row = await trx.selectFrom('posts').select(column).where('id', '=', postId).executeTakeFirstOrThrow();
-    return (row as Record<string, number>)[column];
+    return repo.postCounter(trx, kind, postId);
   });
 }
 
@@ -52,27 +35,6 @@ export async function favorite(deps: Deps, viewer: Viewer, postId: string, on: b
 export async function favoritesOf(deps: Deps, username: string, offset: number, limit: number) {
   const user = await findUserIdByName(deps.db, username);
   if (user === undefined) return notFound('User', username);
-  const [rows, total] = await Promise.all([
-    deps.db
-      .selectFrom('favorites')
-      .select('post_id')
-      .where('user_id', '=', user)
-      .orderBy('created_at', 'desc')
-      .orderBy('post_id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    deps.db.selectFrom('favorites').select(sql<number>`count(*)`.as('n')).where('user_id', '=', user).executeTakeFirstOrThrow(),
-  ]);
-  return postListJson(
-    await itemsByIds(
-      deps.db,
-      rows.map((r) => r.post_id),
-      deps.config,
-    ),
-    { total: Number(total.n), estimated: false },
-    offset,
-    limit,
-    null,
-  );
+  const { postIds, total } = await repo.favoritesPage(deps.db, user, offset, limit);
+  return postListJson(await itemsByIds(deps.db, postIds, deps.config), { total, estimated: false }, offset, limit, null);
 }

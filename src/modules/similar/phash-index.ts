@@ -1,7 +1,6 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
-import { CHANGED } from '../../db/schema/tag-changes.ts';
-import type { DB } from '../../db/types.ts';
+import type { Db } from '../../db/engine.ts';
 import { widen } from '../../core/typed-arrays.ts';
+import { maxPostId, phashesAfter, publishedPhashes, publishedState } from './similar.repo.ts';
 
 /** How far back each refresh looks for posts committed out of id order. */
 const TAIL = 1000;
@@ -29,24 +28,14 @@ export class PhashIndex {
   private published = 0;
   private seq = 0;
 
-  async refresh(db: Kysely<DB>): Promise<void> {
-    const state = (
-      await sql<{ published: number | null; seq: number | null }>`SELECT (SELECT value FROM counters WHERE name = 'published') AS published,
-      (SELECT max(seq) FROM tag_changes) AS seq`.execute(db)
-    ).rows[0];
+  async refresh(db: Db): Promise<void> {
+    const state = await publishedState(db);
     // Ids are handed out before commit, so on PostgreSQL a lower id can appear after a higher one:
     // each refresh reads again the last TAIL ids and adds the ones it had not seen.
     let from = Math.max(0, this.maxId - TAIL);
-    const top = Number(
-      (
-        await db
-          .selectFrom('posts')
-          .select((eb) => eb.fn.max('id').as('m'))
-          .executeTakeFirst()
-      )?.m ?? 0,
-    );
+    const top = await maxPostId(db);
     for (;;) {
-      const rows = await db.selectFrom('posts').select(['id', 'phash']).where('id', '>', from).orderBy('id').limit(20_000).execute();
+      const rows = await phashesAfter(db, from, 20_000);
       if (rows.length === 0) break;
       for (const r of rows) {
         if (!r.phash || this.recent.has(r.id) || r.id <= this.maxId - TAIL) continue;
@@ -65,15 +54,8 @@ export class PhashIndex {
    * Adds the posts published from the approval queue (migration 015) that the log names up to
    * `upTo`: their ids are below the highest, where the tail read does not look.
    */
-  private async readPublished(db: Kysely<DB>, upTo: number): Promise<void> {
-    const rows = await db
-      .selectFrom('tag_changes')
-      .innerJoin('posts', 'posts.id', 'tag_changes.post_id')
-      .select(['posts.id', 'posts.phash'])
-      .where('tag_changes.seq', '>', this.seq)
-      .where('tag_changes.seq', '<=', upTo)
-      .where(sql<SqlBool>`(tag_changes.what & ${CHANGED.published}) <> 0`)
-      .execute();
+  private async readPublished(db: Db, upTo: number): Promise<void> {
+    const rows = await publishedPhashes(db, this.seq, upTo);
     this.seq = upTo;
     if (rows.length === 0) return;
     const present = new Set(this.ids.subarray(0, this.size));

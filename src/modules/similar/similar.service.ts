@@ -6,6 +6,7 @@ import { listItems } from '../posts/posts.repo.ts';
 import { parseId } from '../../core/ids.ts';
 import { removeReceived, type Received, type ReceivedForm } from '../uploads/receive.ts';
 import { PhashIndex } from './phash-index.ts';
+import { findPostPhash } from './similar.repo.ts';
 
 export interface SimilarQuery {
   limit: number;
@@ -35,7 +36,7 @@ async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQue
 
 export async function similarToPost(deps: Deps, index: PhashIndex, rawId: string, q: SimilarQuery) {
   const id = parseId(rawId, 'Post');
-  const post = await deps.db.selectFrom('posts').select('phash').where('id', '=', id).executeTakeFirst();
+  const post = await findPostPhash(deps.db, id);
   if (!post) return notFound('Post', rawId);
   if (!post.phash) return { hash: '', posts: [] };
   return ranked(deps, index, post.phash, q, id);

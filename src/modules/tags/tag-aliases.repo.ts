@@ -1,42 +1,7 @@
-import { splitCategory } from './tag-categories.ts';
+import { splitCategory } from '../../core/tag-categories.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-
-export interface AliasTarget {
-  id: number;
-  name: string;
-  count: number;
-}
-
-/** The tags the given names are aliases of (names that are no alias are left out). */
-export async function aliasTargets(db: Kysely<DB>, names: string[]): Promise<Map<string, AliasTarget>> {
-  if (names.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('tag_aliases')
-    .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
-    .select(['tag_aliases.from_name', 'tags.id', 'tags.name', 'tags.post_count'])
-    .where('tag_aliases.from_name', 'in', names)
-    .execute();
-  return new Map(rows.map((r) => [r.from_name, { id: r.id, name: r.name, count: r.post_count }]));
-}
-
-/**
- * For each of these tags, the tags of its alias names that still hold posts: those an alias-retag
- * job has not moved yet (posts.retag.ts). A search for the tag must find them too.
- */
-export async function tagsBeingMovedInto(db: Kysely<DB>, ids: number[]): Promise<Map<number, { id: number; count: number }[]>> {
-  const out = new Map<number, { id: number; count: number }[]>();
-  if (ids.length === 0) return out;
-  const rows = await db
-    .selectFrom('tag_aliases')
-    .innerJoin('tags', 'tags.name', 'tag_aliases.from_name')
-    .select(['tag_aliases.tag_id as into', 'tags.id', 'tags.post_count'])
-    .where('tag_aliases.tag_id', 'in', ids)
-    .where('tags.post_count', '>', 0)
-    .execute();
-  for (const r of rows) out.set(r.into, [...(out.get(r.into) ?? []), { id: r.id, count: r.post_count }]);
-  return out;
-}
+import type { Db, Tx } from '../../db/engine.ts';
 
 export interface TagRecord {
   id: number;
@@ -72,4 +37,50 @@ async function tagOrAliasNamed(db: Kysely<DB>, name: string): Promise<TagRecord 
 export async function aliasesOf(db: Kysely<DB>, tagId: number): Promise<string[]> {
   const rows = await db.selectFrom('tag_aliases').select('from_name').where('tag_id', '=', tagId).orderBy('from_name').execute();
   return rows.map((r) => r.from_name);
+}
+
+/** The first alias name (alphabetical) of the tag named `name`: undefined when it has none. */
+export async function firstAliasOfTagNamed(db: Db, name: string) {
+  return db
+    .selectFrom('tag_aliases')
+    .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
+    .select('tag_aliases.from_name')
+    .where('tags.name', '=', name)
+    .orderBy('tag_aliases.from_name')
+    .executeTakeFirst();
+}
+
+/** Makes `from` an alias of the tag `tagId`. */
+export async function insertAlias(trx: Tx, alias: { from: string; tagId: number; creatorId: number | null; createdAt: number }): Promise<void> {
+  await trx
+    .insertInto('tag_aliases')
+    .values({ from_name: alias.from, tag_id: alias.tagId, creator_id: alias.creatorId, created_at: alias.createdAt })
+    .execute();
+}
+
+/** One page of aliases, newest first, with their targets and creators, and the number of aliases. */
+export async function aliasPage(db: Db, limit: number, offset: number) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('tag_aliases')
+      .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
+      .leftJoin('users', 'users.id', 'tag_aliases.creator_id')
+      .select(['tag_aliases.from_name', 'tags.name', 'tag_aliases.created_at', 'users.username'])
+      .orderBy('tag_aliases.created_at', 'desc')
+      .orderBy('tag_aliases.from_name')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('tag_aliases')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/** Deletes the alias `from`; returns how many rows went (0 or 1). */
+export async function deleteAliasNamed(trx: Tx, from: string): Promise<number> {
+  const gone = await trx.deleteFrom('tag_aliases').where('from_name', '=', from).executeTakeFirst();
+  return Number(gone.numDeletedRows);
 }

@@ -1,16 +1,17 @@
-import type { Transaction } from 'kysely';
 import type { Actor, Deps } from '../../core/deps.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { assertModerator } from '../../core/policy.ts';
 import { iso } from '../../core/schemas.ts';
 import { bumpVersion } from '../../db/counters.ts';
 import { applyingImplications } from '../../db/locks.ts';
-import type { DB } from '../../db/types.ts';
+import type { Tx } from '../../db/engine.ts';
 import type { Job } from '../../jobs/jobs.schemas.ts';
 import { createJob, runStepsNow } from '../../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../../jobs/wake.ts';
 import { ALIAS_RETAG } from './tag-jobs.ts';
-import { aliasTargets } from './tag-aliases.repo.ts';
+import { aliasTargets } from '../../db/queries/tag-names.ts';
+import { aliasPage, deleteAliasNamed, firstAliasOfTagNamed, insertAlias } from './tag-aliases.repo.ts';
+import { findTagId, findTagRef, findTagToAlias, insertTag } from './tags.repo.ts';
 import { anyImplicationOf } from './tag-implications.repo.ts';
 import type { NewTagAlias, TagAliasListQuery } from './tag-detail.schemas.ts';
 import { recordTagChange } from './tag-history.repo.ts';
@@ -31,20 +32,14 @@ const chain = (field: 'from' | 'to', names: string[], why: string): never => {
  * Refuses an alias that would make a chain or a cycle (aliases never point at aliases, so one
  * lookup always lands on a tag), naming the chain.
  */
-async function assertNoChain(trx: Transaction<DB>, from: string, to: string): Promise<void> {
+async function assertNoChain(trx: Tx, from: string, to: string): Promise<void> {
   if (from === to) chain('to', [from, to], 'an alias cannot stand for itself');
   const already = (await aliasTargets(trx, [from])).get(from);
   if (already) conflict(`'${from}' is already an alias of '${already.name}'`);
   const next = (await aliasTargets(trx, [to])).get(to);
   if (next?.name === from) chain('to', [from, to, from], `a cycle: '${to}' is already an alias of '${from}'; to turn it around, remove that alias first`);
   if (next) chain('to', [from, to, next.name], `'${to}' is an alias itself; alias '${from}' to '${next.name}' instead`);
-  const into = await trx
-    .selectFrom('tag_aliases')
-    .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
-    .select('tag_aliases.from_name')
-    .where('tags.name', '=', from)
-    .orderBy('tag_aliases.from_name')
-    .executeTakeFirst();
+  const into = await firstAliasOfTagNamed(trx, from);
   if (into) chain('from', [into.from_name, from, to], `'${from}' has aliases of its own; it cannot become one`);
 }
 
@@ -64,7 +59,7 @@ export async function createAlias(deps: Deps, by: Actor, input: NewTagAlias) {
     // The posts moved now get their tags' implications: first, as db/locks.ts says.
     await applyingImplications(trx);
     await assertNoChain(trx, from, to);
-    const fromTag = await trx.selectFrom('tags').select(['id', 'category', 'post_count']).where('name', '=', from).executeTakeFirst();
+    const fromTag = await findTagToAlias(trx, from);
     // Writes would read `from` as `to` and never meet its implications again, or an implication would put `from` back on posts.
     const implied = fromTag && (await anyImplicationOf(trx, fromTag.id));
     if (implied)
@@ -73,17 +68,13 @@ export async function createAlias(deps: Deps, by: Actor, input: NewTagAlias) {
         [implied.from, implied.to],
         `'${from}' is in this implication; delete it (and make it on '${to}' if it should stay) before aliasing '${from}'`,
       );
-    let target = await trx.selectFrom('tags').select(['id', 'name']).where('name', '=', to).executeTakeFirst();
+    let target = await findTagRef(trx, to);
     if (!target) {
       const r = newTagName(to);
       if (!r.ok) badRequest(`field 'to': ${r.reason}`, [{ field: 'to', message: r.reason }]);
-      target = await trx
-        .insertInto('tags')
-        .values({ name: to, post_count: 0, created_at: createdAt, category: fromTag?.category ?? 'general' })
-        .returning(['id', 'name'])
-        .executeTakeFirstOrThrow();
+      target = await insertTag(trx, to, fromTag?.category ?? 'general', createdAt);
     }
-    await trx.insertInto('tag_aliases').values({ from_name: from, tag_id: target.id, creator_id: by.id, created_at: createdAt }).execute();
+    await insertAlias(trx, { from, tagId: target.id, creatorId: by.id, createdAt });
     await recordTagChange(trx, by, createdAt, { kind: 'alias', action: 'create', tagId: target.id, otherId: fromTag?.id, after: { from, to } });
     let job: Job | null = null;
     if (fromTag && fromTag.post_count > 0) {
@@ -104,23 +95,7 @@ export async function createAlias(deps: Deps, by: Actor, input: NewTagAlias) {
 export async function listAliases(deps: Deps, q: TagAliasListQuery) {
   const page = q.page ?? 1;
   const limit = q.limit ?? 50;
-  const [rows, total] = await Promise.all([
-    deps.db
-      .selectFrom('tag_aliases')
-      .innerJoin('tags', 'tags.id', 'tag_aliases.tag_id')
-      .leftJoin('users', 'users.id', 'tag_aliases.creator_id')
-      .select(['tag_aliases.from_name', 'tags.name', 'tag_aliases.created_at', 'users.username'])
-      .orderBy('tag_aliases.created_at', 'desc')
-      .orderBy('tag_aliases.from_name')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    deps.db
-      .selectFrom('tag_aliases')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  const n = Number(total.n);
+  const { rows, total: n } = await aliasPage(deps.db, limit, (page - 1) * limit);
   return {
     aliases: rows.map((r) => ({ from: r.from_name, to: r.name, createdAt: iso(r.created_at), creator: userRef(r.username) })),
     pagination: pagination(n, page, limit),
@@ -134,9 +109,8 @@ export async function deleteAlias(deps: Deps, by: Actor, rawFrom: string) {
   const from = r.ok ? r.name : notFound('Tag alias', rawFrom);
   await deps.db.transaction().execute(async (trx) => {
     const target = (await aliasTargets(trx, [from])).get(from) ?? notFound('Tag alias', rawFrom);
-    const gone = await trx.deleteFrom('tag_aliases').where('from_name', '=', from).executeTakeFirst();
-    if (Number(gone.numDeletedRows) === 0) notFound('Tag alias', rawFrom);
-    const own = await trx.selectFrom('tags').select('id').where('name', '=', from).executeTakeFirst();
+    if ((await deleteAliasNamed(trx, from)) === 0) notFound('Tag alias', rawFrom);
+    const own = await findTagId(trx, from);
     await recordTagChange(trx, by, deps.clock.now(), {
       kind: 'alias',
       action: 'delete',

@@ -1,8 +1,8 @@
 import type { Database } from '../../db/engine.ts';
-import { sql } from 'kysely';
 import { counter } from '../../db/counters.ts';
 import { NameIndex } from './name-index.ts';
-import { TAG_CATEGORIES } from './tag-categories.ts';
+import { linkCountsBetween, tagsWithPosts } from './tags.repo.ts';
+import { TAG_CATEGORIES } from '../../core/tag-categories.ts';
 
 export interface TagEntry {
   id: number;
@@ -38,7 +38,7 @@ export class TagCache {
   async all(db: Database): Promise<TagSnapshot> {
     const version = await counter(db, 'version');
     if (version !== this.snapshot.version) {
-      const rows = await db.selectFrom('tags').select(['id', 'name', 'category', 'post_count', 'created_at']).where('post_count', '>', 0).execute();
+      const rows = await tagsWithPosts(db);
       this.snapshot = new TagSnapshot(
         version,
         rows.map((r, slot) => ({ id: r.id, name: r.name, category: oneCopy(r.category), count: r.post_count, createdAt: r.created_at, slot })),
@@ -62,30 +62,17 @@ export class TagCache {
     if (earlier !== undefined) {
       counts = this.windows.get(earlier)!;
       this.windows.delete(earlier);
-      for (const r of await this.linkCounts(db, earlier * 60_000, key * 60_000)) {
+      for (const r of await linkCountsBetween(db, earlier * 60_000, key * 60_000)) {
         const left = (counts.get(r.tag_id) ?? 0) - Number(r.n);
         if (left > 0) counts.set(r.tag_id, left);
         else counts.delete(r.tag_id);
       }
     } else {
-      counts = new Map((await this.linkCounts(db, key * 60_000)).map((r) => [r.tag_id, Number(r.n)]));
+      counts = new Map((await linkCountsBetween(db, key * 60_000)).map((r) => [r.tag_id, Number(r.n)]));
     }
     if (this.windows.size >= 16) this.windows.delete(this.windows.keys().next().value!);
     this.windows.set(key, counts);
     return counts;
-  }
-
-  /** Links per tag made in [from, to) (to: open-ended when not given). */
-  private async linkCounts(db: Database, from: number, to?: number) {
-    // The window is a range of the (created_at, tag_id) index; left alone, SQLite walks the tag
-    // index instead to save a sort, which reads every link ever made.
-    const upper = to === undefined ? sql`` : sql` AND created_at < ${to}`;
-    return (
-      await sql<{
-        tag_id: number;
-        n: number;
-      }>`SELECT tag_id, count(*) AS n FROM post_tags ${db.indexedBy('post_tags_created')}WHERE created_at >= ${from}${upper} GROUP BY tag_id`.execute(db)
-    ).rows;
   }
 }
 

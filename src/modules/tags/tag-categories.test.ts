@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { eachDatabase, getJson } from '../../../test/helpers.ts';
 import { assertBadField } from '../../../test/auth-helpers.ts';
 import { userAndModerator, editTags, patchTag, postTags, uploadTagged } from '../../../test/tag-helpers.ts';
-import { splitCategory } from './tag-categories.ts';
+import { splitCategory } from '../../core/tag-categories.ts';
 import { parseTags } from './tag-name-rules.ts';
 
 test('a category prefix is read in any case, long or short; any other colon stays in the name', () => {

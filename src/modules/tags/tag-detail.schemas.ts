@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, StringEnum, Timestamp } from '../../core/schemas.ts';
-import { TAG_CATEGORIES } from './tag-categories.ts';
+import { TAG_CATEGORIES } from '../../core/tag-categories.ts';
 
 export const MAX_TAG_DESCRIPTION = 10_000;
 

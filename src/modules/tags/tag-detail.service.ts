@@ -7,11 +7,12 @@ import { bumpVersion } from '../../db/counters.ts';
 import { createJob, runStepsNow } from '../../jobs/jobs.service.ts';
 import { wakeJobRunners } from '../../jobs/wake.ts';
 import { TAG_RENAME } from './tag-jobs.ts';
-import { aliasesOf, tagOfName } from './tag-aliases.repo.ts';
-import type { TagCategory } from './tag-categories.ts';
+import { aliasesOf, insertAlias, tagOfName } from './tag-aliases.repo.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import type { TagAliasListQuery, TagPatch } from './tag-detail.schemas.ts';
 import { recordTagChange, tagHistoryPage, type TagFields } from './tag-history.repo.ts';
 import { tagImplications } from './tag-implications.repo.ts';
+import { renameTag, updateTagFields } from './tags.repo.ts';
 import { newTagName, normalizeTagName } from './tag-name-rules.ts';
 import { pagination } from '../../core/lists.ts';
 
@@ -61,8 +62,8 @@ export async function patchTag(deps: Deps, by: Actor, rawName: string, patch: Ta
         const message = taken.name === rename ? `'${rename}' is already a tag` : `'${rename}' is already an alias of '${taken.name}'`;
         badRequest(`field 'name': ${message}`, [{ field: 'name', message }]);
       }
-      await trx.updateTable('tags').set({ name: rename }).where('id', '=', tag.id).execute();
-      await trx.insertInto('tag_aliases').values({ from_name: tag.name, tag_id: tag.id, creator_id: by.id, created_at: now }).execute();
+      await renameTag(trx, tag.id, rename);
+      await insertAlias(trx, { from: tag.name, tagId: tag.id, creatorId: by.id, createdAt: now });
       await recordTagChange(trx, by, now, { kind: 'alias', action: 'create', tagId: tag.id, after: { from: tag.name, to: rename } });
       const params = { tagId: tag.id, from: tag.name };
       if (tag.post_count <= deps.config.aliasRetagNow) await runStepsNow(trx, deps, TAG_RENAME, params);
@@ -72,16 +73,7 @@ export async function patchTag(deps: Deps, by: Actor, rawName: string, patch: Ta
     if (patch.category !== undefined && patch.category !== tag.category) [before.category, after.category] = [tag.category as TagCategory, patch.category];
     if (patch.description !== undefined && patch.description !== tag.description)
       [before.description, after.description] = [tag.description, patch.description];
-    if (after.category !== undefined || after.description !== undefined) {
-      await trx
-        .updateTable('tags')
-        .set({
-          ...(after.category !== undefined ? { category: after.category } : {}),
-          ...(after.description !== undefined ? { description: after.description } : {}),
-        })
-        .where('id', '=', tag.id)
-        .execute();
-    }
+    if (after.category !== undefined || after.description !== undefined) await updateTagFields(trx, tag.id, after);
     // A patch that changes nothing leaves no entry.
     if (Object.keys(after).length > 0) await recordTagChange(trx, by, now, { kind: 'tag', action: 'update', tagId: tag.id, before, after });
     await bumpVersion(trx);

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../core/deps.ts';
 import type { DB, TagHistoryTable } from '../../db/types.ts';
-import type { TagCategory } from './tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import { type AuditAction, recordAudit } from '../moderation/audit.repo.ts';
 
 /** The fields a history entry keeps before and after a change: only those the change touched. */

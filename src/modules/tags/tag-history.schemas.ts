@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Id, StringEnum, Timestamp } from '../../core/schemas.ts';
-import { TAG_CATEGORIES } from './tag-categories.ts';
+import { TAG_CATEGORIES } from '../../core/tag-categories.ts';
 import { TagAliasList, TagAliasListQuery } from './tag-detail.schemas.ts';
 
 const Fields = Type.Union(

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import type { Db, Tx } from '../../db/engine.ts';
 
 export interface TagRef {
   id: number;
@@ -105,4 +106,64 @@ export async function anyImplicationOf(db: Kysely<DB>, tagId: number): Promise<{
     .orderBy('f.name')
     .orderBy('t.name')
     .executeTakeFirst();
+}
+
+/** The implication `fromId` -> `toId` (its from_id), or undefined when there is none. */
+export async function findImplication(db: Db, fromId: number, toId: number) {
+  return db.selectFrom('tag_implications').select('from_id').where('from_id', '=', fromId).where('to_id', '=', toId).executeTakeFirst();
+}
+
+/** Whether some post tagged `fromId` lacks `toId`: then the implication needs a backfill. */
+export async function postsToBackfill(db: Db, fromId: number, toId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('post_tags as a')
+    .select('a.post_id')
+    .where('a.tag_id', '=', fromId)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('post_tags as b').select('b.post_id').whereRef('b.post_id', '=', 'a.post_id').where('b.tag_id', '=', toId))),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Makes `fromId` imply `toId`. */
+export async function insertImplication(trx: Tx, implication: { fromId: number; toId: number; creatorId: number | null; createdAt: number }): Promise<void> {
+  await trx
+    .insertInto('tag_implications')
+    .values({ from_id: implication.fromId, to_id: implication.toId, creator_id: implication.creatorId, created_at: implication.createdAt })
+    .execute();
+}
+
+/**
+ * One page of implications, newest first, by name with their creators, and their number;
+ * optionally those with `tagId` on either side, and those from `fromId`.
+ */
+export async function implicationPage(db: Db, filter: { tagId?: number; fromId?: number }, limit: number, offset: number) {
+  const { tagId, fromId } = filter;
+  const base = db
+    .selectFrom('tag_implications')
+    .$if(tagId !== undefined, (qb) => qb.where((eb) => eb.or([eb('tag_implications.from_id', '=', tagId!), eb('tag_implications.to_id', '=', tagId!)])))
+    .$if(fromId !== undefined, (qb) => qb.where('tag_implications.from_id', '=', fromId!));
+  const [rows, total] = await Promise.all([
+    base
+      .innerJoin('tags as f', 'f.id', 'tag_implications.from_id')
+      .innerJoin('tags as t', 't.id', 'tag_implications.to_id')
+      .leftJoin('users', 'users.id', 'tag_implications.creator_id')
+      .select(['f.name as from', 't.name as to', 'tag_implications.created_at', 'users.username'])
+      .orderBy('tag_implications.created_at', 'desc')
+      .orderBy('f.name')
+      .orderBy('t.name')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/** Deletes the implication `fromId` -> `toId`; returns how many rows went (0 or 1). */
+export async function deleteImplicationPair(trx: Tx, fromId: number, toId: number): Promise<number> {
+  const gone = await trx.deleteFrom('tag_implications').where('from_id', '=', fromId).where('to_id', '=', toId).executeTakeFirst();
+  return Number(gone.numDeletedRows);
 }

@@ -1,4 +1,4 @@
-import { splitCategory, type TagCategory } from './tag-categories.ts';
+import { splitCategory, type TagCategory } from '../../core/tag-categories.ts';
 
 /**
  * Tag names: lowercase; surrounding whitespace trimmed; inner whitespace becomes `_`; 1-64 chars;

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import type { Database } from '../../db/engine.ts';
+import type { Database, Db, Tx } from '../../db/engine.ts';
 import type { TagSort } from './tags.schemas.ts';
-import type { TagCategory } from './tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 
 export interface TagQuery {
   search?: string;
@@ -91,4 +91,68 @@ export async function recentCounts(
     out.set(r.tag_id, { today: Number(r.today), week: Number(r.week) });
   }
   return out;
+}
+
+/** Every tag that has posts: id, name, category, post count and creation time (the tag cache's snapshot). */
+export async function tagsWithPosts(db: Db) {
+  return db.selectFrom('tags').select(['id', 'name', 'category', 'post_count', 'created_at']).where('post_count', '>', 0).execute();
+}
+
+/** Links per tag made in [from, to) (to: open-ended when not given). */
+export async function linkCountsBetween(db: Database, from: number, to?: number) {
+  // The window is a range of the (created_at, tag_id) index; left alone, SQLite walks the tag
+  // index instead to save a sort, which reads every link ever made.
+  const upper = to === undefined ? sql`` : sql` AND created_at < ${to}`;
+  return (
+    await sql<{
+      tag_id: number;
+      n: number;
+    }>`SELECT tag_id, count(*) AS n FROM post_tags ${db.indexedBy('post_tags_created')}WHERE created_at >= ${from}${upper} GROUP BY tag_id`.execute(db)
+  ).rows;
+}
+
+/** The tag of that exact name (no alias lookup) with its category and post count, or undefined. */
+export async function findTagToAlias(db: Db, name: string) {
+  return db.selectFrom('tags').select(['id', 'category', 'post_count']).where('name', '=', name).executeTakeFirst();
+}
+
+/** The id and name of the tag of that exact name, or undefined. */
+export async function findTagRef(db: Db, name: string) {
+  return db.selectFrom('tags').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
+}
+
+/** The id of the tag of that exact name, or undefined. */
+export async function findTagId(db: Db, name: string) {
+  return db.selectFrom('tags').select('id').where('name', '=', name).executeTakeFirst();
+}
+
+/** Inserts a tag with no posts; returns its id and name. */
+export async function insertTag(trx: Tx, name: string, category: string, createdAt: number) {
+  return trx.insertInto('tags').values({ name, post_count: 0, created_at: createdAt, category }).returning(['id', 'name']).executeTakeFirstOrThrow();
+}
+
+/** Inserts a tag with no posts; returns its id, name and category. */
+export async function insertTagWithCategory(trx: Tx, name: string, category: string, createdAt: number) {
+  return trx
+    .insertInto('tags')
+    .values({ name, post_count: 0, created_at: createdAt, category })
+    .returning(['id', 'name', 'category'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Gives a tag a new name (its id, posts and aliases stay). */
+export async function renameTag(trx: Tx, id: number, name: string): Promise<void> {
+  await trx.updateTable('tags').set({ name }).where('id', '=', id).execute();
+}
+
+/** Sets a tag's category and/or description (those given). */
+export async function updateTagFields(trx: Tx, id: number, fields: { category?: string; description?: string }): Promise<void> {
+  await trx
+    .updateTable('tags')
+    .set({
+      ...(fields.category !== undefined ? { category: fields.category } : {}),
+      ...(fields.description !== undefined ? { description: fields.description } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
 }

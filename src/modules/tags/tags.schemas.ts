@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, StringEnum } from '../../core/schemas.ts';
-import { TAG_CATEGORIES } from './tag-categories.ts';
+import { TAG_CATEGORIES } from '../../core/tag-categories.ts';
 
 export const TAG_SORTS = ['most_used', 'newest', 'alphabetical', 'trending'] as const;
 export const TIME_RANGES = ['day', 'week', 'month', 'year', 'all'] as const;

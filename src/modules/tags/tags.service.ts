@@ -1,10 +1,10 @@
 import type { Deps } from '../../core/deps.ts';
-import { findUserIdByName } from '../users/users.repo.ts';
+import { findUserIdByName } from '../../db/queries/user-ids.ts';
 import * as repo from './tags.repo.ts';
 import { TagCache, type TagEntry } from './tag-cache.ts';
 import { NameSearch } from './name-search.ts';
 import type { TagListQuery, TagSort, TimeRange } from './tags.schemas.ts';
-import type { TagCategory } from './tag-categories.ts';
+import type { TagCategory } from '../../core/tag-categories.ts';
 import { pagination } from '../../core/lists.ts';
 
 const DAY = 86_400_000;

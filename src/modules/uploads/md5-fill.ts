@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
-import type { Database } from '../../db/database.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import { unavailableOf } from '../../storage/unavailable.ts';
+import { countPostsWithoutMd5, existingPostIds, postsWithoutMd5After, writeMd5 } from './uploads.repo.ts';
 
 /**
  * Posts made before md5 was stored (migration 002) get it from their stored original, read once
@@ -45,29 +44,17 @@ const BATCH = 200;
 export async function fillMd5(deps: Pick<Deps, 'db' | 'media'>, opts: Md5FillOptions = {}): Promise<Md5FillReport> {
   const { db, media } = deps;
   const { signal } = opts;
-  const left = await db
-    .selectFrom('posts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('md5', 'is', null)
-    .executeTakeFirstOrThrow();
-  const report: Md5FillReport = { total: Number(left.n), filled: 0, missing: 0, stopped: false };
+  const report: Md5FillReport = { total: await countPostsWithoutMd5(db), filled: 0, missing: 0, stopped: false };
   let done = 0;
   if (report.total > 0) opts.onProgress?.(0, report.total);
   for (let after = 0; report.total > 0; ) {
-    // The (md5, id) index gives the posts still without md5 in id order, from where the last batch ended.
-    const rows = await db
-      .selectFrom('posts')
-      .select(['id', 'file_path'])
-      .where('md5', 'is', null)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(opts.batch ?? BATCH)
-      .execute();
+    const rows = await postsWithoutMd5After(db, after, opts.batch ?? BATCH);
     if (rows.length === 0) break;
     after = rows[rows.length - 1].id;
     const { sums, unread } = await hashOriginals(media, rows, signal);
     report.filled += await writeMd5(db, sums);
-    const missing = await stillThere(
+    // Only the posts that still exist: an original gone with its post (deleted meanwhile) is no problem.
+    const missing = await existingPostIds(
       db,
       unread.map((u) => u.id),
     );
@@ -104,32 +91,6 @@ async function md5Of(file: Readable): Promise<string> {
   const hash = createHash('md5');
   for await (const chunk of file) hash.update(chunk as Buffer);
   return hash.digest('hex');
-}
-
-/** Writes a batch's sums in one statement, to posts still without md5; returns how many it wrote. */
-async function writeMd5(db: Database, sums: { id: number; md5: string }[]): Promise<number> {
-  if (sums.length === 0) return 0;
-  const cases = sql.join(
-    sums.map((s) => sql`WHEN ${s.id} THEN ${s.md5}`),
-    sql` `,
-  );
-  const result = await db
-    .updateTable('posts')
-    .set({ md5: sql<string>`CASE id ${cases} END` })
-    .where(
-      'id',
-      'in',
-      sums.map((s) => s.id),
-    )
-    .where('md5', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** The posts of `ids` that still exist: an original gone with its post (deleted meanwhile) is no problem. */
-async function stillThere(db: Database, ids: number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  return (await db.selectFrom('posts').select('id').where('id', 'in', ids).orderBy('id').execute()).map((r) => r.id);
 }
 
 const PROGRESS_EVERY_MS = 10_000;

@@ -7,6 +7,7 @@ import { posterFrame } from '../../media/video.ts';
 import { deletePostRows } from '../posts/posts.delete.ts';
 import { countPostRows } from '../../db/counters.ts';
 import { unclaimed } from '../../db/queries/unclaimed-media.ts';
+import { postMediaAfter } from './uploads.repo.ts';
 
 export interface CheckReport {
   postsChecked: number;
@@ -46,13 +47,7 @@ export async function checkMedia(deps: Deps, fix: boolean, onProgress: (postsDon
   // For progress only: posts made or deleted meanwhile make it off by a few, never wrong about the work.
   const total = await countPostRows(db);
   for (let after = 0; ; ) {
-    const rows = await db
-      .selectFrom('posts')
-      .select(['id', 'media_type', 'duration', 'file_path', 'thumb_path', 'preview_path'])
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(BATCH)
-      .execute();
+    const rows = await postMediaAfter(db, after, BATCH);
     if (rows.length === 0) break;
     after = rows[rows.length - 1].id;
     for (const p of rows) {

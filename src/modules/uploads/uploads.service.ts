@@ -9,12 +9,13 @@ import { withMediaJournal } from '../../storage/media-journal.ts';
 import { mediaPaths, storeMedia, removeFiles } from './process-media.ts';
 import { removeReceived, type ReceivedForm } from './receive.ts';
 import { parseUploadFields } from './upload-fields.ts';
+import { findPostIdBySha256 } from './uploads.repo.ts';
 import { checkParent } from '../posts/post-family.ts';
 import { insertPending } from '../approval/approval.repo.ts';
 import { holdsUploadsOf, refuseHeldDuplicate } from '../approval/approval.service.ts';
 
 async function existingPostId(deps: Deps, sha256: string): Promise<string | null> {
-  const row = await deps.db.selectFrom('posts').select('id').where('sha256', '=', sha256).executeTakeFirst();
+  const row = await findPostIdBySha256(deps.db, sha256);
   return row ? String(row.id) : null;
 }
 

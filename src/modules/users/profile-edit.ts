@@ -8,6 +8,7 @@ import { withMediaJournal } from '../../storage/media-journal.ts';
 import { unclaimed } from '../../db/queries/unclaimed-media.ts';
 import { tmpDirOf } from '../../config.ts';
 import { getProfile } from './users.service.ts';
+import * as repo from './users.repo.ts';
 
 export const MAX_BIO = 1000;
 export const AVATAR_SIZE = 256;
@@ -44,21 +45,17 @@ export async function updateProfile(deps: Deps, media: MediaStore, viewer: Viewe
   }
   const bio = change.bio !== undefined ? { bio: change.bio } : {};
   if (!change.avatar) {
-    await deps.db.updateTable('users').set(bio).where('id', '=', viewer.id).execute();
+    await repo.setProfile(deps.db, viewer.id, bio);
     return getProfile(deps, viewer.username);
   }
   const image = await avatarImage(change.avatar);
   const rel = contentPath('avatars', sha256Hex(image), 'webp');
-  const before = await deps.db.selectFrom('users').select('avatar_path').where('id', '=', viewer.id).executeTakeFirst();
+  const before = await repo.findAvatarPath(deps.db, viewer.id);
   const old = before?.avatar_path && before.avatar_path !== rel ? [before.avatar_path] : [];
   // The old avatar goes once no one uses it (two users may share one picture).
   await withMediaJournal(tmpDirOf(deps.config), [rel, ...old], async () => {
     await media.put(rel, image);
-    await deps.db
-      .updateTable('users')
-      .set({ ...bio, avatar_path: rel })
-      .where('id', '=', viewer.id)
-      .execute();
+    await repo.setProfile(deps.db, viewer.id, { ...bio, avatar_path: rel });
     for (const gone of await unclaimed(deps, old)) await media.delete(gone);
   });
   return getProfile(deps, viewer.username);

@@ -1,8 +1,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachDatabase, statementsDuring } from '../../../test/helpers.ts';
+import { eachDatabase } from '../../../test/helpers.ts';
 import { createUser } from '../../../test/factories.ts';
-import { UserIds, UserNames } from './user-names.ts';
+import { UserNames } from './user-names.ts';
 
 eachDatabase('usernames kept in memory', (ctx) => {
   const ids: number[] = [];
@@ -42,15 +42,5 @@ eachDatabase('usernames kept in memory', (ctx) => {
     );
     const after = await names.of(ctx.database, [ids[0], ids[3]]);
     assert.deepEqual([after.get(ids[0]), after.get(ids[3])], ['ann', 'dee']);
-  });
-
-  test('user ids by name: any case, read once; a name with no user is asked again, and found once someone takes it', async () => {
-    const userIds = new UserIds();
-    assert.equal(await userIds.of(ctx.database, 'BOB'), ids[1]);
-    const db = ctx.database;
-    assert.equal(await statementsDuring(db, async () => assert.equal(await userIds.of(db, 'bob'), ids[1])), 0, 'a name already found is not read again');
-    assert.equal(await statementsDuring(db, async () => assert.equal(await userIds.of(db, 'eve'), undefined)), 1);
-    const eve = await createUser(ctx.database, { username: 'Eve' });
-    assert.equal(await userIds.of(ctx.database, 'eve'), eve);
   });
 });

@@ -1,7 +1,5 @@
-import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/engine.ts';
-import type { DB } from '../../db/types.ts';
-import { findUserIdByName } from './users.repo.ts';
+import { findUserNames } from './users.repo.ts';
 
 /** How many names are kept before the memory is emptied and filled again from what is asked. */
 const KEPT = 50_000;
@@ -29,40 +27,12 @@ export class UserNames {
       else missing.add(id);
     }
     if (missing.size === 0) return found;
-    const rows = await db
-      .selectFrom('users')
-      .select(['id', 'username'])
-      .where(db.oneOf(sql.ref('id'), db.listParam([...missing])))
-      .execute();
+    const rows = await findUserNames(db, [...missing]);
     if (this.names.size + rows.length > this.kept) this.names.clear();
     for (const r of rows) {
       this.names.set(r.id, r.username);
       found.set(r.id, r.username);
     }
     return found;
-  }
-}
-
-/**
- * User ids by name (case-insensitive), kept in memory for searches by `user:` and `fav:`, for the
- * same reasons as UserNames: a name once taken names that user for good. A name with no user is
- * not kept (someone may sign up with it), so it is looked up each time it is asked.
- */
-export class UserIds {
-  private readonly ids = new Map<string, number>();
-
-  constructor(private readonly kept = KEPT) {}
-
-  /** The id of the user with this name, or undefined when there is none. */
-  async of(db: Kysely<DB>, name: string): Promise<number | undefined> {
-    const key = name.toLowerCase();
-    const known = this.ids.get(key);
-    if (known !== undefined) return known;
-    const id = await findUserIdByName(db, key);
-    if (id !== undefined) {
-      if (this.ids.size >= this.kept) this.ids.clear();
-      this.ids.set(key, id);
-    }
-    return id;
   }
 }

@@ -1,20 +1,7 @@
-import { type Kysely, sql } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import { type Insertable, sql } from 'kysely';
+import type { Database, Db, Tx } from '../../db/engine.ts';
+import type { UsersTable } from '../../db/types.ts';
 import { preparedLookup } from '../../db/prepared.ts';
-
-// Prepared once: a search by user: or fav: looks its name up on every request.
-const userIdByName = preparedLookup(
-  (db, keyIs) =>
-    db
-      .selectFrom('users')
-      .select(['id', 'username_lower'])
-      .where(keyIs(sql.ref('username_lower'))),
-  (row) => row.username_lower,
-);
-
-export async function findUserIdByName(db: Kysely<DB>, username: string): Promise<number | undefined> {
-  return (await userIdByName(db, username.toLowerCase()))[0]?.id;
-}
 
 /**
  * A profile in one statement: the user's row by name and four counts through the indexes on
@@ -37,6 +24,38 @@ const profileByName = preparedLookup(
 );
 
 /** The user of that name (any case) with the counts of what they did, or undefined. */
-export async function findProfile(db: Kysely<DB>, username: string) {
+export async function findProfile(db: Db, username: string) {
   return (await profileByName(db, username.toLowerCase()))[0];
+}
+
+/** The id of the user of that lowercase name, or undefined (a plain statement: registering is rare). */
+export async function findUserIdByLowerName(db: Db, usernameLower: string) {
+  return db.selectFrom('users').select('id').where('username_lower', '=', usernameLower).executeTakeFirst();
+}
+
+/** A users row to insert. */
+export type NewUser = Insertable<UsersTable>;
+
+/** Adds a user; returns the new row. */
+export async function insertUser(trx: Tx, user: NewUser) {
+  return trx.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Sets the user's bio and/or avatar. */
+export async function setProfile(db: Db, userId: number, change: { bio?: string; avatar_path?: string }): Promise<void> {
+  await db.updateTable('users').set(change).where('id', '=', userId).execute();
+}
+
+/** The user's avatar path (null: none), or undefined when there is no such user. */
+export async function findAvatarPath(db: Db, userId: number) {
+  return db.selectFrom('users').select('avatar_path').where('id', '=', userId).executeTakeFirst();
+}
+
+/** The id and name of each of those users (an id with no user is left out). */
+export async function findUserNames(db: Database, ids: number[]) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where(db.oneOf(sql.ref('id'), db.listParam(ids)))
+    .execute();
 }

@@ -1,4 +1,4 @@
-import type { TagCategory } from '../../tags/tag-categories.ts';
+import type { TagCategory } from '../../../core/tag-categories.ts';
 import type { ImportItem, ImportPoolRef } from '../import-item.ts';
 import { blankItem, categorized, idText, isObject, isoTime, type Json, type Media, md5, num, poolRef, rating, source, text } from './fields.ts';
 

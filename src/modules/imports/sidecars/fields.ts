@@ -1,6 +1,6 @@
 import type { Rating } from '../../../core/schemas.ts';
 import { MAX_SOURCE } from '../../posts/post-family.ts';
-import type { TagCategory } from '../../tags/tag-categories.ts';
+import type { TagCategory } from '../../../core/tag-categories.ts';
 import type { ImportItem, ImportPoolRef, ImportTag } from '../import-item.ts';
 
 /**

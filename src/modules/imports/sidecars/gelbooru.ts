@@ -1,4 +1,4 @@
-import type { TagCategory } from '../../tags/tag-categories.ts';
+import type { TagCategory } from '../../../core/tag-categories.ts';
 import type { ImportItem } from '../import-item.ts';
 import { blankItem, categorized, idText, type Json, type Media, md5, num, poolRef, rating, source, text, typedTags, words } from './fields.ts';
 

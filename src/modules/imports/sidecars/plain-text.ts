@@ -1,4 +1,4 @@
-import type { TagCategory } from '../../tags/tag-categories.ts';
+import type { TagCategory } from '../../../core/tag-categories.ts';
 import type { ImportItem } from '../import-item.ts';
 import { blankItem, type Media, rating, source } from './fields.ts';
 

@@ -1,4 +1,4 @@
-import { TAG_CATEGORIES, type TagCategory } from '../../tags/tag-categories.ts';
+import { TAG_CATEGORIES, type TagCategory } from '../../../core/tag-categories.ts';
 import type { ImportComment, ImportItem, ImportPoolRef, ImportTag } from '../import-item.ts';
 import { blankItem, categorized, idText, isObject, isoTime, type Json, type Media, md5, num, rating, source, text } from './fields.ts';
 
