@@ -5,6 +5,7 @@ import type { App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock, type Clock } from './core/deps.ts';
 import { loadMallocTrim, startMallocTrim } from './core/malloc-trim.ts';
+import { hasAdmin } from './modules/users/users.repo.ts';
 import { handingOver, shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
 import { closeWaiting, openWhenReachable, waitingServer } from './waiting.ts';
 import type { FastifyInstance } from 'fastify';
@@ -145,8 +146,8 @@ function testClock(): Clock {
 /** A new board has nobody to moderate or to set tiers: tell whoever started it how to make the first admin. */
 async function firstAdminHint(app: App): Promise<void> {
   try {
-    const admin = await app.deps.db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst();
-    if (!admin) app.log.info('No admin account yet. Create the first one with: npx imageboard user create <name> --role admin (it asks for the password)');
+    if (!(await hasAdmin(app.deps.db)))
+      app.log.info('No admin account yet. Create the first one with: npx imageboard user create <name> --role admin (it asks for the password)');
   } catch (err) {
     app.log.debug({ err }, 'could not look for an admin account');
   }

@@ -1,6 +1,7 @@
 /**
- * The search module's entry: query text (and what the old list parameters already compiled) to
- * a page of post ids and a total. parse -> compile -> plan -> execute; nothing here knows HTTP.
+ * Query text (and what the old list parameters already compiled) to a page of post ids and a
+ * total: parse -> compile -> plan -> execute, over the indexes the engine (engine.ts) hands in.
+ * Nothing here knows HTTP.
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/engine.ts';

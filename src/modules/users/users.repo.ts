@@ -59,3 +59,8 @@ export async function findUserNames(db: Database, ids: number[]) {
     .where(db.oneOf(sql.ref('id'), db.listParam(ids)))
     .execute();
 }
+
+/** Whether any account is an admin (a new board has none until one is made). */
+export async function hasAdmin(db: Db): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst()) !== undefined;
+}
