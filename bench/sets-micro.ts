@@ -94,9 +94,9 @@ function ours(board: Board): Side {
   for (let r = 1; r <= TAGS; r++) {
     if (isBitmap(board.tags[r].length)) bits.set(r, bitmapOf(board.tags[r]));
     else {
-      const before = lists.bytes;
+      const before = lists.encoded;
       listOf[r] = lists.add(board.tags[r].slice().reverse()) + 1;
-      cost[r] = lists.bytes - before + 8;
+      cost[r] = lists.encoded - before + 8;
     }
   }
   lists.trim();
@@ -121,7 +121,7 @@ function ours(board: Board): Side {
   };
   return {
     // IdLists keeps four numbers a list besides its bytes.
-    memory: { bytes: lists.bytes + lists.count * 16 + bits.size * WORDS * 4, bitmaps: bits.size, lists: lists.count, listBytes: lists.bytes },
+    memory: { bytes: lists.encoded + lists.count * 16 + bits.size * WORDS * 4, bitmaps: bits.size, lists: lists.count, listBytes: lists.encoded },
     cost,
     run: (q) => {
       const s = evaluate(q);

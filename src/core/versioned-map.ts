@@ -1,3 +1,5 @@
+import { MAP_ENTRY, stringBytes } from './heap-estimate.ts';
+
 /**
  * Values worked out from the posts (totals, tag lookups, the title words of a term), kept per
  * process while the data version is the one they were read at: every upload, edit and delete
@@ -23,6 +25,13 @@ export class VersionedMap<V> {
       this.values.set(key, value);
     }
     return value;
+  }
+
+  /** Bytes held, estimated: a map entry and the key's text each, and each value as `valueBytes` estimates it. */
+  bytes(valueBytes: (value: V) => number): number {
+    let sum = 0;
+    for (const [key, value] of this.values) sum += MAP_ENTRY + stringBytes(key) + valueBytes(value);
+    return sum;
   }
 
   /** Keeps a value worked out at `version`, unless a request has seen newer data meanwhile. */

@@ -9,6 +9,7 @@
 import { randomInt } from 'node:crypto';
 import type { Deps } from '../core/deps.ts';
 import { VersionedMap } from '../core/versioned-map.ts';
+import { arrayBytes, objectBytes, stringBytes } from '../core/heap-estimate.ts';
 import { counter } from '../db/counters.ts';
 import type { RawBuilder } from 'kysely';
 import type { ListFilters } from './filters.ts';
@@ -102,6 +103,35 @@ export function createSearchEngine(deps: SearchDeps, kept: { tagSets?: TagSets; 
     counts: numbers as PostCounts,
     /** The highest post id the newest order knows. */
     newestId: (): number => order.newestId,
+    /**
+     * Bytes the kept sets and lookups hold, by kind (stable names: a gauge's labels). Typed arrays
+     * are counted exactly; maps of plain values are estimates (core/heap-estimate.ts). A set not
+     * built yet (nobody searched what needs it) counts what it holds so far.
+     */
+    memory: (): Record<string, number> => {
+      const tag = tagSets.memory();
+      const numbersHeld = numbers.memory();
+      return {
+        newestOrder: order.bytes(),
+        tagBitmaps: tag.bitmaps,
+        tagLists: tag.lists,
+        tagDecoded: tag.decoded,
+        tagOther: tag.other,
+        titleWords: total(wordSets.memory()),
+        ratings: total(ratings.memory()),
+        kinds: total(kinds.memory()),
+        uploaders: total(uploaders.memory()),
+        postCounts: numbersHeld.counts,
+        postLeaders: numbersHeld.leaders,
+        totals: totals.bytes(),
+        heads: heads.bytes(),
+        lookups:
+          tags.bytes() +
+          wildcards.bytes((found) => arrayBytes(found.length) + found.reduce((sum, t) => sum + objectBytes(2) + stringBytes(t.name), 0)) +
+          words.bytes() +
+          userIds.bytes(),
+      };
+    },
     /** Builds the newest order and the sets a first deep page would wait for, and the counts a search by likes would. */
     warm: async (): Promise<void> => {
       await page({ query: { offset: 10_000, limit: 1 }, render: async () => ({ value: null }) });
@@ -111,6 +141,9 @@ export function createSearchEngine(deps: SearchDeps, kept: { tagSets?: TagSets; 
 }
 
 export type SearchEngine = ReturnType<typeof createSearchEngine>;
+
+/** The sum of a memory() record's parts. */
+const total = (parts: Record<string, number>): number => Object.values(parts).reduce((a, b) => a + b, 0);
 
 /**
  * Every post `q` matches, as a statement selecting their ids (search.ts's allMatching), for work

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/engine.ts';
 import { type TagFound, tagsByName } from '../../db/queries/tag-names.ts';
 import { VersionedMap } from '../../core/versioned-map.ts';
+import { arrayBytes, objectBytes } from '../../core/heap-estimate.ts';
 
 export type TagInfo = TagFound;
 /** The named tags that exist, with their post counts. */
@@ -14,6 +15,11 @@ export type TagLookup = (names: string[]) => Promise<Map<string, TagInfo>>;
  */
 export class TagNames {
   private readonly known = new VersionedMap<TagInfo | null>(20_000);
+
+  /** Bytes held, estimated: each name known, and its tag (an object of three fields, and the ids of an alias's move). */
+  bytes(): number {
+    return this.known.bytes((tag) => (tag ? objectBytes(3) + (tag.moving ? arrayBytes(tag.moving.length) : 0) : 0));
+  }
 
   async lookup(db: Database, names: string[], dataVersion: () => Promise<number>): Promise<Map<string, TagInfo>> {
     const out = new Map<string, TagInfo>();

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/engine.ts';
 import { titleWordsContaining } from '../../db/queries/title-search.ts';
 import { VersionedMap } from '../../core/versioned-map.ts';
+import { arrayBytes, stringBytes } from '../../core/heap-estimate.ts';
 
 /** Beyond this many distinct title words containing a text, its posts are not read as the words' sets (SQL reads titles). */
 export const MAX_WORDS = 16;
@@ -26,6 +27,11 @@ export class TermWords {
 
   constructor(max = 5_000) {
     this.terms = new VersionedMap(max);
+  }
+
+  /** Bytes held, estimated: each text known, and its words (an array of [word, posts, id] each). */
+  bytes(): number {
+    return this.terms.bytes((words) => arrayBytes(words.length) + words.reduce((sum, w) => sum + arrayBytes(3) + stringBytes(w[0]), 0));
   }
 
   /** The words containing `text` (more than MAX_WORDS: MAX_WORDS + 1 of them), read unless known at `version`. */

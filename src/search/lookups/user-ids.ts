@@ -1,5 +1,6 @@
 import type { Db } from '../../db/engine.ts';
 import { findUserIdByName } from '../../db/queries/user-ids.ts';
+import { MAP_ENTRY, stringBytes } from '../../core/heap-estimate.ts';
 
 /** How many ids are kept before the memory is emptied and filled again from what is asked. */
 const KEPT = 50_000;
@@ -13,6 +14,13 @@ export class UserIds {
   private readonly ids = new Map<string, number>();
 
   constructor(private readonly kept = KEPT) {}
+
+  /** Bytes held, estimated: a map entry and the name's text each (the ids are small integers, kept in the entry). */
+  bytes(): number {
+    let sum = 0;
+    for (const name of this.ids.keys()) sum += MAP_ENTRY + stringBytes(name);
+    return sum;
+  }
 
   /** The id of the user with this name, or undefined when there is none. */
   async of(db: Db, name: string): Promise<number | undefined> {

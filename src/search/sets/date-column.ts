@@ -13,7 +13,7 @@ const BLOCK = 64;
 export class DateColumn {
   private firsts = new Float64Array(16);
   private starts = new Int32Array(16);
-  private bytes = new Uint8Array(1024);
+  private gaps = new Uint8Array(1024);
   private used = 0;
   private n = 0;
   private latest = -Infinity;
@@ -35,6 +35,11 @@ export class DateColumn {
     return this.latest;
   }
 
+  /** Bytes of the arrays held, room for more dates included (trimmed after a whole read). */
+  bytes(): number {
+    return this.firsts.byteLength + this.starts.byteLength + this.gaps.byteLength;
+  }
+
   /** Adds a date no earlier than the last one. */
   push(date: number): void {
     if (date < this.latest) throw new Error('DateColumn takes dates in ascending order');
@@ -48,8 +53,8 @@ export class DateColumn {
       this.firsts[block] = date;
       this.starts[block] = this.used;
     } else {
-      if (this.used + 8 > this.bytes.length) this.bytes = widen(this.bytes, this.bytes.length * 2);
-      this.used = writeVarint(this.bytes, this.used, date - this.latest);
+      if (this.used + 8 > this.gaps.length) this.gaps = widen(this.gaps, this.gaps.length * 2);
+      this.used = writeVarint(this.gaps, this.used, date - this.latest);
     }
     this.latest = date;
   }
@@ -73,7 +78,7 @@ export class DateColumn {
     const pos = { at: this.starts[block] };
     let count = 1;
     for (; count < size; count++) {
-      date += readVarint(this.bytes, pos);
+      date += readVarint(this.gaps, pos);
       if (!below(date)) break;
     }
     return block * BLOCK + count;
@@ -89,7 +94,7 @@ export class DateColumn {
       const pos = { at: this.starts[block] };
       out[i--] = date;
       for (let k = 1; k < size; k++) {
-        date += readVarint(this.bytes, pos);
+        date += readVarint(this.gaps, pos);
         out[i--] = date;
       }
     }
@@ -101,6 +106,6 @@ export class DateColumn {
     const blocks = Math.ceil(this.n / BLOCK);
     this.firsts = this.firsts.slice(0, Math.max(blocks, 1));
     this.starts = this.starts.slice(0, Math.max(blocks, 1));
-    this.bytes = this.bytes.slice(0, Math.max(this.used, 8));
+    this.gaps = this.gaps.slice(0, Math.max(this.used, 8));
   }
 }

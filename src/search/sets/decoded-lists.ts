@@ -6,7 +6,7 @@
 export class DecodedLists {
   /** By owner and key (owner * 2^32 + key), the least recently used first. */
   private readonly lists = new Map<number, Int32Array>();
-  private bytes = 0;
+  private held = 0;
   private owners = 0;
 
   constructor(private readonly budget: number) {}
@@ -26,17 +26,25 @@ export class DecodedLists {
     return ids;
   }
 
+  /** Bytes of the lists kept for `owner`, or for every owner. */
+  bytes(owner?: number): number {
+    if (owner === undefined) return this.held;
+    let sum = 0;
+    for (const [k, ids] of this.lists) if (Math.floor(k / 2 ** 32) === owner) sum += ids.byteLength;
+    return sum;
+  }
+
   /** Keeps a list (at most a quarter of the budget), dropping the least recently used past the budget. */
   set(owner: number, key: number, ids: Int32Array): void {
     if (ids.byteLength > this.budget / 4) return;
     const k = owner * 2 ** 32 + key;
     this.drop(k);
     this.lists.set(k, ids);
-    this.bytes += ids.byteLength;
+    this.held += ids.byteLength;
     for (const [oldest, dropped] of this.lists) {
-      if (this.bytes <= this.budget) break;
+      if (this.held <= this.budget) break;
       this.lists.delete(oldest);
-      this.bytes -= dropped.byteLength;
+      this.held -= dropped.byteLength;
     }
   }
 
@@ -50,6 +58,6 @@ export class DecodedLists {
     const ids = this.lists.get(k);
     if (!ids) return;
     this.lists.delete(k);
-    this.bytes -= ids.byteLength;
+    this.held -= ids.byteLength;
   }
 }

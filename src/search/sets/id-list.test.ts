@@ -39,7 +39,7 @@ test('a list read one id at a time gives the same ids, then -1, and a reader sto
 test('dense ids take a byte each', () => {
   const lists = new IdLists();
   lists.add(Array.from({ length: 1000 }, (_, i) => 100_000 - i * 3));
-  assert.equal(lists.bytes, 3 + 999);
+  assert.equal(lists.encoded, 3 + 999);
 });
 
 test('many lists share chunks without reading into each other, and one larger than a chunk gets its own', () => {

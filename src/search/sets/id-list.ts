@@ -20,7 +20,7 @@ export class IdLists {
   private sizes = new Int32Array(64);
   private n = 0;
   /** Bytes taken by the lists themselves. */
-  bytes = 0;
+  encoded = 0;
 
   constructor(private readonly chunkSize = 1 << 20) {}
 
@@ -43,8 +43,15 @@ export class IdLists {
     this.used = at;
     this.endOf[k] = at;
     this.sizes[k] = ids.length;
-    this.bytes += length;
+    this.encoded += length;
     return k;
+  }
+
+  /** Bytes held: the chunks (room left in the last one included) and the arrays saying where each list is. */
+  bytes(): number {
+    let sum = this.chunkOf.byteLength + this.startOf.byteLength + this.endOf.byteLength + this.sizes.byteLength;
+    for (const chunk of this.chunks) sum += chunk.byteLength;
+    return sum;
   }
 
   /** How many ids list `k` holds. */

@@ -83,6 +83,11 @@ export class IdSequence {
     return this.starts[lo] - (i - (lo > 0 ? this.ends[lo - 1] : 0));
   }
 
+  /** Bytes of the arrays held (the runs' `EMPTY` is shared, and counts 0). */
+  bytes(): number {
+    return (this.plain?.byteLength ?? 0) + this.starts.byteLength + this.ends.byteLength;
+  }
+
   /** The ids from position `from` up to `to` (clamped to the sequence). */
   slice(from: number, to: number): number[] {
     const out: number[] = [];

@@ -223,6 +223,11 @@ export class NewestOrder {
     return this.maxId;
   }
 
+  /** Bytes held: the ids, the dates, and the bitmap of every post once a search negated. */
+  bytes(): number {
+    return this.ids.bytes() + this.times.bytes() + (this.all?.bits.byteLength ?? 0);
+  }
+
   /** Posts in the order (call refresh first). */
   get size(): number {
     return this.ids.length;

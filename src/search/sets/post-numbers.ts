@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { MAP_ENTRY } from '../../core/heap-estimate.ts';
 import { counter } from '../../db/counters.ts';
 import type { Database } from '../../db/engine.ts';
 import type { CountField, KeptNumbers } from './indexes.ts';
@@ -37,6 +38,11 @@ export class Counts {
       this.big.delete(id);
     }
     return before;
+  }
+
+  /** Bytes held: the byte a post (headroom included), and the big counts' map (estimated: an entry each, the numbers small integers). */
+  bytes(): number {
+    return this.small.byteLength + this.big.size * MAP_ENTRY;
   }
 
   grow(length: number): void {
@@ -132,6 +138,15 @@ export class PostNumbers implements KeptNumbers {
   private seq = -1;
   private maxId = 0;
   private syncing: Promise<void> | null = null;
+
+  /** Bytes held, by part: the three counts of every post, and the leaders of the counts ordered by so far. */
+  memory(): { counts: number; leaders: number } {
+    let counts = 0;
+    for (const c of Object.values(this.columns)) counts += c.bytes();
+    let leaders = 0;
+    for (const l of this.leaders.values()) leaders += l.ids.byteLength;
+    return { counts, leaders };
+  }
 
   /** Brings the counts up to the count log's position `seq` (read here when not given) and to the posts up to `newestId`; returns `seq`. */
   async current(db: Database, newestId: number, given?: number): Promise<number> {

@@ -7,6 +7,7 @@ import { prepared, preparedOnDatabase } from '../../db/prepared.ts';
 import { counter } from '../../db/counters.ts';
 import { CHANGED, TAG_CHANGES_KEPT } from '../../db/schema/tag-changes.ts';
 import { widen } from '../../core/typed-arrays.ts';
+import { arrayBytes, MAP_ENTRY } from '../../core/heap-estimate.ts';
 import { type Descending, descending, markIds, orInto } from './post-set.ts';
 
 /**
@@ -205,6 +206,24 @@ export class PostSets {
       await this.syncing;
     }
     return this;
+  }
+
+  /**
+   * Bytes held, by part: the bitmaps, the id lists (with the arrays that find a tag's list), the
+   * lists kept decoded (DECODED's share of this kind), and the rest: the stale and inExtra bitmaps,
+   * and the posts kept beside the lists (`extra`, estimated: a map entry and a JS array each).
+   */
+  memory(): { bitmaps: number; lists: number; decoded: number; other: number } {
+    let bitmaps = 0;
+    for (const map of this.bits.values()) bitmaps += map.byteLength;
+    let extra = 0;
+    for (const ids of this.extra.values()) extra += MAP_ENTRY + arrayBytes(ids.length);
+    return {
+      bitmaps,
+      lists: this.lists.bytes() + this.listOf.byteLength + this.listed.byteLength,
+      decoded: DECODED.bytes(this.owner),
+      other: this.stale.byteLength + this.inExtra.byteLength + extra,
+    };
   }
 
   /** 32-bit words in each bitmap (post ids up to 32 times this, less one). */
@@ -412,7 +431,7 @@ export class PostSets {
         );
         listed.push(id);
       }
-      used = lists.bytes + bits.size * size * 4 + listed.length * 8;
+      used = lists.encoded + bits.size * size * 4 + listed.length * 8;
       // Tens of thousands of reads: let requests that need no tag sets through now and then.
       if (performance.now() - pause > PAUSE_AFTER_MS) {
         await new Promise((resolve) => setImmediate(resolve));

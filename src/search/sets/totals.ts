@@ -1,3 +1,5 @@
+import { arrayBytes, MAP_ENTRY, objectBytes, stringBytes } from '../../core/heap-estimate.ts';
+
 /** A total as a strategy gives it. */
 export interface Total {
   total: number;
@@ -17,6 +19,21 @@ export class KeptAtStamp<T> {
     private readonly max = 2_000,
     private readonly stamps = 4,
   ) {}
+
+  /** Bytes held, estimated: per stamp a map and its text; per value a map entry, its key's text and the value (valueBytes). */
+  bytes(): number {
+    let sum = 0;
+    for (const [stamp, kept] of this.byStamp) {
+      sum += MAP_ENTRY + stringBytes(stamp) + objectBytes(4);
+      for (const [key, value] of kept) sum += MAP_ENTRY + stringBytes(key) + this.valueBytes(value);
+    }
+    return sum;
+  }
+
+  /** A value's bytes, estimated: an object of a few numbers (a Total). */
+  protected valueBytes(_value: T): number {
+    return objectBytes(2);
+  }
 
   /** The value of `key` kept at `stamp`, if any. */
   peek(key: string, stamp: string): T | undefined {
@@ -65,4 +82,8 @@ export interface RankedHead extends Total {
 export const HEAD_POSTS = 120;
 
 /** RankedHeads by query, at the stamp of the data version and the counts (a like moves it). */
-export class KeptHeads extends KeptAtStamp<RankedHead> {}
+export class KeptHeads extends KeptAtStamp<RankedHead> {
+  protected override valueBytes(head: RankedHead): number {
+    return objectBytes(4) + arrayBytes(head.ids.length);
+  }
+}
