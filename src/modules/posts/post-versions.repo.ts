@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../db/engine.ts';
+import type { PostVersionsTable } from '../../db/types.ts';
 
 /** The five fields a version keeps, as post_versions and posts both name them. */
 const FIELDS = ['title', 'tag_string', 'content_rating', 'source', 'parent_id'] as const;
@@ -48,16 +49,8 @@ export async function insertChangedVersions(trx: Tx, postIds: number[], editorId
     .execute();
 }
 
-export interface VersionRow {
-  version: number;
-  editor: string | null;
-  created_at: number;
-  title: string;
-  tag_string: string;
-  content_rating: string;
-  source: string | null;
-  parent_id: number | null;
-}
+/** A version as history lists it: its row, with the editor's name for their id. */
+export type VersionRow = Omit<PostVersionsTable, 'post_id' | 'editor_id'> & { editor: string | null };
 
 /** A post's versions, oldest first; none for a post never changed since its upload (or that does not exist). */
 export async function versionsOf(db: Db, postId: number): Promise<VersionRow[]> {
