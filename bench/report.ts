@@ -157,9 +157,9 @@ export function markdown(r: Report): string {
   const title = postgres ? 'PostgreSQL' : 'SQLite';
   const at = checkedConnections(r);
   const lines = [
-    `### ${title}, ${int(r.options.posts)} posts (${r.startedAt.slice(0, 16).replace('T', ' ')} UTC)`,
+    `### ${title}, ${int(r.options.posts)} posts`,
     '',
-    `Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}${pgSettings(r.machine.postgres)}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
+    `Run at ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC. Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}${pgSettings(r.machine.postgres)}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
       `${r.machine.loadAverageEnd.map((n) => n.toFixed(1)).join(' / ')} at the end (with other work on the machine the figures are noisy). ` +
       `Server: ${r.options.workers} worker${r.options.workers === 1 ? '' : 's'}, rate limits off; ${r.options.durationSeconds} s a run${sliceCount(r.options.durationSeconds) > 1 ? `, in ${sliceCount(r.options.durationSeconds)} slices taking turns with the ceiling's` : ''}${r.options.fileCache ? ", the database read through the OS's cache before each scenario" : ''}${r.options.warmupSeconds ? `, after ${r.options.warmupSeconds} s of the scenario's requests on each server, not measured` : ''}; the load generator shares the machine. ` +
       `CPU ms/req: CPU time the server's processes${postgres ? ", PostgreSQL's backends serving them" : ''} (or the ceiling's) spent per answered request, which other load on the machine disturbs less than req/s.`,

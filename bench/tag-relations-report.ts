@@ -62,9 +62,9 @@ export function tagRelationsMarkdown(r: TagRelationsReport): string {
   const upRow = (what: string, s: UploadCost['plain']) =>
     `| ${what} | ${s.ok} of ${s.uploads} | ${ms(s.latencyMs.p50)} | ${ms(s.latencyMs.p99)} | ${ms(s.latencyMs.max)} | ${cpu(s.serverCpuMsPerUpload)} |`;
   return [
-    `### SQLite, ${int(r.dataset.posts)} posts (${r.startedAt.slice(0, 16).replace('T', ' ')} UTC)`,
+    `### SQLite, ${int(r.dataset.posts)} posts`,
     '',
-    `Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}; load average ${avg(r.machine.loadAverageStart)} at the start, ` +
+    `Run at ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC. Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}; load average ${avg(r.machine.loadAverageStart)} at the start, ` +
       `${avg(r.machine.loadAverageEnd)} at the end. Server: ${r.options.workers} workers, rate limits off, on a copy of the dataset; ` +
       `the load generator shares the machine. Reads: ${r.options.scenarios.join(', ')} mixed, ${r.options.connections} connections.`,
     '',

@@ -1,7 +1,7 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
-import { createSearchEngine, type PageRequest, type SearchEngine } from '../../search/engine.ts';
+import { createSearchEngine, type SearchEngine } from '../../search/engine.ts';
 import { listFilters } from '../preferences/preferences.service.ts';
 import { TagCache } from '../tags/tag-cache.ts';
 import type { HeldPosts } from './held-posts.ts';
@@ -36,7 +36,7 @@ export function createPostsService(deps: Deps, kept: { search?: SearchEngine; wi
     listFor: async (viewer: Viewer | null, q: PostListQuery): Promise<string | Buffer> =>
       search.page({ query: q, render: body, filters: await listFilters(deps, viewer) }),
     /** A page of the list made into what the request's renderer makes of it (the Danbooru API's posts). */
-    page: <T>(request: PageRequest<T>): Promise<T> => search.page(request),
+    page: search.page,
     /**
      * GET /api/posts/<id>, with its neighbours when asked: in the list as this viewer sees it (their
      * filters, read only when neighbours are asked for). A post waiting for approval goes to its
