@@ -104,7 +104,7 @@ export async function keptBytes(o: { posts: number; pages: number; seed: number;
     o.log(
       `pages: ${asked} of the list scenarios' first ${o.pages} each${failed ? ` (${failed} failed)` : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    const memory = engine.memory();
+    const memory = await engine.memory();
     const after = usage();
     const total = Object.values(memory).reduce((a, b) => a + b, 0);
     const perPost = (bytes: number) => (bytes / posts).toFixed(2);

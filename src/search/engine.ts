@@ -1,10 +1,11 @@
 /**
- * The search engine's door. A process makes one engine (through the posts service, in
- * src/services.ts); it keeps the sets the strategies read (search/sets/: the newest order, the
- * sets of tags, title words, ratings, kinds and uploaders, the posts' counts, totals and first
- * pages of queries) and the lookups a query compiles with (tag names, wildcards, title words, user
- * names), and answers one request at a time: `page(request)`. Whoever asks knows nothing of how
- * the sets are kept; it gets a page of post ids and their total, and makes them into its answer.
+ * The search engine's door. A process has one engine core (createEngineCore): it keeps the sets
+ * the strategies read (search/sets/: the newest order, the sets of tags, title words, ratings,
+ * kinds and uploaders, the posts' counts, totals and first pages of queries) and the lookups a
+ * query compiles with (tag names, wildcards, title words, user names). Each thread that serves
+ * requests has an engine (searchEngine) over that core, here or in the main thread, and asks it
+ * one request at a time: `page(request)`. Whoever asks knows nothing of how the sets are kept; it
+ * gets a page of post ids and their total, and makes them into its answer.
  */
 import { randomInt } from 'node:crypto';
 import type { Deps } from '../core/deps.ts';
@@ -18,9 +19,8 @@ import { boardLookups } from './lookups/board-lookups.ts';
 import { tagsByName } from '../db/queries/tag-names.ts';
 import { type TagLookup, TagNames } from './lookups/tag-names.ts';
 import { TermWords } from './lookups/title-terms.ts';
-import { allMatching, type SearchResult, search } from './search.ts';
+import { allMatching, finishSearch, type SearchPlan, type SearchResult, searchPlan } from './search.ts';
 import { KindSets, RatingSets, UploaderSets } from './sets/column-sets.ts';
-import type { CountField } from './sets/indexes.ts';
 import { NewestOrder } from './sets/newest-order.ts';
 import { PostNumbers } from './sets/post-numbers.ts';
 import { TagSets } from './sets/tag-sets.ts';
@@ -43,13 +43,35 @@ export interface PageRequest<T> {
   filters?: ListFilters;
 }
 
-/** The posts' counts as the engine keeps them, for those who show them (the newest window of the posts module). */
-export interface PostCounts {
-  current(db: SearchDeps['db'], newestId: number, seq?: number): Promise<number>;
-  column(field: CountField): (id: number) => number;
+/** The likes, comments and favourites of some posts, in the order they were asked for. */
+export interface CountsOf {
+  likes: number[];
+  comments: number[];
+  favs: number[];
 }
 
-export function createSearchEngine(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets } = {}) {
+/**
+ * What keeps the sets and answers from them: one a process. In a single process it is called
+ * directly; with WORKERS > 1 it runs in the main thread and the serving threads call it through
+ * a message port (engine-thread.ts). Everything that crosses is plain data.
+ */
+export interface EngineCore {
+  /**
+   * The plan of a page at a data version (default: the newest this engine saw), with the version
+   * it ran at and the highest post id of the newest order then. A version newer than the one it
+   * saw is taken as seen.
+   */
+  searchAt(query: ListQuery, filters: ListFilters | undefined, version?: number): Promise<{ plan: SearchPlan; version: number; newestId: number }>;
+  /** The counts of `ids`, as current as the counts' counter `seq` at least (newestId: the newest order's, when the caller read it). */
+  countsOf(ids: number[], newestId: number, seq?: number): Promise<CountsOf>;
+  /** Bytes the kept sets and lookups hold, by kind. */
+  memory(): Promise<Record<string, number>>;
+  /** Builds the newest order and the sets a first deep page would wait for, and the counts a search by likes would. */
+  warm(): Promise<void>;
+}
+
+/** The kept sets and lookups of one engine, and what answers from them. */
+export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets } = {}): EngineCore {
   const order = new NewestOrder();
   const tagSets = kept.tagSets ?? new TagSets();
   const wordSets = kept.wordSets ?? new WordSets();
@@ -63,52 +85,46 @@ export function createSearchEngine(deps: SearchDeps, kept: { tagSets?: TagSets; 
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
   const words = new TermWords();
   const userIds = new UserIds();
-  /** The data version this process saw last. */
+  /** The data version this engine saw last. */
   const seen: { version?: number } = {};
 
-  /** The page at one data version, made into what the request's renderer makes of it. */
-  const at = async <T>({ query, render, filters }: PageRequest<T>, version: number) => {
+  const searchAt: EngineCore['searchAt'] = async (query, filters, asked) => {
+    const version = asked ?? seen.version ?? (await counter(deps.db, 'version'));
+    seen.version = Math.max(seen.version ?? -1, version);
     const tagsNamed: TagLookup = (names) => tags.lookup(deps.db, names, async () => version);
     const lookups = boardLookups(deps.db, tagsNamed, { wildcards, words, version, userIds });
-    const offset = query.offset ?? 0;
-    const limit = query.limit ?? 24;
     const base = await baseQuery(deps, query, lookups);
-    const result = await search(
+    const plan = await searchPlan(
       deps.db,
-      { q: query.q ?? '', base, offset, limit, seed: query.seed ?? randomInt(2 ** 31 - 1), now: deps.clock.now(), filters },
+      {
+        q: query.q ?? '',
+        base,
+        offset: query.offset ?? 0,
+        limit: query.limit ?? 24,
+        seed: query.seed ?? randomInt(2 ** 31 - 1),
+        now: deps.clock.now(),
+        filters,
+      },
       lookups,
       deps.config.search,
       { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, heads, version },
     );
-    return render(result, offset, limit);
-  };
-
-  /**
-   * A page of the post list at one data version. The version this process saw last stands in for
-   * a read of it: the statement that reads the page's rows reads it too, and if it moved, the
-   * search runs again at the new one. Without rows to read, the version is read at the end.
-   */
-  const page = async <T>(request: PageRequest<T>): Promise<T> => {
-    const assumed = seen.version ?? (await counter(deps.db, 'version'));
-    let result = await at(request, assumed);
-    const now = result.version ?? (await counter(deps.db, 'version'));
-    if (now !== assumed) result = await at(request, now);
-    seen.version = Math.max(seen.version ?? -1, now);
-    return result.value;
+    return { plan, version, newestId: order.newestId };
   };
 
   return {
-    page,
-    /** The posts' counts, as the columns strategy keeps them current. */
-    counts: numbers as PostCounts,
-    /** The highest post id the newest order knows. */
-    newestId: (): number => order.newestId,
+    searchAt,
+    countsOf: async (ids, newestId, seq) => {
+      await numbers.current(deps.db, newestId, seq);
+      const [likes, comments, favs] = (['likes', 'comments', 'favs'] as const).map((f) => ids.map(numbers.column(f)));
+      return { likes, comments, favs };
+    },
     /**
-     * Bytes the kept sets and lookups hold, by kind (stable names: a gauge's labels). Typed arrays
-     * are counted exactly; maps of plain values are estimates (core/heap-estimate.ts). A set not
-     * built yet (nobody searched what needs it) counts what it holds so far.
+     * Typed arrays are counted exactly; maps of plain values are estimates (core/heap-estimate.ts).
+     * A set not built yet (nobody searched what needs it) counts what it holds so far. The names
+     * are stable: a gauge's labels.
      */
-    memory: (): Record<string, number> => {
+    memory: async () => {
       const tag = tagSets.memory();
       const numbersHeld = numbers.memory();
       return {
@@ -132,12 +148,50 @@ export function createSearchEngine(deps: SearchDeps, kept: { tagSets?: TagSets; 
           userIds.bytes(),
       };
     },
-    /** Builds the newest order and the sets a first deep page would wait for, and the counts a search by likes would. */
-    warm: async (): Promise<void> => {
-      await page({ query: { offset: 10_000, limit: 1 }, render: async () => ({ value: null }) });
+    warm: async () => {
+      await searchAt({ offset: 10_000, limit: 1 }, undefined);
       await numbers.current(deps.db, order.newestId);
     },
   };
+}
+
+/**
+ * The engine as the rest of the process sees it, over a core that is here or in another thread.
+ * A page is searched at the data version the core saw last, which stands in for a read of it:
+ * the statement that reads the page's rows reads it too, and if it moved, the search runs again
+ * at the new one. Without rows to read, the version is read at the end. What the core left to SQL
+ * runs here, in the thread that asked.
+ */
+export function searchEngine(deps: Pick<Deps, 'db' | 'config'>, core: EngineCore) {
+  let newest = 0;
+  const page = async <T>(request: PageRequest<T>): Promise<T> => {
+    const { query, render, filters } = request;
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? 24;
+    const at = async (version?: number) => {
+      const found = await core.searchAt(query, filters, version);
+      newest = found.newestId;
+      const rendered = await render(await finishSearch(deps.db, found.plan, deps.config.search.budgetMs), offset, limit);
+      return { ...rendered, searchedAt: found.version };
+    };
+    const first = await at();
+    const now = first.version ?? (await counter(deps.db, 'version'));
+    return now === first.searchedAt ? first.value : (await at(now)).value;
+  };
+  return {
+    page,
+    /** The posts' counts, as the columns strategy keeps them current. */
+    countsOf: core.countsOf,
+    /** The highest post id of the newest order, as the last page searched saw it. */
+    newestId: (): number => newest,
+    memory: core.memory,
+    warm: core.warm,
+  };
+}
+
+/** An engine with its core in this process (the main thread makes one for its serving threads, engine-thread.ts). */
+export function createSearchEngine(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets } = {}) {
+  return searchEngine(deps, createEngineCore(deps, kept));
 }
 
 export type SearchEngine = ReturnType<typeof createSearchEngine>;

@@ -65,6 +65,55 @@ const IN_MEMORY: Record<Exclude<StrategyName, 'sql'>, SetStrategy> = {
   driven: drivenSearch,
 };
 
+/** A page SQL is to answer: the query as compiled, and which page of it. Plain data, so another thread can run it. */
+export interface SqlJob {
+  sql: Compiled;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * A search with its in-memory work done: the page (and, with filters that hide anything, the
+ * unfiltered total) either answered or left to SQL. The engine's thread makes it (searchPlan);
+ * the thread that asked runs what is left (finishSearch), so that a slow statement holds up only
+ * its own request, not every search the engine answers.
+ */
+export interface SearchPlan {
+  page: SearchPage | SqlJob;
+  all: SearchPage | SqlJob | null;
+  wildcards: Wildcard[];
+  order: readonly OrderKey[];
+}
+
+/** Compiles and plans the query, and answers what the kept sets can answer. */
+export async function searchPlan(
+  db: Database,
+  r: SearchRequest,
+  lookups: Lookups,
+  settings: SearchSettings = DEFAULT_SEARCH,
+  indexes?: SetIndexes,
+): Promise<SearchPlan> {
+  const { unfiltered, ...compiled } = await compileQuery(r, lookups, settings);
+  const execute = async (expr: Expr, offset: number, limit: number): Promise<SearchPage | SqlJob> => {
+    const c = { ...compiled, expr: simplify(expr) };
+    const strategy = plan(c, settings, indexes);
+    // A strategy that finds it cannot answer after all (dates out of id order, too many candidates) gives null: SQL answers.
+    const inMemory = strategy === 'sql' || !indexes ? null : await IN_MEMORY[strategy](db, c, offset, limit, indexes, settings.budgetMs);
+    return inMemory ?? { sql: c, offset, limit };
+  };
+  // Without filters that hide anything, nothing more than the page is done.
+  const [page, all] = await Promise.all([execute(compiled.expr, r.offset, r.limit), unfiltered ? execute(unfiltered, 0, 1) : null]);
+  return { page, all, wildcards: compiled.wildcards, order: compiled.order };
+}
+
+/** Runs what a plan left to SQL, and makes the result. */
+export async function finishSearch(db: Database, p: SearchPlan, budgetMs: number): Promise<SearchResult> {
+  const run = (x: SearchPage | SqlJob) => ('sql' in x ? sqlSearch(db, x.sql, x.offset, x.limit, budgetMs) : x);
+  const [page, all] = await Promise.all([run(p.page), p.all ? run(p.all) : null]);
+  const hidden = all ? Math.max(0, all.total - page.total) : 0;
+  return { ...page, wildcards: p.wildcards, order: p.order, hidden };
+}
+
 /** A page of the posts the query matches, in its order, and their total. */
 export async function search(
   db: Database,
@@ -73,18 +122,7 @@ export async function search(
   settings: SearchSettings = DEFAULT_SEARCH,
   indexes?: SetIndexes,
 ): Promise<SearchResult> {
-  const { unfiltered, ...compiled } = await compileQuery(r, lookups, settings);
-  const execute = async (expr: Expr, offset: number, limit: number): Promise<SearchPage> => {
-    const c = { ...compiled, expr: simplify(expr) };
-    const strategy = plan(c, settings, indexes);
-    // A strategy that finds it cannot answer after all (dates out of id order, too many candidates) gives null: SQL answers.
-    const inMemory = strategy === 'sql' || !indexes ? null : await IN_MEMORY[strategy](db, c, offset, limit, indexes, settings.budgetMs);
-    return inMemory ?? (await sqlSearch(db, c, offset, limit, settings.budgetMs));
-  };
-  // Without filters that hide anything, nothing more than the page is done.
-  const [page, all] = await Promise.all([execute(compiled.expr, r.offset, r.limit), unfiltered ? execute(unfiltered, 0, 1) : null]);
-  const hidden = all ? Math.max(0, all.total - page.total) : 0;
-  return { ...page, wildcards: compiled.wildcards, order: compiled.order, hidden };
+  return finishSearch(db, await searchPlan(db, r, lookups, settings, indexes), settings.budgetMs);
 }
 
 /**

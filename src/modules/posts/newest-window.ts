@@ -4,7 +4,7 @@ import type { Database } from '../../db/engine.ts';
 import { publicItemJson } from '../../core/media-paths.ts';
 import { JsonWriter } from '../../core/json-bytes.ts';
 import { pageBytes } from '../../core/schemas.ts';
-import type { PostCounts } from '../../search/engine.ts';
+import type { CountsOf, EngineCore } from '../../search/engine.ts';
 import { RebuildOnMisses } from '../../core/rebuild-on-misses.ts';
 import { itemPartsOfRange } from './posts.repo.ts';
 
@@ -38,19 +38,12 @@ const FAVORITES = Buffer.from(',"favorites":');
 export class NewestWindow {
   private kept: Kept | null = null;
   private readonly rebuilds = new RebuildOnMisses();
-  /** A post's likes, comments and favourites, as the search last brought them up to date. */
-  private readonly likes: (id: number) => number;
-  private readonly comments: (id: number) => number;
-  private readonly favs: (id: number) => number;
 
   constructor(
-    private readonly numbers: PostCounts,
+    /** The posts' likes, comments and favourites, as the search keeps them. */
+    private readonly countsOf: EngineCore['countsOf'],
     private readonly size = WINDOW_POSTS,
-  ) {
-    this.likes = numbers.column('likes');
-    this.comments = numbers.column('comments');
-    this.favs = numbers.column('favs');
-  }
+  ) {}
 
   /**
    * The items of `ids` (a page of the search, which ran at `newestId`'s order), written as
@@ -71,8 +64,7 @@ export class NewestWindow {
       kept = this.kept;
       if (!kept || kept.version !== version || kept.high !== newestId) return null;
     }
-    await this.numbers.current(db, newestId, seq);
-    return { ...this.write(kept, ids), version };
+    return { ...this.write(kept, ids, await this.countsOf(ids, newestId, seq)), version };
   }
 
   private async build(db: Database, version: number, newestId: number, urls: Pick<Config, 'mediaPublicUrl'>): Promise<void> {
@@ -96,23 +88,23 @@ export class NewestWindow {
     this.kept = { version, high: newestId, bytes, heads, tails, ends };
   }
 
-  private write(kept: Kept, ids: number[]): { ids: number[]; writer: JsonWriter } {
-    const { likes, comments, favs } = this;
+  private write(kept: Kept, ids: number[], { likes, comments, favs }: CountsOf): { ids: number[]; writer: JsonWriter } {
     const w = new JsonWriter(pageBytes.take(1024 * ids.length + 512), pageBytes);
     const found: number[] = [];
     w.bytes(OPEN);
-    for (const id of ids) {
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
       const i = kept.high - id;
       if (kept.ends[i] === 0) continue;
       if (found.length) w.byte(COMMA);
       found.push(id);
       w.copy(kept.bytes, kept.heads[i], kept.tails[i]);
       w.bytes(LIKES);
-      w.number(likes(id));
+      w.number(likes[k]);
       w.bytes(COMMENTS);
-      w.number(comments(id));
+      w.number(comments[k]);
       w.bytes(FAVORITES);
-      w.number(favs(id));
+      w.number(favs[k]);
       w.copy(kept.bytes, kept.tails[i], kept.ends[i]);
     }
     w.byte(0x5d);

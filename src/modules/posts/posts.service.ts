@@ -22,7 +22,7 @@ import { tagDetailsFrom } from './tag-details.ts';
  */
 export function createPostsService(deps: Deps, kept: { search?: SearchEngine; windowPosts?: number; tagCache?: TagCache; held?: HeldPosts } = {}) {
   const search = kept.search ?? createSearchEngine(deps);
-  const newest = new NewestWindow(search.counts, kept.windowPosts);
+  const newest = new NewestWindow(search.countsOf, kept.windowPosts);
   const tagDetails = tagDetailsFrom(kept.tagCache ?? new TagCache());
   const json = listJson(deps);
   const body = listBody(deps, newest, search.newestId);
