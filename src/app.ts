@@ -19,9 +19,9 @@ import type { TypedApp } from './core/typed-app.ts';
 import { recoverInterrupted } from './modules/uploads/recover.ts';
 import { backgroundMd5Fill, type Md5FillReport } from './modules/uploads/md5-fill.ts';
 import { createServices } from './services.ts';
+import type { EngineCore } from './search/engine.ts';
 import { registerOpenApi } from './core/openapi.ts';
 import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
-import { takeTurns } from './core/turns.ts';
 import { sharedSerializers } from './core/serializers.ts';
 import { installAuth } from './core/auth.ts';
 import { installRateLimits } from './core/rate-limit/index.ts';
@@ -91,11 +91,8 @@ export interface AppOptions {
    * app is ready and stopped when it closes. Tests shorten its poll and lease.
    */
   jobs?: JobRunnerOptions & { run?: boolean };
-  /**
-   * While this says true, requests run one per turn of the event loop (core/turns.ts): server.ts
-   * passes whether connections are being handed between processes (workers.ts).
-   */
-  takeTurnsWhile?: () => boolean;
+  /** The search engine's core, when another thread keeps it (server.ts, WORKERS > 1); default: one of the app's own. */
+  engine?: EngineCore;
 }
 
 export type App = TypedApp & {
@@ -160,10 +157,6 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     reply.header('X-Request-Id', req.id);
     done();
   });
-  if (opts.takeTurnsWhile) {
-    const turn = takeTurns(opts.takeTurnsWhile);
-    app.addHook('onRequest', (_req, _reply, done) => turn(() => done()));
-  }
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
@@ -205,7 +198,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   commentsRoutes(app, deps);
   reactionsRoutes(app, deps);
   poolsRoutes(app, deps);
-  const services = createServices(deps);
+  const services = createServices(deps, opts.engine);
   similarRoutes(app, deps, services.similar);
   postsRoutes(app, deps, services.posts);
   tagsRoutes(app, services.tags);

@@ -74,7 +74,7 @@ export const SETTINGS = [
     max: 64,
     auto: 'one a core',
     meaning:
-      'Server processes sharing the port. The first one migrates, starts the others and opens the port once they can serve; it serves too, handing each new connection to the next process in turn (a keep-alive connection stays where it landed). A worker that exits is started again; stopping the first stops them all. With more than one, set `REDIS_URL` so rate limits are shared',
+      'Threads of the server process that serve the port. With more than one, the main thread migrates, keeps the one search engine they all ask (its sets are held once, however many serve), and opens the port once every thread can serve; the kernel gives each new connection to one of them (a keep-alive connection stays where it landed). A thread that dies takes the process down once the others have finished their requests (exit 1: let systemd, Docker or Kubernetes start it again). With more than one, set `REDIS_URL` so rate limits are shared',
   },
   {
     name: 'TRUST_PROXY',
@@ -127,7 +127,7 @@ export const SETTINGS = [
     default: 10,
     min: 1,
     max: 1000,
-    meaning: 'PostgreSQL connections each process keeps at most (with `WORKERS`, per process; unused on SQLite)',
+    meaning: 'PostgreSQL connections each thread keeps at most (with `WORKERS`, per serving thread, and one pool more for the search engine; unused on SQLite)',
   },
   {
     name: 'MIGRATE_ON_START',
@@ -389,14 +389,6 @@ export const SETTINGS = [
   },
 
   // Set by the board itself
-  {
-    name: 'IMAGEBOARD_WORKER',
-    group: 'internal',
-    kind: 'text',
-    default: '',
-    allowed: '`1`',
-    meaning: 'Set by the first process on the workers it starts (`WORKERS`); never set it yourself',
-  },
   {
     name: 'NODE_ENV',
     group: 'internal',

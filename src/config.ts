@@ -42,7 +42,7 @@ export interface Config {
   mallocTrimMs: number;
   /** `imageboard import`'s CPU priority (niceness, 0-19): it leaves the cores to the board it fills. */
   importNice: number;
-  /** Server processes sharing the port (the first serves and hands connections out: workers.ts); 1 runs alone. */
+  /** Threads serving the port, over one search engine in the main thread (threads.ts); 1: the main thread serves alone. */
   workers: number;
   /**
    * `media check --fix` leaves files younger than this alone: an upload in progress (its temp

@@ -1,14 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread, threadId, workerData } from 'node:worker_threads';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock, type Clock } from './core/deps.ts';
+import { loggerOptions } from './core/log-format.ts';
 import { loadMallocTrim, startMallocTrim } from './core/malloc-trim.ts';
+import type { Database } from './db/database.ts';
 import { hasAdmin } from './modules/users/users.repo.ts';
-import { handingOver, shareConnections, takeConnections, WORKER_ENV } from './workers.ts';
+import { createEngineCore } from './search/engine.ts';
+import { remoteCore } from './search/engine-thread.ts';
+import { startThreads, type ThreadData, takeOrders } from './threads.ts';
 import { closeWaiting, openWhenReachable, waitingServer } from './waiting.ts';
-import type { FastifyInstance } from 'fastify';
 
 /** Built by `npm run build` (scripts/build-native.mjs); src/server.ts and dist/server.js are both one level down. */
 const MALLOC_TRIM_ADDON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'native', 'build', 'malloc-trim.node');
@@ -26,12 +31,12 @@ function readConfig(): Config {
 }
 
 /**
- * One server process: serves until SIGTERM/SIGINT, then finishes in-flight requests and closes the
- * database. With WORKERS > 1 the first process also starts the others and shares connections
- * with them (workers.ts); a worker takes its connections from the first process.
+ * The server: serves until SIGTERM/SIGINT, then finishes in-flight requests and closes the
+ * database. Alone (WORKERS=1) the main thread serves. With WORKERS > 1 the main thread keeps the
+ * search engine's core and starts the threads that serve (threads.ts); each of them runs
+ * serveThread.
  */
-async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promise<void> {
-  const { buildApp } = await import('./app.ts');
+async function serve(config: Config, role: 'single' | 'main'): Promise<void> {
   // A database that does not answer yet is waited for, with the port open to say so (waiting.ts).
   let waiting: FastifyInstance | null = null;
   let stoppedWaiting = false;
@@ -43,8 +48,7 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
     onFirstFailure: async () => {
       const instance = waitingServer(config);
       waiting = instance;
-      // A worker has no port of its own: the first process answers for it.
-      if (role !== 'worker') await listen(instance, config, null);
+      await listenOrExit(instance, config, async () => {});
       return instance.log;
     },
   });
@@ -54,38 +58,131 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
     await closeWaiting(waiting);
     process.exit(0);
   }
-  // One process fills older posts' md5 for all (fills running at once are safe, but each would read every file).
-  const app = await buildApp(config, {
-    database,
-    fillMd5: role !== 'worker',
-    clock: testClock(),
-    takeTurnsWhile: role === 'single' ? undefined : handingOver,
-  });
-  app.addHook('onClose', async () => database.close());
-  // Tests of real processes (test/procs.test.ts) see which process answered each request.
-  if (process.env.NODE_ENV === 'test') app.addHook('onSend', async (_req, reply) => void reply.header('x-served-by', String(process.pid)));
   const trimming = startMallocTrim(config.mallocTrimMs, config.mallocTrimMs > 0 ? loadMallocTrim(MALLOC_TRIM_ADDON) : null);
-  if (config.mallocTrimMs > 0 && !trimming)
-    app.log.info('malloc-trim is not built here (docs/deploy.md): freed malloc memory is given back only from the top of the heap');
-  let workers: ReturnType<typeof shareConnections> | null = null;
-  let taken: ReturnType<typeof takeConnections> | null = null;
-  let stopping = false;
+  if (role === 'main') return serveWithThreads(config, database, waiting, trimming !== null);
+
+  const { buildApp } = await import('./app.ts');
+  const app = await buildApp(config, { database, clock: testClock() });
+  app.addHook('onClose', async () => database.close());
+  servedByHeader(app);
+  if (config.mallocTrimMs > 0 && !trimming) app.log.info(NO_TRIM);
+  const { stop } = stopping(app, config);
+  process.on('SIGTERM', () => void stop('SIGTERM').then(() => process.exit(0)));
+  process.on('SIGINT', () => void stop('SIGINT').then(() => process.exit(0)));
+  // Booted first, so the port is closed only for as long as it takes to open it again.
+  await app.ready();
+  const closed = closeWaiting(waiting);
+  await listenOrExit(app, config, () => app.close());
+  await closed;
+  await firstAdminHint(app);
+  // Once the port is open: what the first requests would otherwise wait for (~1 s at a million posts).
+  void app.warmUp();
+}
+
+const NO_TRIM = 'malloc-trim is not built here (docs/deploy.md): freed malloc memory is given back only from the top of the heap';
+
+/** The main thread with WORKERS > 1: the engine's core, the serving threads, the signals. */
+async function serveWithThreads(config: Config, database: Database, waiting: FastifyInstance | null, trimming: boolean): Promise<void> {
+  const log = waiting?.log ?? Fastify({ logger: loggerOptions(config.logLevel) }).log;
+  if (config.mallocTrimMs > 0 && !trimming) log.info(NO_TRIM);
+  if (config.rateLimits && !config.redisUrl) log.warn(`WORKERS=${config.workers} without REDIS_URL: each thread counts rate limits on its own`);
+  const core = createEngineCore({ db: database, config, clock: testClock() });
+  const threads = startThreads(new URL(import.meta.url), config.workers, core, log);
+  let exiting = false;
+  const exit = async (code: number, signal: NodeJS.Signals = 'SIGTERM') => {
+    if (exiting) return;
+    exiting = true;
+    if (signal === 'SIGTERM' && code === 0) {
+      threads.drain();
+      if (config.shutdownDelayMs > 0) {
+        log.info({ signal, ms: config.shutdownDelayMs }, 'draining: /readyz answers 503; the port closes after the delay');
+        await new Promise((r) => setTimeout(r, config.shutdownDelayMs).unref());
+      }
+    }
+    log.info({ signal }, 'stopping: no new connections, finishing in-flight requests');
+    const timer = setTimeout(() => {
+      log.error('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    await threads.stop();
+    await database.close();
+    log.info('stopped');
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void exit(0, 'SIGTERM'));
+  process.on('SIGINT', () => void exit(0, 'SIGINT'));
+  void threads.died.then(({ index, code }) => {
+    log.error(`serving thread ${index} ended (${code}); the port closed with it: stopping the process`);
+    void exit(1, 'SIGINT');
+  });
+  await threads.ready;
+  await closeWaiting(waiting);
+  const problem = await threads.listen();
+  if (problem) {
+    console.error(listenProblem(problem, config) ?? `Cannot listen: ${problem.message}`);
+    await threads.stop();
+    process.exit(1);
+  }
+  log.info(`listening on ${config.host}:${config.port} with ${config.workers} threads`);
+}
+
+/** A thread that serves (WORKERS > 1): its own app over the main thread's engine core. */
+async function serveThread(config: Config): Promise<void> {
+  const { index, engine } = workerData as ThreadData;
+  const database = await openWhenReachable(config, {
+    stopped: () => false,
+    // The main thread answers for the port while the database is away.
+    onFirstFailure: async () => waitingServer(config).log,
+  });
+  const { buildApp } = await import('./app.ts');
+  // One thread fills older posts' md5 for all (fills running at once are safe, but each would read every file).
+  const app = await buildApp(config, { database: database!, fillMd5: index === 0, clock: testClock(), engine: remoteCore(engine) });
+  app.addHook('onClose', async () => database!.close());
+  servedByHeader(app);
+  const { stop, drain } = stopping(app, config);
+  await app.ready();
+  takeOrders({
+    listen: async (fd) => {
+      if (fd === undefined) await app.listen({ port: config.port, host: config.host });
+      else await new Promise<void>((resolve, reject) => app.server.once('error', reject).listen({ fd }, () => resolve()));
+      if (index === 0) void firstAdminHint(app);
+      void app.warmUp();
+      return app.server;
+    },
+    drain,
+    // The main thread tells when the drain delay is over: no more waiting here.
+    stop: () => stop('the main thread'),
+  }).ready();
+}
+
+/** Tests of real processes (test/procs.test.ts) see which process, and which thread of it, answered each request. */
+function servedByHeader(app: FastifyInstance): void {
+  const by = threadId === 0 ? String(process.pid) : `${process.pid}.${threadId}`;
+  if (process.env.NODE_ENV === 'test') app.addHook('onSend', async (_req, reply) => void reply.header('x-served-by', by));
+}
+
+/**
+ * How an app stops: `drain` turns /readyz to 503; `stop(signal)` drains, waits out the drain
+ * delay after SIGTERM (orchestrators send it: a load balancer takes the instance out before its
+ * port closes; Ctrl-C's SIGINT stops at once), then closes the app, finishing in-flight requests.
+ * A second call ends the delay.
+ */
+function stopping(app: App, config: Config) {
+  let stopped: Promise<void> | null = null;
   let drainingSince: number | null = null;
   let endDelay = () => {};
   const drain = () => {
     drainingSince ??= Date.now();
     app.readiness.drain();
-    workers?.drain();
   };
-  const stop = async (signal: string) => {
-    if (stopping) {
-      endDelay(); // a second signal: stop now
-      return;
-    }
-    stopping = true;
+  const stop = (signal: string): Promise<void> => {
+    if (stopped) endDelay(); // a second signal: stop now
+    stopped ??= closeApp(signal);
+    return stopped;
+  };
+  const closeApp = async (signal: string): Promise<void> => {
     drain();
-    // SIGTERM is what orchestrators send: keep serving while /readyz says 503, so a load balancer
-    // takes this instance out before its port closes. Ctrl-C (SIGINT) at a terminal stops at once.
     const delay = signal === 'SIGTERM' ? Math.max(0, config.shutdownDelayMs - (Date.now() - drainingSince!)) : 0;
     if (delay > 0) {
       app.log.info({ signal, ms: delay }, 'draining: /readyz answers 503; the port closes after the delay');
@@ -100,37 +197,10 @@ async function serve(config: Config, role: 'single' | 'first' | 'worker'): Promi
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
-    // After SIGTERM the workers' delay has passed too (they drain from the same moment); SIGINT stops them at once.
-    await Promise.all([app.close().then(() => taken?.drained()), workers?.stop(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM')]);
+    await app.close();
     app.log.info('stopped');
-    process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-  if (role === 'worker') {
-    await closeWaiting(waiting);
-    await app.ready();
-    // The first process tells its workers when it starts draining, so that /readyz says 503 whichever
-    // process answers; its SIGTERM comes once the delay is over.
-    taken = takeConnections(app.server, () => void stop('the first process went away'), drain);
-  } else {
-    if (role === 'first') {
-      if (config.rateLimits && !config.redisUrl) {
-        app.log.warn(`WORKERS=${config.workers} without REDIS_URL: each process counts rate limits on its own`);
-      }
-      // Started once this one has migrated the database; the port opens when they can serve.
-      workers = shareConnections(app.server, config.workers - 1, app.log);
-      await workers.ready;
-    }
-    // Booted first, so the port is closed only for as long as it takes to open it again.
-    await app.ready();
-    const closed = closeWaiting(waiting);
-    await listen(app, config, workers);
-    await closed;
-  }
-  if (role !== 'worker') await firstAdminHint(app);
-  // Once the port is open: what the first requests would otherwise wait for (~1 s at a million posts).
-  void app.warmUp();
+  return { stop, drain };
 }
 
 /**
@@ -154,20 +224,20 @@ async function firstAdminHint(app: App): Promise<void> {
 }
 
 /** Opens the port; when it cannot, says which setting to change and exits 1 (no stack trace). */
-async function listen(app: FastifyInstance, config: Config, workers: { stop(): Promise<unknown> } | null): Promise<void> {
+async function listenOrExit(app: FastifyInstance, config: Config, close: () => Promise<unknown>): Promise<void> {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     const problem = listenProblem(err as NodeJS.ErrnoException, config);
     if (!problem) throw err;
     console.error(problem);
-    await Promise.all([app.close(), workers?.stop()]);
+    await close();
     process.exit(1);
   }
 }
 
 /** Why the port did not open, told as the setting to change; null for errors that are not about it. */
-function listenProblem(err: NodeJS.ErrnoException, config: Config): string | null {
+function listenProblem(err: { code?: string }, config: Config): string | null {
   const where = `${config.host}:${config.port}`;
   switch (err.code) {
     case 'EADDRINUSE':
@@ -183,8 +253,8 @@ function listenProblem(err: NodeJS.ErrnoException, config: Config): string | nul
 }
 
 const config = readConfig();
-const role = process.env[WORKER_ENV] === '1' ? 'worker' : config.workers > 1 ? 'first' : 'single';
-serve(config, role).catch((err) => {
+const role = !isMainThread ? 'thread' : config.workers > 1 ? 'main' : 'single';
+(role === 'thread' ? serveThread(config) : serve(config, role)).catch((err) => {
   // An older schema with MIGRATE_ON_START=false: the message says what to run; a stack would hide it.
   console.error((err as Error).name === 'SchemaBehind' ? (err as Error).message : err);
   process.exit(1);

@@ -16,7 +16,6 @@ import { sharedS3rver } from './fleet.ts';
 import type { SharedClock } from './clocks.ts';
 import { configEnv } from './procs-config.ts';
 import { injectOverHttp, type InjectOptions } from './procs-http.ts';
-import { parentOf } from '../bench/rss.ts';
 import { freePort, startServer } from './server-process.ts';
 
 const INSTANCES = 2;
@@ -41,7 +40,7 @@ export interface Procs {
 
 // Every server process this test process started, killed should an after-hook not run: on exit,
 // and on the signals a test runner or a terminal sends (their default would exit without 'exit' hooks).
-// A first process stopped so takes its workers with it (they stop when it goes away).
+// Threads go with their process.
 const running = new Set<number>();
 let guarded = false;
 function guard(): void {
@@ -201,13 +200,13 @@ async function ready(port: number, child: ChildProcess, output: () => string): P
 }
 
 /**
- * Whether the process that answered (x-served-by) is `child` or a worker it started. Without the
- * header (NODE_ENV is not test: scripts/test.mjs sets it) it cannot be told, and is taken as ours.
+ * Whether the process that answered (x-served-by: its pid, and the thread's id after a dot) is
+ * `child`. Without the header (NODE_ENV is not test: scripts/test.mjs sets it) it cannot be told,
+ * and is taken as ours.
  */
 export function startedBy(child: ChildProcess, servedBy: string | string[] | undefined): boolean {
   if (typeof servedBy !== 'string') return true;
-  const pid = Number(servedBy);
-  return pid === child.pid || parentOf(pid) === child.pid;
+  return Number.parseInt(servedBy, 10) === child.pid;
 }
 
 /** SIGTERM (no drain delay: SHUTDOWN_DELAY_MS=0), then SIGKILL if it has not stopped in 15 s. */
