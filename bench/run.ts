@@ -281,7 +281,13 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       ageDays: dataset.ageDays,
       summary: dataset.summary,
     },
-    server: { peakRssBytes: memory.peakBytes, processes: memory.processes, samples: memory.samples, restartedAfter: server.restartedAfter },
+    server: {
+      peakRssBytes: memory.peakBytes,
+      processes: memory.processes,
+      samples: memory.samples,
+      restartedAfter: server.restartedAfter,
+      readySeconds: server.readySeconds,
+    },
     scenarios: reports,
     upload,
   };

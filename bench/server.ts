@@ -98,7 +98,7 @@ export interface ServerOptions {
  * Our server as production runs it (`npm start`: compiled to dist/, then `node dist/server.js`), rate limits off. The load is
  * anonymous: visitors are shown every rating, as before VISITOR_RATINGS existed, so figures stay comparable with earlier runs.
  */
-export async function startServer(o: ServerOptions): Promise<Child> {
+export async function startServer(o: ServerOptions): Promise<Child & { readySeconds: number }> {
   const port = await freePort();
   await buildServer();
   const env = {
@@ -115,19 +115,20 @@ export async function startServer(o: ServerOptions): Promise<Child> {
     NODE_ENV: 'production',
   };
   // What `npm start` runs: dist/server.js with its Node flags and malloc settings (exec: the pid is the server's).
+  const started = performance.now();
   const server = spawnCommand('sh', [path.join(ROOT, 'scripts', 'start.sh')], env, port);
+  // With several threads the port opens once all of them can serve (src/threads.ts).
   await waitUntil(
     server,
     'the server',
     async () => {
-      const res = await fetch(`${server.origin}/api`, { signal: AbortSignal.timeout(2000) });
+      const res = await fetch(`${server.origin}/readyz`, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
       return res.ok;
     },
     120_000,
   );
-  // With several workers the port opens once all of them can serve (src/workers.ts).
-  return server;
+  return { ...server, readySeconds: (performance.now() - started) / 1000 };
 }
 
 /** One GET on a fresh connection (so the cluster may hand it to any worker); its time in ms, or null. */
@@ -185,8 +186,13 @@ export class ServerUnderTest {
     return this.child!.pid;
   }
 
+  /** Seconds from the first start to /readyz 200. */
+  readySeconds: number | null = null;
+
   async start(): Promise<void> {
-    this.child = await startServer(this.o);
+    const child = await startServer(this.o);
+    this.child = child;
+    this.readySeconds ??= child.readySeconds;
     this.sampler = sampleRss(this.child.pid);
   }
 

@@ -20,6 +20,7 @@ import { recoverInterrupted } from './modules/uploads/recover.ts';
 import { backgroundMd5Fill, type Md5FillReport } from './modules/uploads/md5-fill.ts';
 import { createServices } from './services.ts';
 import type { EngineCore } from './search/engine.ts';
+import type { NearestPosts } from './modules/similar/similar.service.ts';
 import { registerOpenApi } from './core/openapi.ts';
 import { closeEmptyQueries, validatorCompiler } from './core/validation.ts';
 import { sharedSerializers } from './core/serializers.ts';
@@ -93,6 +94,8 @@ export interface AppOptions {
   jobs?: JobRunnerOptions & { run?: boolean };
   /** The search engine's core, when another thread keeps it (server.ts, WORKERS > 1); default: one of the app's own. */
   engine?: EngineCore;
+  /** The similar-image index, likewise. */
+  similar?: NearestPosts;
 }
 
 export type App = TypedApp & {
@@ -198,7 +201,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   commentsRoutes(app, deps);
   reactionsRoutes(app, deps);
   poolsRoutes(app, deps);
-  const services = createServices(deps, opts.engine);
+  const services = createServices(deps, { engine: opts.engine, similar: opts.similar });
   similarRoutes(app, deps, services.similar);
   postsRoutes(app, deps, services.posts);
   tagsRoutes(app, services.tags);

@@ -10,8 +10,9 @@ import { loggerOptions } from './core/log-format.ts';
 import { loadMallocTrim, startMallocTrim } from './core/malloc-trim.ts';
 import type { Database } from './db/database.ts';
 import { hasAdmin } from './modules/users/users.repo.ts';
-import { createEngineCore } from './search/engine.ts';
-import { remoteCore } from './search/engine-thread.ts';
+import { keptNearest, NEAREST_CALLS, type NearestPosts } from './modules/similar/similar.service.ts';
+import { createEngineCore, ENGINE_CALLS, type EngineCore } from './search/engine.ts';
+import { remoteCalls } from './thread-calls.ts';
 import { startThreads, type ThreadData, takeOrders } from './threads.ts';
 import { closeWaiting, openWhenReachable, waitingServer } from './waiting.ts';
 
@@ -81,13 +82,16 @@ async function serve(config: Config, role: 'single' | 'main'): Promise<void> {
 
 const NO_TRIM = 'malloc-trim is not built here (docs/deploy.md): freed malloc memory is given back only from the top of the heap';
 
-/** The main thread with WORKERS > 1: the engine's core, the serving threads, the signals. */
+/** The main thread with WORKERS > 1: what the serving threads share (the engine's core, the similar-image index), the threads, the signals. */
 async function serveWithThreads(config: Config, database: Database, waiting: FastifyInstance | null, trimming: boolean): Promise<void> {
   const log = waiting?.log ?? Fastify({ logger: loggerOptions(config.logLevel) }).log;
   if (config.mallocTrimMs > 0 && !trimming) log.info(NO_TRIM);
   if (config.rateLimits && !config.redisUrl) log.warn(`WORKERS=${config.workers} without REDIS_URL: each thread counts rate limits on its own`);
-  const core = createEngineCore({ db: database, config, clock: testClock() });
-  const threads = startThreads(new URL(import.meta.url), config.workers, core, log);
+  const kept = {
+    engine: { target: createEngineCore({ db: database, config, clock: testClock() }), calls: ENGINE_CALLS },
+    similar: { target: keptNearest(database), calls: NEAREST_CALLS },
+  };
+  const threads = startThreads(new URL(import.meta.url), config.workers, kept, log);
   let exiting = false;
   const exit = async (code: number, signal: NodeJS.Signals = 'SIGTERM') => {
     if (exiting) return;
@@ -129,7 +133,7 @@ async function serveWithThreads(config: Config, database: Database, waiting: Fas
 
 /** A thread that serves (WORKERS > 1): its own app over the main thread's engine core. */
 async function serveThread(config: Config): Promise<void> {
-  const { index, engine } = workerData as ThreadData;
+  const { index, ports } = workerData as ThreadData;
   const database = await openWhenReachable(config, {
     stopped: () => false,
     // The main thread answers for the port while the database is away.
@@ -137,7 +141,13 @@ async function serveThread(config: Config): Promise<void> {
   });
   const { buildApp } = await import('./app.ts');
   // One thread fills older posts' md5 for all (fills running at once are safe, but each would read every file).
-  const app = await buildApp(config, { database: database!, fillMd5: index === 0, clock: testClock(), engine: remoteCore(engine) });
+  const app = await buildApp(config, {
+    database: database!,
+    fillMd5: index === 0,
+    clock: testClock(),
+    engine: remoteCalls<EngineCore>(ENGINE_CALLS, ports.engine),
+    similar: remoteCalls<NearestPosts>(NEAREST_CALLS, ports.similar),
+  });
   app.addHook('onClose', async () => database!.close());
   servedByHeader(app);
   const { stop, drain } = stopping(app, config);

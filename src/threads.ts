@@ -1,14 +1,13 @@
 import { MessageChannel, type MessagePort, parentPort, Worker } from 'node:worker_threads';
 import type { Server } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EngineCore } from './search/engine.ts';
-import { serveEngine } from './search/engine-thread.ts';
+import { serveCalls } from './thread-calls.ts';
 
 /**
- * WORKERS > 1: threads of one process serve the port, and the main thread keeps the one search
- * engine core they all ask (search/engine-thread.ts), so the kept sets exist once however many
- * threads serve, and the code, the heap's fixed part and the caches of a whole process are not
- * paid again for each. The first thread listens; the others listen on its socket (the same file
+ * WORKERS > 1: threads of one process serve the port, and the main thread keeps what they all
+ * ask (the search engine's core, the similar-image index: thread-calls.ts), so the kept sets exist
+ * once however many threads serve, and the code, the heap's fixed part and the caches of a whole
+ * process are not paid again for each. The first thread listens; the others listen on its socket (the same file
  * descriptor), and the kernel gives each new connection to one of the threads waiting on it: none
  * hands connections to another.
  *
@@ -29,21 +28,27 @@ export type FromThread =
   | { type: 'listen-failed'; error: { code?: string; message: string } }
   | { type: 'stopped' };
 
-/** What a serving thread is given when it starts. */
+/** What a serving thread is given when it starts: its place, and a port to each thing the main thread keeps, by name. */
 export interface ThreadData {
   index: number;
-  engine: MessagePort;
+  ports: Record<string, MessagePort>;
+}
+
+/** Something the main thread keeps for the serving threads: the object, and the calls they make of it. */
+export interface Kept {
+  target: object;
+  calls: readonly string[];
 }
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 /**
  * In the main thread: starts `count` threads running `entry` (this process's server script), each
- * with a port to `core`. `ready` resolves once every one has built its app; `listen` then opens
+ * with a port to each of `kept`. `ready` resolves once every one has built its app; `listen` then opens
  * the port in the first and shares it with the others, resolving with the listen error, if any.
  * `died` resolves with the first thread that ended unasked.
  */
-export function startThreads(entry: URL | string, count: number, core: EngineCore, log: Log) {
+export function startThreads(entry: URL | string, count: number, kept: Record<string, Kept>, log: Log) {
   const threads: Worker[] = [];
   const replies = new Map<Worker, (msg: FromThread) => void>();
   let stopping = false;
@@ -52,9 +57,15 @@ export function startThreads(entry: URL | string, count: number, core: EngineCor
   const readies: Promise<void>[] = [];
 
   for (let index = 0; index < count; index++) {
-    const { port1, port2 } = new MessageChannel();
-    serveEngine(core, port1);
-    const thread = new Worker(entry, { workerData: { index, engine: port2 } satisfies ThreadData, transferList: [port2] });
+    const ports: Record<string, MessagePort> = {};
+    const ours: MessagePort[] = [];
+    for (const [name, { target, calls }] of Object.entries(kept)) {
+      const { port1, port2 } = new MessageChannel();
+      serveCalls(target as never, calls as never, port1);
+      ours.push(port1);
+      ports[name] = port2;
+    }
+    const thread = new Worker(entry, { workerData: { index, ports } satisfies ThreadData, transferList: Object.values(ports) });
     threads.push(thread);
     readies.push(
       new Promise((resolve) => {
@@ -64,7 +75,7 @@ export function startThreads(entry: URL | string, count: number, core: EngineCor
     thread.on('message', (msg: FromThread) => replies.get(thread)?.(msg));
     thread.on('error', (err) => log.error({ err }, `serving thread ${index} failed`));
     thread.once('exit', (code) => {
-      port1.close();
+      for (const port of ours) port.close();
       if (!stopping) died({ index, code });
     });
   }

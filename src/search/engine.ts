@@ -53,7 +53,7 @@ export interface CountsOf {
 /**
  * What keeps the sets and answers from them: one a process. In a single process it is called
  * directly; with WORKERS > 1 it runs in the main thread and the serving threads call it through
- * a message port (engine-thread.ts). Everything that crosses is plain data.
+ * a message port (src/thread-calls.ts). Everything that crosses is plain data.
  */
 export interface EngineCore {
   /**
@@ -69,6 +69,9 @@ export interface EngineCore {
   /** Builds the newest order and the sets a first deep page would wait for, and the counts a search by likes would. */
   warm(): Promise<void>;
 }
+
+/** The core's calls, as another thread makes them (thread-calls.ts). */
+export const ENGINE_CALLS = ['searchAt', 'countsOf', 'memory', 'warm'] as const satisfies readonly (keyof EngineCore)[];
 
 /** The kept sets and lookups of one engine, and what answers from them. */
 export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets } = {}): EngineCore {
@@ -189,7 +192,7 @@ export function searchEngine(deps: Pick<Deps, 'db' | 'config'>, core: EngineCore
   };
 }
 
-/** An engine with its core in this process (the main thread makes one for its serving threads, engine-thread.ts). */
+/** An engine with its core in this thread. */
 export function createSearchEngine(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets } = {}) {
   return searchEngine(deps, createEngineCore(deps, kept));
 }

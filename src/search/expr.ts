@@ -60,6 +60,11 @@ export interface OrderKey {
   poolId?: number;
 }
 
+/** Whether two orders are the same keys: by value, since an order that crossed threads is a copy. */
+export function sameOrder(a: readonly OrderKey[], b: readonly OrderKey[]): boolean {
+  return a.length === b.length && a.every((k, i) => k.field === b[i].field && k.dir === b[i].dir && k.poolId === b[i].poolId);
+}
+
 /** The orders `order:` takes, each as its keys (the last key breaks every tie). */
 export const ORDERS = {
   newest: [

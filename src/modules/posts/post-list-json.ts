@@ -5,7 +5,7 @@
  */
 import type { Deps } from '../../core/deps.ts';
 import type { Wildcard } from '../../search/expr.ts';
-import { ORDERS } from '../../search/expr.ts';
+import { ORDERS, sameOrder } from '../../search/expr.ts';
 import type { PageRenderer } from '../../search/engine.ts';
 import type { SearchResult } from '../../search/search.ts';
 import type { NewestWindow } from './newest-window.ts';
@@ -39,7 +39,7 @@ export function postListRest(
 /** What a page of GET /api/posts says after its posts (`found`: those it shows). */
 function listRest(result: SearchResult, found: number[], offset: number, limit: number): string {
   const last = found[found.length - 1];
-  const cursor = result.order === ORDERS.newest && found.length === limit && last !== undefined ? String(last) : null;
+  const cursor = sameOrder(result.order, ORDERS.newest) && found.length === limit && last !== undefined ? String(last) : null;
   return postListRest({ total: result.total, estimated: result.estimated, hidden: result.hidden }, offset, limit, cursor, result.wildcards);
 }
 

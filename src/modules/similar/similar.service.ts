@@ -13,10 +13,35 @@ export interface SimilarQuery {
   maxDistance: number;
 }
 
-async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQuery, excludeId?: number) {
-  await index.refresh(deps.db);
+/**
+ * The similar-image index as the service asks it: kept in this thread, or (WORKERS > 1) in the
+ * main thread for every serving thread, so that each post's hash is kept once a process.
+ */
+export interface NearestPosts {
+  /** Posts within maxDistance bits of the hash, nearest first (then newest), with the index brought up to date first. */
+  nearest(hash: string, maxDistance: number, limit: number, excludeId?: number): Promise<{ id: number; distance: number }[]>;
+  /** Drops deleted posts (found missing when their rows were fetched). */
+  forget(ids: number[]): Promise<void>;
+}
+
+/** The calls of NearestPosts, as another thread makes them (src/thread-calls.ts). */
+export const NEAREST_CALLS = ['nearest', 'forget'] as const satisfies readonly (keyof NearestPosts)[];
+
+/** An index of every post's perceptual hash kept in this thread, read from `db`. */
+export function keptNearest(db: Deps['db']): NearestPosts {
+  const index = new PhashIndex();
+  return {
+    nearest: async (hash, maxDistance, limit, excludeId) => {
+      await index.refresh(db);
+      return index.nearest(hash, maxDistance, limit, excludeId);
+    },
+    forget: async (ids) => index.forget(ids),
+  };
+}
+
+async function ranked(deps: Deps, index: NearestPosts, hash: string, q: SimilarQuery, excludeId?: number) {
   for (;;) {
-    const near = index.nearest(hash, q.maxDistance, q.limit, excludeId);
+    const near = await index.nearest(hash, q.maxDistance, q.limit, excludeId);
     const items = await listItems(
       deps.db,
       near.map((n) => n.id),
@@ -26,7 +51,7 @@ async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQue
       // Some were deleted since they were indexed: forget them and look again, so they do not
       // take places of the limit that posts further away should fill.
       const present = new Set(items.map((p) => Number(p.id)));
-      index.forget(near.filter((n) => !present.has(n.id)).map((n) => n.id));
+      await index.forget(near.filter((n) => !present.has(n.id)).map((n) => n.id));
       continue;
     }
     const distance = new Map(near.map((n) => [n.id, n.distance]));
@@ -34,7 +59,7 @@ async function ranked(deps: Deps, index: PhashIndex, hash: string, q: SimilarQue
   }
 }
 
-export async function similarToPost(deps: Deps, index: PhashIndex, rawId: string, q: SimilarQuery) {
+export async function similarToPost(deps: Deps, index: NearestPosts, rawId: string, q: SimilarQuery) {
   const id = parseId(rawId, 'Post');
   const post = await findPostPhash(deps.db, id);
   if (!post) return notFound('Post', rawId);
@@ -55,7 +80,7 @@ async function hashOf(deps: Deps, file: Received): Promise<string> {
  * Ranks posts by likeness to an uploaded file (similar.routes.ts reads it); nothing is stored, and
  * the form's temporary file is removed whatever happens.
  */
-export async function similarToUpload(deps: Deps, index: PhashIndex, form: ReceivedForm, q: SimilarQuery) {
+export async function similarToUpload(deps: Deps, index: NearestPosts, form: ReceivedForm, q: SimilarQuery) {
   try {
     const file = form.files[0];
     if (!file) return badRequest("field 'file' is required", [{ field: 'file', message: 'required' }]);
@@ -65,9 +90,8 @@ export async function similarToUpload(deps: Deps, index: PhashIndex, form: Recei
   }
 }
 
-/** Similar-image search over this process's index of perceptual hashes; buildApp makes one. */
-export function createSimilarService(deps: Deps) {
-  const index = new PhashIndex();
+/** Similar-image search over an index of perceptual hashes (default: one kept here); buildApp makes one. */
+export function createSimilarService(deps: Deps, index: NearestPosts = keptNearest(deps.db)) {
   return {
     toPost: (rawId: string, q: SimilarQuery) => similarToPost(deps, index, rawId, q),
     toUpload: (form: ReceivedForm, q: SimilarQuery) => similarToUpload(deps, index, form, q),

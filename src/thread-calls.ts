@@ -1,22 +1,23 @@
 /**
- * The engine core across threads. With WORKERS > 1 the main thread keeps the one core of the
- * process (the kept sets exist once, however many threads serve) and answers each serving thread
- * on a message port of its own; a serving thread's engine calls the core through remoteCore. What
- * crosses is plain data (engine.ts, EngineCore), and the errors a search throws, made again on
- * the other side as the same classes, so that the error handler answers as it would in one thread.
+ * What the main thread keeps for the threads that serve (WORKERS > 1), called across threads: the
+ * search engine's core, so the kept sets exist once however many threads serve, and anything
+ * else kept once a process (the similar-image index). Each serving thread calls each on a message
+ * port of its own. What crosses is plain data (engine.ts, EngineCore), and the errors a call
+ * throws, made again on the other side as the same classes, so that the error handler answers as
+ * it would in one thread.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { AppError } from '../core/errors.ts';
-import { OverBudget } from '../db/engine.ts';
-import { DatabaseOutage } from '../db/outage.ts';
-import type { EngineCore } from './engine.ts';
-import { QueryError } from './parse.ts';
+import { AppError } from './core/errors.ts';
+import { OverBudget } from './db/engine.ts';
+import { DatabaseOutage } from './db/outage.ts';
+import { QueryError } from './search/parse.ts';
 
-type Op = keyof EngineCore;
-const OPS: readonly Op[] = ['searchAt', 'countsOf', 'memory', 'warm'];
+/** An object whose listed methods are called across threads: they take and give plain data, and return promises. */
+type Callable<T> = { [K in keyof T]: T[K] extends (...args: any[]) => Promise<unknown> ? T[K] : never };
+
 interface Call {
   id: number;
-  op: Op;
+  op: string;
   args: unknown[];
 }
 type Reply = { id: number; value: unknown } | { id: number; error: SentError };
@@ -28,13 +29,13 @@ type SentError =
   | { kind: 'outage'; outage: DatabaseOutage['kind']; cause: string }
   | { kind: 'other'; name: string; message: string; code?: unknown; stack?: string };
 
-/** In the main thread: answers the calls that come on `port` from `core`. */
-export function serveEngine(core: EngineCore, port: MessagePort): void {
+/** In the main thread: answers the calls of `ops` that come on `port` from `target`. */
+export function serveCalls<T extends Callable<T>>(target: T, ops: readonly (keyof T & string)[], port: MessagePort): void {
   port.on('message', async ({ id, op, args }: Call) => {
     let reply: Reply;
     try {
-      if (!OPS.includes(op)) throw new Error(`no such engine call: ${op}`);
-      reply = { id, value: await (core[op] as (...a: unknown[]) => Promise<unknown>)(...args) };
+      if (!ops.includes(op as keyof T & string)) throw new Error(`no such call: ${op}`);
+      reply = { id, value: await (target[op as keyof T] as (...a: unknown[]) => Promise<unknown>).apply(target, args) };
     } catch (err) {
       reply = { id, error: sent(err) };
     }
@@ -42,8 +43,8 @@ export function serveEngine(core: EngineCore, port: MessagePort): void {
   });
 }
 
-/** In a serving thread: the core in the main thread, called over `port`. */
-export function remoteCore(port: MessagePort): EngineCore {
+/** In a serving thread: the object in the main thread whose calls `ops` are answered on `port`. */
+export function remoteCalls<T extends Callable<T>>(ops: readonly (keyof T & string)[], port: MessagePort): Pick<T, (typeof ops)[number]> {
   let next = 0;
   const waiting = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
   port.on('message', (reply: Reply) => {
@@ -55,15 +56,15 @@ export function remoteCore(port: MessagePort): EngineCore {
   });
   // Calls waiting keep nothing alive: the thread lives as long as its server does.
   port.unref();
-  const call =
-    <K extends Op>(op: K) =>
-    (...args: Parameters<EngineCore[K]>): ReturnType<EngineCore[K]> =>
+  const remote: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const op of ops)
+    remote[op] = (...args) =>
       new Promise((resolve, reject) => {
         const id = next++;
         waiting.set(id, { resolve, reject });
         port.postMessage({ id, op, args } satisfies Call);
-      }) as ReturnType<EngineCore[K]>;
-  return { searchAt: call('searchAt'), countsOf: call('countsOf'), memory: call('memory'), warm: call('warm') };
+      });
+  return remote as unknown as Pick<T, (typeof ops)[number]>;
 }
 
 function sent(err: unknown): SentError {
