@@ -7,8 +7,10 @@ import { PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Database, openDatabase } from '../src/db/database.ts';
 import { dropTitleWordTriggers, fillTitleWords } from '../src/db/schema/title-words.ts';
 import { withStatementCache } from '../src/db/statement-cache.ts';
+import { compactSearchIndex, ensureStatistics } from '../src/db/statistics.ts';
 import { seedDatabase, type SeedSummary } from '../src/seed/generate.ts';
 import { standInContent } from '../src/seed/posts.ts';
+import { OneClientPool, setAsideForLoad } from './pg-copy.ts';
 
 /**
  * The read dataset: built once per parameter set with the project's own seeder (no media files),
@@ -247,7 +249,12 @@ async function seedSqlite(dir: string, params: DatasetParams, log: (line: string
   const migrated = await openDatabase({ url: '', dataDir: dir });
   await migrated.close();
   const conn = new SQLite(path.join(dir, 'imageboard.db'));
-  conn.pragma('journal_mode = OFF');
+  // better-sqlite3 runs SQLite in defensive mode, where journal_mode = OFF is refused without a
+  // word; and a file in WAL mode must leave it first. Kept in WAL, one transaction of a
+  // ten-million-post board's activity grew a log as large as the database.
+  conn.unsafeMode(true);
+  conn.pragma('journal_mode = DELETE');
+  if (conn.pragma('journal_mode = OFF', { simple: true }) !== 'off') throw new Error('SQLite refused journal_mode = OFF for the bulk load');
   conn.pragma('synchronous = OFF');
   conn.pragma('locking_mode = EXCLUSIVE');
   conn.pragma('cache_size = -1000000');
@@ -255,6 +262,13 @@ async function seedSqlite(dir: string, params: DatasetParams, log: (line: string
   conn.pragma('foreign_keys = OFF');
   const indexes = conn.prepare("select name, sql from sqlite_master where type = 'index' and sql is not null").all() as { name: string; sql: string }[];
   for (const ix of indexes) conn.exec(`drop index "${ix.name}"`);
+  // The title index is built once from the finished table: fed a post at a time, it ends in
+  // thousands of segments whose final merge took longer than the whole seed at ten million.
+  const titleIndex = conn.prepare("select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'posts' and sql like '%posts_fts%'").all() as {
+    name: string;
+    sql: string;
+  }[];
+  for (const t of titleIndex) conn.exec(`drop trigger "${t.name}"`);
   // Full batches repeat one INSERT's text: prepared once.
   const db = new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
   try {
@@ -267,6 +281,15 @@ async function seedSqlite(dir: string, params: DatasetParams, log: (line: string
     t = performance.now();
     await fillTitleWords(db);
     log(`  title words written in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+    t = performance.now();
+    conn.exec(`INSERT INTO posts_fts(posts_fts) VALUES ('rebuild')`);
+    for (const tr of titleIndex) conn.exec(tr.sql);
+    await compactSearchIndex(db);
+    log(`  title index built in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+    // The statistics the server would otherwise gather at its first start, inside its start-up time.
+    t = performance.now();
+    await ensureStatistics(db);
+    log(`  statistics gathered in ${((performance.now() - t) / 1000).toFixed(1)}s`);
     conn.pragma('journal_mode = WAL');
     return summary;
   } finally {
@@ -353,15 +376,25 @@ function pgDataset(o: DatasetOptions, schema: string, m: Marker, reused: boolean
   };
 }
 
+/**
+ * Rows go in with COPY on the one connection the seeder's transactions use, with foreign keys and
+ * secondary indexes put back after the load (bench/pg-copy.ts); the rows are those INSERTs write.
+ */
 async function seedPostgres(url: string, schema: string, params: DatasetParams, log: (line: string) => void): Promise<SeedSummary> {
   const migrated = await openDatabase({ url, dataDir: '', schema });
   await migrated.close();
-  const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema} -c synchronous_commit=off` });
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema} -c synchronous_commit=off` });
+  await client.connect();
+  const pool = new OneClientPool(client);
   const db = new Database({ dialect: new PostgresDialect({ pool }) }, 'postgres');
   try {
-    return await seedDatabase(db, seedOptions(params), progress(log));
+    const restore = await setAsideForLoad(client, schema, log);
+    const summary = await seedDatabase(db, seedOptions(params), progress(log), pool);
+    await restore();
+    return summary;
   } finally {
     await db.destroy();
+    await pool.end();
   }
 }
 

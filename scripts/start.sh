@@ -16,10 +16,10 @@ fi
 if [ -n "$(find "$root/src" -newer "$root/dist/server.js" -name '*.ts' 2>/dev/null | head -n 1)" ]; then
   echo "warning: src/ has changed since the server was built; run \`npm run build\` to serve the change." >&2
 fi
-# One thread collects each process's garbage: a server runs a process a core (WORKERS=auto), and
-# V8's helper threads only took CPU from the other processes. On 2 cores with two processes it
-# lowered p99 (danbooru-posts 96-114 -> 82-92 ms, search 32-35 -> 21 ms) and CPU a request
-# (docs/benchmarks.md, Memory).
+# Each JavaScript thread collects its own garbage: a server runs a serving thread a core
+# (WORKERS=auto), and V8's helper threads only took CPU from the others. On 2 cores it lowered p99
+# (danbooru-posts 96-114 -> 82-92 ms, search 32-35 -> 21 ms) and CPU a request
+# (docs/benchmarks.md, Memory). The heap limits are each thread's.
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-65536}"
 export MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"

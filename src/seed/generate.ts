@@ -7,6 +7,7 @@ import { renderBaseImages, virtualBaseImages, type BaseImage } from './images.ts
 import { MediaWriter } from './media-writer.ts';
 import { WINDOW_MS, planComments, planTagging, reactionCounts, spreadTimes } from './plan.ts';
 import { Random, Zipf, permutation } from './random.ts';
+import type { BulkWriter } from './inserter.ts';
 import { insertComments, insertPools, insertPosts, insertReactions, insertTags, insertUsers, type Phase } from './tables.ts';
 import { seedPasswordHash, userJoinTimes } from './users.ts';
 import type { Plan, ProgressFn, Resolved, SeedOptions } from './options.ts';
@@ -114,9 +115,15 @@ export function makePlan(o: Resolved, onProgress: ProgressFn = () => {}): Plan {
  * PostgreSQL alike: users and tags in one transaction, then posts (see postsPerTransaction), then
  * everything else in one. A failure after the first commit leaves a partly seeded database, and
  * says so. Images are rendered before any transaction starts; their files are written by a worker
- * thread while rows are inserted.
+ * thread while rows are inserted. `bulk`, when given, writes the rows instead of the INSERTs, on
+ * the connection of db's transactions (see BulkWriter).
  */
-export async function seedDatabase(db: Database, options: SeedOptions, onProgress: ProgressFn = () => {}): Promise<SeedSummary> {
+export async function seedDatabase(
+  db: Database,
+  options: SeedOptions,
+  onProgress: ProgressFn = () => {},
+  bulk: BulkWriter | null = null,
+): Promise<SeedSummary> {
   const o = resolveOptions(options);
   await assertEmpty(db);
   const plan = makePlan(o, onProgress);
@@ -128,7 +135,7 @@ export async function seedDatabase(db: Database, options: SeedOptions, onProgres
         (n) => onProgress('media files', n, o.posts),
       )
     : null;
-  const phase: Phase = { o, plan, bases, writer, onProgress, postsPerTransaction: postsPerTransaction(db) };
+  const phase: Phase = { o, plan, bases, writer, onProgress, postsPerTransaction: postsPerTransaction(db), bulk };
   let started = false;
   try {
     const people = await db.transaction().execute(async (trx) => {

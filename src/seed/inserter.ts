@@ -5,9 +5,20 @@ import type { DB } from '../db/types.ts';
 export const MAX_PARAMS = 32_000;
 
 /**
+ * Writes a batch of rows of one shape by another way than INSERT, on the connection (and inside
+ * the transaction) of the Kysely statements around it: PostgreSQL's COPY for the benchmark's
+ * datasets (bench/pg-copy.ts), where multi-row INSERTs of a ten-million-post board take hours.
+ */
+export interface BulkWriter {
+  write(table: string, columns: readonly string[], rows: readonly Record<string, unknown>[]): Promise<void>;
+}
+
+/**
  * Collects rows of one table and writes them as multi-row INSERTs of as many rows as the
  * bound-value limit allows. add() says when the batch is full, so callers can first flush the
- * rows the new ones refer to.
+ * rows the new ones refer to. With a bulk writer the same batches go to it instead: one statement
+ * each as before, so statement triggers (posts' title words, whose vocabulary ids follow the
+ * order of statements) see the same rows together, and the database ends the same.
  */
 export class Inserter<T extends keyof DB & string> {
   private rows: Insertable<DB[T]>[] = [];
@@ -18,6 +29,7 @@ export class Inserter<T extends keyof DB & string> {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly table: T,
+    private readonly bulk: BulkWriter | null = null,
   ) {}
 
   /** Queues a row; true when the batch is full and should be flushed. */
@@ -32,10 +44,11 @@ export class Inserter<T extends keyof DB & string> {
     const rows = this.rows;
     this.rows = [];
     for (let at = 0; at < rows.length; at += this.perStatement) {
-      const batch = rows.slice(at, at + this.perStatement);
-      const direct = this.statement(batch as Record<string, unknown>[]);
+      const batch = rows.slice(at, at + this.perStatement) as Record<string, unknown>[];
+      const columns = sameColumns(batch);
+      if (columns && this.bulk) await this.bulk.write(this.table, columns, batch);
+      else if (columns) await this.db.executeQuery(this.statement(columns, batch));
       // Kysely cannot relate Insertable<DB[T]> to its insert type for a generic T; the rows are typed at add().
-      if (direct) await this.db.executeQuery(direct);
       else
         await this.db
           .insertInto(this.table)
@@ -47,15 +60,9 @@ export class Inserter<T extends keyof DB & string> {
 
   /**
    * The INSERT for rows that all have the same columns, written here: Kysely's builder parses and
-   * compiles every one of a batch's ~32,000 values (a fifth of a million-post seed's CPU). Null
-   * when the rows differ or leave a value undefined (Kysely then fills in defaults).
+   * compiles every one of a batch's ~32,000 values (a fifth of a million-post seed's CPU).
    */
-  private statement(batch: Record<string, unknown>[]): CompiledQuery | null {
-    const columns = Object.keys(batch[0]);
-    for (const row of batch) {
-      const keys = Object.keys(row);
-      if (keys.length !== columns.length || keys.some((k, i) => k !== columns[i])) return null;
-    }
+  private statement(columns: string[], batch: Record<string, unknown>[]): CompiledQuery {
     // The engine's placeholder style: ? (SQLite) or $1 (PostgreSQL), as its own compiler writes it.
     this.numbered ??= this.db.selectNoFrom(sql<number>`${1}`.as('one')).compile().sql.includes('$1');
     const params: unknown[] = [];
@@ -63,7 +70,6 @@ export class Inserter<T extends keyof DB & string> {
     for (const row of batch) {
       const marks: string[] = [];
       for (const c of columns) {
-        if (row[c] === undefined) return null;
         params.push(row[c]);
         marks.push(this.numbered ? `$${params.length}` : '?');
       }
@@ -72,4 +78,14 @@ export class Inserter<T extends keyof DB & string> {
     const names = columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(',');
     return CompiledQuery.raw(`insert into "${this.table}" (${names}) values ${tuples.join(',')}`, params);
   }
+}
+
+/** The batch's columns when every row has the same ones, in the same order, none undefined; else null (Kysely then fills in defaults). */
+function sameColumns(batch: Record<string, unknown>[]): string[] | null {
+  const columns = Object.keys(batch[0]);
+  for (const row of batch) {
+    const keys = Object.keys(row);
+    if (keys.length !== columns.length || keys.some((k, i) => k !== columns[i] || row[k] === undefined)) return null;
+  }
+  return columns;
 }

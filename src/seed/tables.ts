@@ -3,7 +3,7 @@ import type { DB } from '../db/types.ts';
 import { DistinctUsers, momentAfter, type PoolPlan } from './activity.ts';
 import type { ProgressFn, Plan, Resolved } from './options.ts';
 import type { BaseImage } from './images.ts';
-import { Inserter } from './inserter.ts';
+import { type BulkWriter, Inserter } from './inserter.ts';
 import type { MediaJob } from './media-files.ts';
 import type { MediaWriter } from './media-writer.ts';
 import { commentText } from './names.ts';
@@ -21,12 +21,14 @@ export interface Phase {
   onProgress: ProgressFn;
   /** How many posts go into one transaction (see postsPerTransaction in db/queries/seeding.ts). */
   postsPerTransaction: number;
+  /** Writes the rows instead of INSERTs when given (PostgreSQL COPY for the benchmark). */
+  bulk: BulkWriter | null;
 }
 
 type Trx = Transaction<DB>;
 
-export async function insertUsers(trx: Trx, { o, plan, onProgress }: Phase, passwordHash: string): Promise<number> {
-  const users = new Inserter(trx, 'users');
+export async function insertUsers(trx: Trx, { o, plan, onProgress, bulk }: Phase, passwordHash: string): Promise<number> {
+  const users = new Inserter(trx, 'users', bulk);
   for (const row of userRows(plan.userCreated, o.until, passwordHash, new Random(o.seed, 'users'))) {
     if (users.add(row)) await users.flush();
   }
@@ -35,9 +37,9 @@ export async function insertUsers(trx: Trx, { o, plan, onProgress }: Phase, pass
   return users.written;
 }
 
-export async function insertTags(trx: Trx, { plan, onProgress }: Phase): Promise<number> {
+export async function insertTags(trx: Trx, { plan, onProgress, bulk }: Phase): Promise<number> {
   const { names, postCount, createdAt } = plan.tagging;
-  const tags = new Inserter(trx, 'tags');
+  const tags = new Inserter(trx, 'tags', bulk);
   for (let i = 0; i < names.length; i++) {
     if (tags.add({ id: i + 1, name: names[i], post_count: postCount[i], created_at: createdAt[i] })) await tags.flush();
   }
@@ -82,8 +84,8 @@ function lastCommentTimes(posts: number, comments: { post: Int32Array; time: Flo
 /** Posts from..to-1; each batch's media files are handed to the writer before its rows go in. */
 async function insertPostRange(trx: Trx, phase: Phase, rows: PostRows, from: number, to: number) {
   const { offsets, tagIds, names } = phase.plan.tagging;
-  const posts = new Inserter(trx, 'posts');
-  const links = new Inserter(trx, 'post_tags');
+  const posts = new Inserter(trx, 'posts', phase.bulk);
+  const links = new Inserter(trx, 'post_tags', phase.bulk);
   let jobs: MediaJob[] = [];
   const flush = async () => {
     await phase.writer?.write(jobs);
@@ -108,10 +110,10 @@ async function insertPostRange(trx: Trx, phase: Phase, rows: PostRows, from: num
 }
 
 /** Likes or favourites: counts[i] distinct users on post i, each after the post and the user existed. */
-export async function insertReactions(trx: Trx, { o, plan, onProgress }: Phase, table: 'likes' | 'favorites', counts: Int32Array): Promise<number> {
+export async function insertReactions(trx: Trx, { o, plan, onProgress, bulk }: Phase, table: 'likes' | 'favorites', counts: Int32Array): Promise<number> {
   const rng = new Random(o.seed, table);
   const users = new DistinctUsers(o.users, rng);
-  const out = new Inserter(trx, table);
+  const out = new Inserter(trx, table, bulk);
   for (let p = 0; p < o.posts; p++) {
     for (const u of users.pick(counts[p])) {
       const created_at = momentAfter(plan.postCreated[p], plan.userCreated[u], o.until, rng);
@@ -126,10 +128,10 @@ export async function insertReactions(trx: Trx, { o, plan, onProgress }: Phase, 
   return out.written;
 }
 
-export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): Promise<number> {
+export async function insertComments(trx: Trx, { o, plan, onProgress, bulk }: Phase): Promise<number> {
   const { post, user, time, parent, replies } = plan.comments;
   const rng = new Random(o.seed, 'comments/text');
-  const out = new Inserter(trx, 'comments');
+  const out = new Inserter(trx, 'comments', bulk);
   for (let i = 0; i < post.length; i++) {
     const row = {
       id: i + 1,
@@ -150,9 +152,9 @@ export async function insertComments(trx: Trx, { o, plan, onProgress }: Phase): 
   return out.written;
 }
 
-export async function insertPools(trx: Trx, { onProgress }: Phase, pools: PoolPlan[]): Promise<number> {
-  const rows = new Inserter(trx, 'pools');
-  const members = new Inserter(trx, 'pool_posts');
+export async function insertPools(trx: Trx, { onProgress, bulk }: Phase, pools: PoolPlan[]): Promise<number> {
+  const rows = new Inserter(trx, 'pools', bulk);
+  const members = new Inserter(trx, 'pool_posts', bulk);
   pools.forEach((p, i) =>
     rows.add({
       id: i + 1,
