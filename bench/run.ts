@@ -154,7 +154,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
   const reports: ScenarioReport[] = [];
   let upload: UploadResult | null = null;
   try {
-    o.log(`server: starting ${o.workers} worker(s) on ${dataset.kind}`);
+    o.log(`server: starting with WORKERS=${o.workers} on ${dataset.kind}`);
     await server.start();
 
     const sizes: Sizes = {};

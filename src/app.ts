@@ -93,7 +93,7 @@ export interface AppOptions {
    */
   jobs?: JobRunnerOptions & { run?: boolean };
   /** The search engine's core, when another thread keeps it (server.ts, WORKERS > 1); default: one of the app's own. */
-  engine?: EngineCore;
+  searchCore?: EngineCore;
   /** The similar-image index, likewise. */
   similar?: NearestPosts;
 }
@@ -201,7 +201,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   commentsRoutes(app, deps);
   reactionsRoutes(app, deps);
   poolsRoutes(app, deps);
-  const services = createServices(deps, { engine: opts.engine, similar: opts.similar });
+  const services = createServices(deps, { searchCore: opts.searchCore, similar: opts.similar });
   similarRoutes(app, deps, services.similar);
   postsRoutes(app, deps, services.posts);
   tagsRoutes(app, services.tags);

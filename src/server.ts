@@ -88,7 +88,7 @@ async function serveWithThreads(config: Config, database: Database, waiting: Fas
   if (config.mallocTrimMs > 0 && !trimming) log.info(NO_TRIM);
   if (config.rateLimits && !config.redisUrl) log.warn(`WORKERS=${config.workers} without REDIS_URL: each thread counts rate limits on its own`);
   const kept = {
-    engine: { target: createEngineCore({ db: database, config, clock: testClock() }), calls: ENGINE_CALLS },
+    search: { target: createEngineCore({ db: database, config, clock: testClock() }), calls: ENGINE_CALLS },
     similar: { target: keptNearest(database), calls: NEAREST_CALLS },
   };
   const threads = startThreads(new URL(import.meta.url), config.workers, kept, log);
@@ -145,7 +145,7 @@ async function serveThread(config: Config): Promise<void> {
     database: database!,
     fillMd5: index === 0,
     clock: testClock(),
-    engine: remoteCalls<EngineCore>(ENGINE_CALLS, ports.engine),
+    searchCore: remoteCalls<EngineCore>(ENGINE_CALLS, ports.search),
     similar: remoteCalls<NearestPosts>(NEAREST_CALLS, ports.similar),
   });
   app.addHook('onClose', async () => database!.close());

@@ -11,10 +11,10 @@ import { TagCache } from './modules/tags/tag-cache.ts';
  * dependencies. `kept`: the search engine's core and the similar-image index when they are kept
  * elsewhere (in the main thread, with WORKERS > 1), else each service makes its own. Routes take the one they call; the start-up warm-up calls them too.
  */
-export function createServices(deps: Deps, kept: { engine?: EngineCore; similar?: NearestPosts } = {}) {
+export function createServices(deps: Deps, kept: { searchCore?: EngineCore; similar?: NearestPosts } = {}) {
   // Every tag's category and post count: the tag lists' and the posts' details' (tag-details.ts).
   const tags = new TagCache();
-  const search = kept.engine ? searchEngine(deps, kept.engine) : undefined;
+  const search = kept.searchCore ? searchEngine(deps, kept.searchCore) : undefined;
   return {
     posts: createPostsService(deps, { search, tagCache: tags, held: { detail: heldPostDetail, withdraw: deleteHeld } }),
     tags: createTagsService(deps, tags),
