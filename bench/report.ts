@@ -101,7 +101,14 @@ export interface Report {
     ageDays: number;
     summary: SeedSummary;
   };
-  server: { peakRssBytes: number | null; processes: number; samples: number; restartedAfter: string[]; readySeconds?: number | null };
+  server: {
+    peakRssBytes: number | null;
+    processes: number;
+    samples: number;
+    restartedAfter: string[];
+    readySeconds?: number | null;
+    firstListSeconds?: number | null;
+  };
   scenarios: ScenarioReport[];
   upload: UploadResult | null;
   /** The targets (computeChecks): SQLite's, or PostgreSQL's (issue 24 point 6). */
@@ -238,7 +245,11 @@ export function markdown(r: Report): string {
       `${rss ? ` (target ${rss.target}: ${mark(rss.pass)})` : ''}.`,
   );
   const ready = byName.get('start to /readyz');
-  if (ready) lines.push(`From its start to /readyz 200: ${ready.value} (target ${ready.target}: ${mark(ready.pass)}).`);
+  if (ready)
+    lines.push(
+      `From its start to /readyz 200: ${ready.value} (target ${ready.target}: ${mark(ready.pass)})` +
+        `${typeof r.server.firstListSeconds === 'number' ? `; to the first page of the post list: ${r.server.firstListSeconds.toFixed(1)} s` : ''}.`,
+    );
   const laps = [...r.scenarios.map((s) => [s.name, s.peakRssBytes] as const), ...(r.upload ? [['uploads', r.upload.peakRssBytes] as const] : [])].filter(
     (l): l is readonly [string, number] => typeof l[1] === 'number' && l[1] > 0,
   );

@@ -287,6 +287,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       samples: memory.samples,
       restartedAfter: server.restartedAfter,
       readySeconds: server.readySeconds,
+      firstListSeconds: server.firstListSeconds,
     },
     scenarios: reports,
     upload,

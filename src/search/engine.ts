@@ -90,6 +90,7 @@ export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wo
   const userIds = new UserIds();
   /** The data version this engine saw last. */
   const seen: { version?: number } = {};
+  let warming: Promise<void> | null = null;
 
   const searchAt: EngineCore['searchAt'] = async (query, filters, asked) => {
     const version = asked ?? seen.version ?? (await counter(deps.db, 'version'));
@@ -151,10 +152,14 @@ export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wo
           userIds.bytes(),
       };
     },
-    warm: async () => {
-      await searchAt({ offset: 10_000, limit: 1 }, undefined);
-      await numbers.current(deps.db, order.newestId);
-    },
+    // Every serving thread warms the one core at its start: they share one warm-up.
+    warm: () =>
+      (warming ??= (async () => {
+        await searchAt({ offset: 10_000, limit: 1 }, undefined);
+        await numbers.current(deps.db, order.newestId);
+      })().finally(() => {
+        warming = null;
+      })),
   };
 }
 

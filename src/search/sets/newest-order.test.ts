@@ -94,6 +94,20 @@ eachDatabase('deep offsets through the in-memory newest order', (ctx) => {
     await same(order, 'after concurrent catch-ups');
   });
 
+  test('requests arriving while the first read of every post runs wait for it: every post is read once', async () => {
+    // The whole read is in pages of 20,000, a LIMIT each: as many as one refresh alone takes.
+    const pages = async (refreshes: number) => {
+      const order = new NewestOrder();
+      const { spy, seen } = capturingQueries(ctx.database);
+      await Promise.all(Array.from({ length: refreshes }, () => order.refresh(spy)));
+      return { order, pages: seen.filter((q) => /\blimit\b/i.test(q.sql)).length };
+    };
+    const alone = await pages(1);
+    const together = await pages(3);
+    assert.equal(together.pages, alone.pages);
+    await same(together.order, 'after concurrent first reads');
+  });
+
   test('a date range alone is counted exactly from the order, as SQL counts it', async () => {
     const service = postsService(ctx.app.deps);
     const sql = postsService(ctx.app.deps, 'sql');

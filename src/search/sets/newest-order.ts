@@ -68,13 +68,26 @@ export class NewestOrder {
    * back, writes racing the reads) reads every post again.
    */
   async refresh(db: Kysely<DB>): Promise<boolean> {
+    // One refresh at a time: the first reads every post (ten million at Danbooru's size), and
+    // requests arriving meanwhile would each read them all again. A request that finds one
+    // running waits for it, then refreshes from there (a state read when nothing changed since).
+    if (this.refreshing) await this.refreshing.catch(() => {});
+    this.refreshing ??= this.refreshOnce(db).finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private refreshing: Promise<boolean> | null = null;
+
+  private async refreshOnce(db: Kysely<DB>): Promise<boolean> {
     const [row] = await postsState(db, {});
     const now = { total: Number(row.total), maxId: Number(row.maxId ?? 0), seq: Number(row.seq ?? 0), published: Number(row.published ?? 0) };
     if (now.total === this.total && now.maxId === this.maxId && now.published === this.published) return this.idsFollowDates;
     const from = { total: this.total, maxId: this.maxId };
     const changes = this.total >= 0 ? await this.changesSince(db, now) : null;
     // Another request caught up meanwhile: start again from where it left the order.
-    if (this.total !== from.total || this.maxId !== from.maxId) return this.refresh(db);
+    if (this.total !== from.total || this.maxId !== from.maxId) return this.refreshOnce(db);
     if (!changes || !this.apply(changes)) await this.readAll(db, now.total);
     this.total = now.total;
     this.maxId = now.maxId;
