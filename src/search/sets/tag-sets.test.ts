@@ -81,6 +81,18 @@ eachDatabase('several tags from the tag sets kept in memory', (ctx) => {
     return page;
   }
 
+  test('the budget grows with the board: bytes a post keep the tags a fixed budget leaves to the database', async () => {
+    const tagId = async (name: string) => (await ctx.database.selectFrom('tags').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+    const fixed = new TagSets(kinds.ends);
+    const grown = new TagSets({ ...kinds.ends, budgetPerPost: 64 });
+    await fixed.current(ctx.database);
+    await grown.current(ctx.database);
+    const b = await tagId('b');
+    const c = await tagId('c');
+    assert.deepEqual([fixed.has(b), fixed.has(c)], [false, false], 'within 260 bytes, b and c are read from their links');
+    assert.deepEqual([grown.has(b), grown.has(c)], [true, true], 'at 64 bytes a post every tag is kept');
+  });
+
   test('one, two and three tags, newest and oldest first, at every offset: the posts that have them all, with the total', async () => {
     for (const kind of KINDS) {
       for (const tags of [['a'], ['c'], ['d'], ['a', 'b'], ['b', 'a', 'c'], ['a', 'c'], ['c', 'd'], ['b', 'd'], ['d', 'c', 'b']]) {

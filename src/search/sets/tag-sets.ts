@@ -19,6 +19,12 @@ import { type Descending, descending, markIds, orInto } from './post-set.ts';
  * come from memory when all or all but one are kept; a search reads the tags not kept by key.
  */
 export const TAG_SET_BUDGET = 24 * 1024 * 1024;
+/**
+ * On a larger board the budget grows with it, by this many bytes a post (the same 24 MB at a
+ * million): at ten million posts 24 MB held the bitmaps of 14 tags, and a search of any other
+ * common tag read millions of links from the database (seconds a query).
+ */
+export const TAG_BUDGET_PER_POST = 24;
 const MOST_USED_SHARE = 0.75;
 /** A tag on at least 1 post in this many (of the highest id) is kept as a bitmap: smaller than its id list, and tested in one step. */
 const BITMAP_AT = 16;
@@ -52,7 +58,10 @@ interface State {
 }
 
 export interface TagSetOptions {
+  /** Bytes the sets may take at least (TAG_SET_BUDGET). */
   budget?: number;
+  /** Bytes a post (of the highest id) they may take when that is more (TAG_BUDGET_PER_POST; 0 when `budget` is given alone). */
+  budgetPerPost?: number;
   /** A tag on at least 1 post in `bitmapAt` gets a bitmap (BITMAP_AT). */
   bitmapAt?: number;
   /** Changes kept beside the id lists before they are written into them (COMPACT_AT). */
@@ -178,7 +187,8 @@ export class PostSets {
   private state: State = { version: -1, seq: 0, maxId: 0 };
   private built = false;
   private syncing: Promise<void> | null = null;
-  private readonly budget: number;
+  private readonly minBudget: number;
+  private readonly budgetPerPost: number;
   private readonly bitmapAt: number;
   private readonly compactAt: number;
   private readonly decodedFrom: number;
@@ -189,7 +199,8 @@ export class PostSets {
     o: TagSetOptions = {},
   ) {
     this.mostUsedShare = o.mostUsedShare ?? MOST_USED_SHARE;
-    this.budget = o.budget ?? TAG_SET_BUDGET;
+    this.minBudget = o.budget ?? TAG_SET_BUDGET;
+    this.budgetPerPost = o.budgetPerPost ?? (o.budget === undefined ? TAG_BUDGET_PER_POST : 0);
     this.bitmapAt = o.bitmapAt ?? BITMAP_AT;
     this.compactAt = o.compactAt ?? COMPACT_AT;
     this.decodedFrom = o.decodedFrom ?? DECODED_FROM;
@@ -405,7 +416,7 @@ export class PostSets {
     return true;
   }
 
-  /** Reads every kept tag anew: the most used, then the least used, that fit the budget (TAG_SET_BUDGET). */
+  /** Reads every kept tag anew: the most used, then the least used, that fit the budget (TAG_SET_BUDGET, or TAG_BUDGET_PER_POST a post). */
   private async build(db: Database, now: State): Promise<void> {
     // Built aside and swapped in at the end, so requests meanwhile use the previous sets whole.
     const size = Math.ceil((now.maxId + 1 + HEADROOM) / 32);
@@ -439,12 +450,13 @@ export class PostSets {
       }
       return true;
     };
-    const most = await this.source.keys(db, 'desc', this.budget / 8);
+    const budget = Math.max(this.minBudget, this.budgetPerPost * (now.maxId + 1));
+    const most = await this.source.keys(db, 'desc', budget / 8);
     let top = 0;
-    while (top < most.length && (await keep(most[top].id, most[top].count, this.budget * this.mostUsedShare))) top++;
+    while (top < most.length && (await keep(most[top].id, most[top].count, budget * this.mostUsedShare))) top++;
     const taken = new Set(most.slice(0, top).map((t) => t.id));
-    for (const t of await this.source.keys(db, 'asc', this.budget / 9)) {
-      if (taken.has(t.id) || !(await keep(t.id, t.count, this.budget))) break;
+    for (const t of await this.source.keys(db, 'asc', budget / 9)) {
+      if (taken.has(t.id) || !(await keep(t.id, t.count, budget))) break;
     }
     lists.trim();
     this.bits = bits;

@@ -8,6 +8,8 @@ import { keyReaders, PostSets, type SetSource, type TagSetOptions } from './tag-
  * words of the generated titles (3.8 million links) take 4.1 MB (6 bitmaps and 379 id lists).
  */
 export const WORD_SET_BUDGET = 6 * 1024 * 1024;
+/** On a larger board, this many bytes a post when that is more (the same 6 MB at a million). */
+export const WORD_BUDGET_PER_POST = 6;
 
 /**
  * The title words (db/schema/title-words.ts), each known by its id in title_vocab. A post's words are
@@ -34,6 +36,6 @@ const WORD_SOURCE: SetSource = {
 /** The posts of each title word, newest first, kept per process like the tag sets (PostSets). */
 export class WordSets extends PostSets {
   constructor(o: TagSetOptions = {}) {
-    super(WORD_SOURCE, { budget: WORD_SET_BUDGET, ...o });
+    super(WORD_SOURCE, o.budget === undefined ? { budget: WORD_SET_BUDGET, budgetPerPost: WORD_BUDGET_PER_POST, ...o } : o);
   }
 }
