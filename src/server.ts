@@ -84,7 +84,7 @@ const NO_TRIM = 'malloc-trim is not built here (docs/deploy.md): freed malloc me
 
 /** The main thread with WORKERS > 1: what the serving threads share (the engine's core, the similar-image index), the threads, the signals. */
 async function serveWithThreads(config: Config, database: Database, waiting: FastifyInstance | null, trimming: boolean): Promise<void> {
-  const log = waiting?.log ?? Fastify({ logger: loggerOptions(config.logLevel) }).log;
+  const log = waiting?.log ?? logOnly(config);
   if (config.mallocTrimMs > 0 && !trimming) log.info(NO_TRIM);
   if (config.rateLimits && !config.redisUrl) log.warn(`WORKERS=${config.workers} without REDIS_URL: each thread counts rate limits on its own`);
   const kept = {
@@ -131,13 +131,16 @@ async function serveWithThreads(config: Config, database: Database, waiting: Fas
   log.info(`listening on ${config.host}:${config.port} with ${config.workers} threads`);
 }
 
+/** The server's logger where no app has one yet (the main thread; a thread waiting for its database): no routes built for it. */
+const logOnly = (config: Config) => Fastify({ logger: loggerOptions(config.logLevel) }).log;
+
 /** A thread that serves (WORKERS > 1): its own app over the main thread's engine core. */
 async function serveThread(config: Config): Promise<void> {
   const { index, ports } = workerData as ThreadData;
   const database = await openWhenReachable(config, {
     stopped: () => false,
     // The main thread answers for the port while the database is away.
-    onFirstFailure: async () => waitingServer(config).log,
+    onFirstFailure: async () => logOnly(config),
   });
   const { buildApp } = await import('./app.ts');
   // One thread fills older posts' md5 for all (fills running at once are safe, but each would read every file).
