@@ -9,6 +9,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const UPLOAD_APPROVAL_MODES = ['off', 'new-users', 'all'] as const;
 export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
 export const MEDIA_STORES = ['local', 's3'] as const;
+export const SEARCH_SETS = ['auto', 'shared', 'each'] as const;
 
 /** The sections of docs/settings.md, in their order. */
 export const SETTING_GROUPS = {
@@ -74,7 +75,16 @@ export const SETTINGS = [
     max: 64,
     auto: 'one a core',
     meaning:
-      'Threads of the server process that serve the port. With more than one, the main thread migrates, keeps the one search engine they all ask (its sets are held once, however many serve), and opens the port once every thread can serve; the kernel gives each new connection to one of them (a keep-alive connection stays where it landed). A thread that dies takes the process down once the others have finished their requests (exit 1: let systemd, Docker or Kubernetes start it again). With more than one, set `REDIS_URL` so rate limits are shared',
+      'Threads of the server process that serve the port. With more than one, the main thread migrates, keeps what they share (the similar-image index, and the search sets by `SEARCH_SETS`), and opens the port once every thread can serve; the kernel gives each new connection to one of them (a keep-alive connection stays where it landed). A thread that dies takes the process down once the others have finished their requests (exit 1: let systemd, Docker or Kubernetes start it again). With more than one, set `REDIS_URL` so rate limits are shared',
+  },
+  {
+    name: 'SEARCH_SETS',
+    group: 'server',
+    kind: 'choice',
+    values: SEARCH_SETS,
+    default: 'auto',
+    meaning:
+      "With `WORKERS` > 1, where the search engine's kept sets live. `shared`: once, in the main thread, which every serving thread asks (one copy however many serve; one thread evaluates every search). `each`: every serving thread keeps its own (searches run in parallel; memory a copy a thread). `auto`: `each` while a copy a thread stays under 256 MB in all (about a million posts a thread: 64 bytes a post), else `shared` ([architecture.md](architecture.md#ten-million-posts-and-past-one-machine))",
   },
   {
     name: 'TRUST_PROXY',

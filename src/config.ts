@@ -6,6 +6,7 @@ import {
   type EntryOf,
   type LOG_LEVELS,
   type MEDIA_STORES,
+  type SEARCH_SETS,
   type NameOf,
   REGISTRATION_MODES,
   type Setting,
@@ -42,8 +43,10 @@ export interface Config {
   mallocTrimMs: number;
   /** `imageboard import`'s CPU priority (niceness, 0-19): it leaves the cores to the board it fills. */
   importNice: number;
-  /** Threads serving the port, over one search engine in the main thread (threads.ts); 1: the main thread serves alone. */
+  /** Threads serving the port (threads.ts); 1: the main thread serves alone. */
   workers: number;
+  /** With WORKERS > 1: the search engine's sets once in the main thread, a copy in each serving thread, or chosen by the board's size. */
+  searchSets: (typeof SEARCH_SETS)[number];
   /**
    * `media check --fix` leaves files younger than this alone: an upload in progress (its temp
    * file, or its stored files before its row is written), on this or another instance.
@@ -239,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     mallocTrimMs: read.int('MALLOC_TRIM_MS'),
     importNice: read.int('IMPORT_NICE'),
     workers: read.isAuto('WORKERS') ? os.availableParallelism() : read.int('WORKERS'),
+    searchSets: read.choice('SEARCH_SETS'),
     mediaGraceMinutes: read.int('MEDIA_GRACE_MINUTES'),
     aliasRetagNow: read.int('ALIAS_RETAG_NOW'),
     mediaStore,

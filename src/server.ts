@@ -12,8 +12,9 @@ import type { Database } from './db/database.ts';
 import { hasAdmin } from './modules/users/users.repo.ts';
 import { keptNearest, NEAREST_CALLS, type NearestPosts } from './modules/similar/similar.service.ts';
 import { createEngineCore, ENGINE_CALLS, type EngineCore } from './search/engine.ts';
+import { whereSetsLive } from './search/sets/copies.ts';
 import { remoteCalls } from './thread-calls.ts';
-import { startThreads, type ThreadData, takeOrders } from './threads.ts';
+import { type Kept, startThreads, type ThreadData, takeOrders } from './threads.ts';
 import { closeWaiting, openWhenReachable, waitingServer } from './waiting.ts';
 
 /** Built by `npm run build` (scripts/build-native.mjs); src/server.ts and dist/server.js are both one level down. */
@@ -87,10 +88,10 @@ async function serveWithThreads(config: Config, database: Database, waiting: Fas
   const log = waiting?.log ?? logOnly(config);
   if (config.mallocTrimMs > 0 && !trimming) log.info(NO_TRIM);
   if (config.rateLimits && !config.redisUrl) log.warn(`WORKERS=${config.workers} without REDIS_URL: each thread counts rate limits on its own`);
-  const kept = {
-    search: { target: createEngineCore({ db: database, config, clock: testClock() }), calls: ENGINE_CALLS },
-    similar: { target: keptNearest(database), calls: NEAREST_CALLS },
-  };
+  const sets = await whereSetsLive(database, config);
+  log.info(`search sets: ${sets === 'shared' ? 'one copy, in the main thread' : 'a copy in each serving thread'} (SEARCH_SETS=${config.searchSets})`);
+  const kept: Record<string, Kept> = { similar: { target: keptNearest(database), calls: NEAREST_CALLS } };
+  if (sets === 'shared') kept.search = { target: createEngineCore({ db: database, config, clock: testClock() }), calls: ENGINE_CALLS };
   const threads = startThreads(new URL(import.meta.url), config.workers, kept, log);
   let exiting = false;
   const exit = async (code: number, signal: NodeJS.Signals = 'SIGTERM') => {
@@ -148,7 +149,8 @@ async function serveThread(config: Config): Promise<void> {
     database: database!,
     fillMd5: index === 0,
     clock: testClock(),
-    searchCore: remoteCalls<EngineCore>(ENGINE_CALLS, ports.search),
+    // Without a port to the main thread's core, this thread keeps its own (SEARCH_SETS).
+    searchCore: ports.search ? remoteCalls<EngineCore>(ENGINE_CALLS, ports.search) : undefined,
     similar: remoteCalls<NearestPosts>(NEAREST_CALLS, ports.similar),
   });
   app.addHook('onClose', async () => database!.close());

@@ -5,8 +5,8 @@ import { serveCalls } from './thread-calls.ts';
 
 /**
  * WORKERS > 1: threads of one process serve the port, and the main thread keeps what they all
- * ask (the search engine's core, the similar-image index: thread-calls.ts), so the kept sets exist
- * once however many threads serve, and the code, the heap's fixed part and the caches of a whole
+ * ask (the similar-image index, and the search engine's core when SEARCH_SETS shares it:
+ * thread-calls.ts), so what it keeps exists once however many threads serve, and the code, the heap's fixed part and the caches of a whole
  * process are not paid again for each. The first thread listens; the others listen on its socket (the same file
  * descriptor), and the kernel gives each new connection to one of the threads waiting on it: none
  * hands connections to another.

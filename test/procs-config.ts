@@ -23,6 +23,7 @@ export function configEnv(config: Config): Record<string, string> {
     SHUTDOWN_TIMEOUT_MS: String(config.shutdownTimeoutMs),
     SHUTDOWN_DELAY_MS: String(config.shutdownDelayMs),
     WORKERS: String(config.workers),
+    SEARCH_SETS: config.searchSets,
     MEDIA_GRACE_MINUTES: String(config.mediaGraceMinutes),
     ALIAS_RETAG_NOW: String(config.aliasRetagNow),
     MEDIA_STORE: config.mediaStore,

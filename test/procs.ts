@@ -144,7 +144,8 @@ export async function startProcs(suite: Suite): Promise<Procs> {
   const start = async (settings: Config) => {
     configs.length = 0;
     children = [];
-    const started = await Promise.all(dataDirs.map((dataDir) => launch(settings, dataDir)));
+    // The first instance keeps its search sets once, in its main thread; the second, a copy a thread (SEARCH_SETS).
+    const started = await Promise.all(dataDirs.map((dataDir, i) => launch({ ...settings, searchSets: i === 0 ? 'shared' : 'each' }, dataDir)));
     configs.push(...started.map((s) => s.instance));
     deps.config = Object.freeze({ ...configs[0] });
   };

@@ -102,6 +102,7 @@ test('WORKERS=2: two threads of one process serve the port, and SIGTERM stops bo
   const sockets: net.Socket[] = [];
   try {
     await waitFor(() => server.out().stdout.includes('with 2 threads'), 60_000);
+    assert.match(server.out().stdout, /search sets: a copy in each serving thread \(SEARCH_SETS=auto\)/, 'an empty board: a copy a thread');
     const pid = server.child.pid!;
     assert.deepEqual(processTree(pid), [pid], 'one process: the threads are in it');
     // The kernel gives each new connection to one of the threads waiting on the port: ask until both answered.
