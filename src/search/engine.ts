@@ -22,7 +22,7 @@ import { TermWords } from './lookups/title-terms.ts';
 import { allMatching, finishSearch, type SearchPlan, type SearchResult, searchPlan } from './search.ts';
 import { KindSets, RatingSets, UploaderSets } from './sets/column-sets.ts';
 import { NewestOrder } from './sets/newest-order.ts';
-import { PostNumbers } from './sets/post-numbers.ts';
+import { countsByIds, PostNumbers } from './sets/post-numbers.ts';
 import { TagSets } from './sets/tag-sets.ts';
 import { WordSets } from './sets/title-word-sets.ts';
 import { KeptHeads, KeptTotals } from './sets/totals.ts';
@@ -74,7 +74,7 @@ export interface EngineCore {
 export const ENGINE_CALLS = ['searchAt', 'countsOf', 'memory', 'warm'] as const satisfies readonly (keyof EngineCore)[];
 
 /** The kept sets and lookups of one engine, and what answers from them. */
-export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets } = {}): EngineCore {
+export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets; numbers?: PostNumbers } = {}): EngineCore {
   const order = new NewestOrder();
   const tagSets = kept.tagSets ?? new TagSets();
   const wordSets = kept.wordSets ?? new WordSets();
@@ -82,7 +82,7 @@ export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wo
   const ratings = new RatingSets();
   const kinds = new KindSets();
   const uploaders = new UploaderSets();
-  const numbers = new PostNumbers();
+  const numbers = kept.numbers ?? new PostNumbers();
   const totals = new KeptTotals();
   const heads = new KeptHeads(1_000, 3);
   const wildcards = new VersionedMap<{ id: number; name: string }[]>(2_000);
@@ -119,6 +119,13 @@ export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wo
   return {
     searchAt,
     countsOf: async (ids, newestId, seq) => {
+      // Before every post's counts have been read once (a scan of the posts table: over a minute
+      // at ten million posts on a cold cache), a page's are read from its rows, and the scan
+      // goes on behind. A scan that fails is met again by the next call.
+      if (!numbers.loaded) {
+        numbers.current(deps.db, newestId).catch(() => {});
+        return countsByIds(deps.db, ids);
+      }
       await numbers.current(deps.db, newestId, seq);
       const [likes, comments, favs] = (['likes', 'comments', 'favs'] as const).map((f) => ids.map(numbers.column(f)));
       return { likes, comments, favs };
@@ -198,7 +205,7 @@ export function searchEngine(deps: Pick<Deps, 'db' | 'config'>, core: EngineCore
 }
 
 /** An engine with its core in this thread. */
-export function createSearchEngine(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets } = {}) {
+export function createSearchEngine(deps: SearchDeps, kept: Parameters<typeof createEngineCore>[1] = {}) {
   return searchEngine(deps, createEngineCore(deps, kept));
 }
 

@@ -148,6 +148,11 @@ export class PostNumbers implements KeptNumbers {
     return { counts, leaders };
   }
 
+  /** Whether every post's counts have been read once (before that, `current` reads them all). */
+  get loaded(): boolean {
+    return this.seq >= 0;
+  }
+
   /** Brings the counts up to the count log's position `seq` (read here when not given) and to the posts up to `newestId`; returns `seq`. */
   async current(db: Database, newestId: number, given?: number): Promise<number> {
     const seq = given ?? (await counter(db, 'counts'));
@@ -247,4 +252,13 @@ export class PostNumbers implements KeptNumbers {
     // A post not seen before enters the leaders even at 0: with every count 0 they hold the newest.
     if (was !== value || logged || id > this.maxId) this.leaders.get(field)?.moved(id, was);
   }
+}
+
+/** The counts of `ids` read from their rows, in the order asked (0 for a post that is gone). */
+export async function countsByIds(db: Database, ids: number[]): Promise<Record<CountField, number[]>> {
+  const rows =
+    ids.length === 0 ? [] : await db.selectFrom('posts').select(['id', 'like_count', 'favorite_count', 'comment_count']).where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const of = (pick: (r: (typeof rows)[number]) => number) => ids.map((id) => (byId.has(id) ? Number(pick(byId.get(id)!)) : 0));
+  return { likes: of((r) => r.like_count), favs: of((r) => r.favorite_count), comments: of((r) => r.comment_count) };
 }
