@@ -455,7 +455,11 @@ export class PostSets {
     let top = 0;
     while (top < most.length && (await keep(most[top].id, most[top].count, budget * this.mostUsedShare))) top++;
     const taken = new Set(most.slice(0, top).map((t) => t.id));
-    for (const t of await this.source.keys(db, 'asc', budget / 9)) {
+    // Fewer keys than asked for are every key: the least used are the same ones reversed (a
+    // rating's or a kind's count is a scan of every post, not read twice).
+    const least =
+      most.length < budget / 8 ? most.slice(Math.max(0, most.length - Math.floor(budget / 9))).reverse() : await this.source.keys(db, 'asc', budget / 9);
+    for (const t of least) {
       if (taken.has(t.id) || !(await keep(t.id, t.count, budget))) break;
     }
     lists.trim();

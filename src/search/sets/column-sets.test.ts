@@ -1,0 +1,21 @@
+// The ratings' and kinds' sets count their keys with a scan of every post (seconds at ten million):
+// a build reads those counts once, not once for the most used keys and again for the least used.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createPost, createUser } from '../../../test/factories.ts';
+import { capturingQueries, eachDatabase } from '../../../test/helpers.ts';
+import { KindSets, RatingSets } from './column-sets.ts';
+
+eachDatabase('the column sets count their keys once a build', (ctx) => {
+  test('ratings and kinds: one count of every post each', async () => {
+    const user = await createUser(ctx.database, { username: 'rater' });
+    for (const [i, rating] of (['safe', 'sketchy', 'unsafe', 'safe'] as const).entries())
+      await createPost(ctx.database, { uploaderId: user, rating, mediaType: i === 1 ? 'video' : 'image', createdAt: Date.UTC(2026, 0, 1 + i) });
+    for (const sets of [new RatingSets(), new KindSets()]) {
+      const { spy, seen } = capturingQueries(ctx.database);
+      await sets.current(spy);
+      const counts = seen.filter((q) => /group by/i.test(q.sql) && /count\(\*\)/i.test(q.sql));
+      assert.equal(counts.length, 1, `${sets.constructor.name}: ${counts.map((q) => q.sql).join('\n')}`);
+    }
+  });
+});
