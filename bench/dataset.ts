@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { PostgresDialect, sql } from 'kysely';
 import { Database, openDatabase } from '../src/db/database.ts';
 import { dropTitleWordTriggers, fillTitleWords } from '../src/db/schema/title-words.ts';
-import { withStatementCache } from '../src/db/statement-cache.ts';
+import { WorkerSqliteDialect } from './sqlite-worker-dialect.ts';
 import { compactSearchIndex, ensureStatistics } from '../src/db/statistics.ts';
 import { seedDatabase, type SeedSummary } from '../src/seed/generate.ts';
 import { standInContent } from '../src/seed/posts.ts';
@@ -245,21 +245,34 @@ function sqliteDataset(root: string, name: string, m: Marker, reused: boolean, n
  * (no journal, no fsync, a large cache, secondary indexes built after the rows are in).
  * The server later opens the file in WAL mode as usual.
  */
+/** The bulk load's settings: no rollback journal (better-sqlite3's defensive mode refuses OFF without a word: unsafeMode), no syncs, one writer, a large cache. Each with the answer it must get. */
+const BULK_PRAGMAS: [string, string?][] = [
+  ['journal_mode = DELETE', 'delete'],
+  ['journal_mode = OFF', 'off'],
+  ['synchronous = OFF'],
+  ['locking_mode = EXCLUSIVE', 'exclusive'],
+  ['cache_size = -1000000'],
+  ['temp_store = MEMORY'],
+  ['foreign_keys = OFF'],
+];
+
+/** A connection for the bulk load's steps on this thread. */
+function bulkConnection(file: string): SQLite.Database {
+  const conn = new SQLite(file);
+  // Kept in WAL, one transaction of a ten-million-post board's activity grew a log as large as the database.
+  conn.unsafeMode(true);
+  for (const [pragma, want] of BULK_PRAGMAS) {
+    const got = conn.pragma(pragma, { simple: true });
+    if (want !== undefined && String(got).toLowerCase() !== want) throw new Error(`SQLite refused ${pragma} for the bulk load (got ${got})`);
+  }
+  return conn;
+}
+
 async function seedSqlite(dir: string, params: DatasetParams, log: (line: string) => void): Promise<SeedSummary> {
   const migrated = await openDatabase({ url: '', dataDir: dir });
   await migrated.close();
-  const conn = new SQLite(path.join(dir, 'imageboard.db'));
-  // better-sqlite3 runs SQLite in defensive mode, where journal_mode = OFF is refused without a
-  // word; and a file in WAL mode must leave it first. Kept in WAL, one transaction of a
-  // ten-million-post board's activity grew a log as large as the database.
-  conn.unsafeMode(true);
-  conn.pragma('journal_mode = DELETE');
-  if (conn.pragma('journal_mode = OFF', { simple: true }) !== 'off') throw new Error('SQLite refused journal_mode = OFF for the bulk load');
-  conn.pragma('synchronous = OFF');
-  conn.pragma('locking_mode = EXCLUSIVE');
-  conn.pragma('cache_size = -1000000');
-  conn.pragma('temp_store = MEMORY');
-  conn.pragma('foreign_keys = OFF');
+  const file = path.join(dir, 'imageboard.db');
+  const conn = bulkConnection(file);
   const indexes = conn.prepare("select name, sql from sqlite_master where type = 'index' and sql is not null").all() as { name: string; sql: string }[];
   for (const ix of indexes) conn.exec(`drop index "${ix.name}"`);
   // The title index is built once from the finished table: fed a post at a time, it ends in
@@ -269,28 +282,31 @@ async function seedSqlite(dir: string, params: DatasetParams, log: (line: string
     sql: string;
   }[];
   for (const t of titleIndex) conn.exec(`drop trigger "${t.name}"`);
-  // Full batches repeat one INSERT's text: prepared once.
-  const db = new Database({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) }, 'sqlite');
+  conn.close();
+  // The rows are inserted on a worker thread while this one makes the next ones
+  // (sqlite-worker-dialect.ts); the steps after run there too, on the connection whose cache
+  // holds the pages just written.
+  const db = new Database({ dialect: new WorkerSqliteDialect(file, BULK_PRAGMAS) }, 'sqlite');
   try {
     // Title words are written after the posts, sorted, instead of by triggers post by post.
     await dropTitleWordTriggers(db);
     const summary = await seedDatabase(db, seedOptions(params), progress(log));
     let t = performance.now();
-    for (const ix of indexes) conn.exec(ix.sql);
+    for (const ix of indexes) await sql.raw(ix.sql).execute(db);
     log(`  indexes    ${indexes.length} rebuilt in ${((performance.now() - t) / 1000).toFixed(1)}s`);
     t = performance.now();
     await fillTitleWords(db);
     log(`  title words written in ${((performance.now() - t) / 1000).toFixed(1)}s`);
     t = performance.now();
-    conn.exec(`INSERT INTO posts_fts(posts_fts) VALUES ('rebuild')`);
-    for (const tr of titleIndex) conn.exec(tr.sql);
+    await sql`INSERT INTO posts_fts(posts_fts) VALUES ('rebuild')`.execute(db);
+    for (const tr of titleIndex) await sql.raw(tr.sql).execute(db);
     await compactSearchIndex(db);
     log(`  title index built in ${((performance.now() - t) / 1000).toFixed(1)}s`);
     // The statistics the server would otherwise gather at its first start, inside its start-up time.
     t = performance.now();
     await ensureStatistics(db);
     log(`  statistics gathered in ${((performance.now() - t) / 1000).toFixed(1)}s`);
-    conn.pragma('journal_mode = WAL');
+    await sql`PRAGMA journal_mode = WAL`.execute(db);
     return summary;
   } finally {
     await db.destroy();
