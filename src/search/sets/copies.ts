@@ -23,10 +23,13 @@ export function setsFor(setting: Config['searchSets'], workers: number, posts: n
 
 /** The choice for this board, by its highest post id (a bound on its posts, read from the key's index at once). */
 export async function whereSetsLive(database: Database, config: Pick<Config, 'searchSets' | 'workers'>): Promise<'shared' | 'each'> {
-  if (config.searchSets !== 'auto') return config.searchSets;
-  const row = await database
-    .selectFrom('posts')
-    .select((eb) => eb.fn.max('id').as('top'))
-    .executeTakeFirst();
-  return setsFor(config.searchSets, config.workers, Number(row?.top ?? 0));
+  // Only `auto` needs the board's size.
+  const top =
+    config.searchSets === 'auto'
+      ? await database
+          .selectFrom('posts')
+          .select((eb) => eb.fn.max('id').as('top'))
+          .executeTakeFirst()
+      : undefined;
+  return setsFor(config.searchSets, config.workers, Number(top?.top ?? 0));
 }

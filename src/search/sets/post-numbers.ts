@@ -256,8 +256,12 @@ export class PostNumbers implements KeptNumbers {
 
 /** The counts of `ids` read from their rows, in the order asked (0 for a post that is gone). */
 export async function countsByIds(db: Database, ids: number[]): Promise<Record<CountField, number[]>> {
-  const rows =
-    ids.length === 0 ? [] : await db.selectFrom('posts').select(['id', 'like_count', 'favorite_count', 'comment_count']).where('id', 'in', ids).execute();
+  // One list parameter: the same statement for a page of any length.
+  const rows = await db
+    .selectFrom('posts')
+    .select(['id', 'like_count', 'favorite_count', 'comment_count'])
+    .where(db.oneOf(sql.ref('id'), db.listParam(ids)))
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const of = (pick: (r: (typeof rows)[number]) => number) => ids.map((id) => (byId.has(id) ? Number(pick(byId.get(id)!)) : 0));
   return { likes: of((r) => r.like_count), favs: of((r) => r.favorite_count), comments: of((r) => r.comment_count) };
