@@ -292,8 +292,16 @@ async function seedSqlite(dir: string, params: DatasetParams, log: (line: string
     await dropTitleWordTriggers(db);
     const summary = await seedDatabase(db, seedOptions(params), progress(log));
     let t = performance.now();
-    for (const ix of indexes) await sql.raw(ix.sql).execute(db);
-    log(`  indexes    ${indexes.length} rebuilt in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+    const took: [string, number][] = [];
+    for (const ix of indexes) {
+      const started = performance.now();
+      await sql.raw(ix.sql).execute(db);
+      took.push([ix.name, (performance.now() - started) / 1000]);
+    }
+    const slowest = took.sort((a, b) => b[1] - a[1]).slice(0, 5);
+    log(
+      `  indexes    ${indexes.length} rebuilt in ${((performance.now() - t) / 1000).toFixed(1)}s (slowest: ${slowest.map(([n, s]) => `${n} ${s.toFixed(0)}s`).join(', ')})`,
+    );
     t = performance.now();
     await fillTitleWords(db);
     log(`  title words written in ${((performance.now() - t) / 1000).toFixed(1)}s`);

@@ -24,6 +24,8 @@ import { KindSets, RatingSets, UploaderSets } from './sets/column-sets.ts';
 import { NewestOrder } from './sets/newest-order.ts';
 import { countsByIds, PostNumbers } from './sets/post-numbers.ts';
 import { TagSets } from './sets/tag-sets.ts';
+import type { SetIndexes } from './sets/indexes.ts';
+import { current } from './sets/read-sets.ts';
 import { WordSets } from './sets/title-word-sets.ts';
 import { KeptHeads, KeptTotals } from './sets/totals.ts';
 import { UserIds } from './lookups/user-ids.ts';
@@ -73,8 +75,33 @@ export interface EngineCore {
 /** The core's calls, as another thread makes them (thread-calls.ts). */
 export const ENGINE_CALLS = ['searchAt', 'countsOf', 'memory', 'warm'] as const satisfies readonly (keyof EngineCore)[];
 
+/**
+ * How long a search waits for the kept sets to come up to its version, and for every post's
+ * counts to be read once. The first read of them all, or a new read after a large import, takes
+ * minutes at ten million posts: past this wait the search is answered by SQL, and the read goes
+ * on behind for the searches after it.
+ */
+const SETS_WAIT_MS = 1_000;
+
+/** Whether `work` ended within `ms` (its failure, if it ends in time, is thrown; one later is left to the next caller). */
+async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  work.catch(() => {});
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The kept sets and lookups of one engine, and what answers from them. */
-export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wordSets?: WordSets; numbers?: PostNumbers } = {}): EngineCore {
+export function createEngineCore(
+  deps: SearchDeps,
+  kept: { tagSets?: TagSets; wordSets?: WordSets; numbers?: PostNumbers; setsWaitMs?: number } = {},
+): EngineCore {
   const order = new NewestOrder();
   const tagSets = kept.tagSets ?? new TagSets();
   const wordSets = kept.wordSets ?? new WordSets();
@@ -91,6 +118,24 @@ export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wo
   /** The data version this engine saw last. */
   const seen: { version?: number } = {};
   let warming: Promise<void> | null = null;
+  const setsWaitMs = kept.setsWaitMs ?? SETS_WAIT_MS;
+  const setsAt = (version: number): SetIndexes => ({
+    tags: tagSets,
+    ratings,
+    kinds,
+    uploaders,
+    words: wordSets,
+    posts: order,
+    numbers,
+    totals,
+    heads,
+    version,
+  });
+  /** The kept sets brought to the version, and every post's counts read once. */
+  const ready = async (indexes: SetIndexes) => {
+    await current(deps.db, indexes);
+    if (!numbers.loaded) await numbers.current(deps.db, order.newestId);
+  };
 
   const searchAt: EngineCore['searchAt'] = async (query, filters, asked) => {
     const version = asked ?? seen.version ?? (await counter(deps.db, 'version'));
@@ -98,6 +143,7 @@ export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wo
     const tagsNamed: TagLookup = (names) => tags.lookup(deps.db, names, async () => version);
     const lookups = boardLookups(deps.db, tagsNamed, { wildcards, words, version, userIds });
     const base = await baseQuery(deps, query, lookups);
+    const indexes = setsAt(version);
     const plan = await searchPlan(
       deps.db,
       {
@@ -111,7 +157,7 @@ export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wo
       },
       lookups,
       deps.config.search,
-      { tags: tagSets, ratings, kinds, uploaders, words: wordSets, posts: order, numbers, totals, heads, version },
+      (await within(setsWaitMs, ready(indexes))) ? indexes : undefined,
     );
     return { plan, version, newestId: order.newestId };
   };
@@ -162,8 +208,8 @@ export function createEngineCore(deps: SearchDeps, kept: { tagSets?: TagSets; wo
     // Every serving thread warms the one core at its start: they share one warm-up.
     warm: () =>
       (warming ??= (async () => {
+        await ready(setsAt(seen.version ?? (await counter(deps.db, 'version'))));
         await searchAt({ offset: 10_000, limit: 1 }, undefined);
-        await numbers.current(deps.db, order.newestId);
       })().finally(() => {
         warming = null;
       })),

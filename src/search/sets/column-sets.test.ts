@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { capturingQueries, eachDatabase } from '../../../test/helpers.ts';
-import { KindSets, RatingSets } from './column-sets.ts';
+import { KindSets, RatingSets, UploaderSets } from './column-sets.ts';
 
 eachDatabase('the column sets count their keys once a build', (ctx) => {
   test('ratings and kinds: one count of every post each', async () => {
@@ -18,4 +18,11 @@ eachDatabase('the column sets count their keys once a build', (ctx) => {
       assert.equal(counts.length, 1, `${sets.constructor.name}: ${counts.map((q) => q.sql).join('\n')}`);
     }
   });
+});
+
+test('the uploaders budget grows with the board: every post uploader fits at ten million posts', () => {
+  const sets = new UploaderSets();
+  // An id list costs 4 bytes a post, and each post is in exactly one uploader set.
+  assert.ok(sets.budgetAt(10_000_000 - 1) >= 4 * 10_000_000, `budget at 10M: ${sets.budgetAt(10_000_000 - 1)} bytes`);
+  assert.equal(sets.budgetAt(1_000), 3 * 1024 * 1024, 'a small board keeps the fixed 3 MB floor');
 });

@@ -41,9 +41,16 @@ export class KindSets extends PostSets {
   }
 }
 
-/** The posts of each uploader: a user's uploads come from memory for `user:NAME` (the most prolific, and the least). */
+/**
+ * Each post is in one uploader's set, an id list of 4 bytes a post at most (a prolific uploader's
+ * bitmap takes less), so this budget a post keeps every uploader: at ten million posts a fixed 3 MB
+ * left most users' `user:NAME` to the database.
+ */
+export const UPLOADER_BYTES_PER_POST = 4;
+
+/** The posts of each uploader: a user's uploads come from memory for `user:NAME`. */
 export class UploaderSets extends PostSets {
   constructor() {
-    super(columnSource(sql.ref('uploader_id'), CHANGED.gone), { budget: 3 * 1024 * 1024 });
+    super(columnSource(sql.ref('uploader_id'), CHANGED.gone), { budget: 3 * 1024 * 1024, budgetPerPost: UPLOADER_BYTES_PER_POST });
   }
 }

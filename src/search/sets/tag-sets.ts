@@ -206,6 +206,11 @@ export class PostSets {
     this.decodedFrom = o.decodedFrom ?? DECODED_FROM;
   }
 
+  /** The bytes the sets may take on a board whose highest post id is `maxId`. */
+  budgetAt(maxId: number): number {
+    return Math.max(this.minBudget, this.budgetPerPost * (maxId + 1));
+  }
+
   /** Brings the sets up to the data at `version` (the data version, read now if not given), reading every kept tag the first time. */
   async current(db: Database, version?: number): Promise<this> {
     const seen = version ?? (await counter(db, 'version'));
@@ -450,7 +455,7 @@ export class PostSets {
       }
       return true;
     };
-    const budget = Math.max(this.minBudget, this.budgetPerPost * (now.maxId + 1));
+    const budget = this.budgetAt(now.maxId);
     const most = await this.source.keys(db, 'desc', budget / 8);
     let top = 0;
     while (top < most.length && (await keep(most[top].id, most[top].count, budget * this.mostUsedShare))) top++;

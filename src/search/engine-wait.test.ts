@@ -1,0 +1,51 @@
+// A search on a board whose kept sets are still being read for the first time (minutes at ten
+// million posts): it is answered by SQL after a short wait, not held until the read ends.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createPost, createUser } from '../../test/factories.ts';
+import { eachDatabase } from '../../test/helpers.ts';
+import { createEngineCore } from './engine.ts';
+import { finishSearch } from './search.ts';
+import { TagSets } from './sets/tag-sets.ts';
+
+const START = Date.parse('2026-01-01T00:00:00Z');
+
+/** Tag sets whose first read never ends. */
+class EndlessSets extends TagSets {
+  override current(): Promise<this> {
+    return new Promise(() => {});
+  }
+}
+
+eachDatabase('a search while the kept sets are read for the first time', (ctx) => {
+  test('newest and by tag: the posts come from SQL after the wait; with the sets read, from the sets', async () => {
+    const user = await createUser(ctx.database, { username: 'waiter' });
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await createPost(ctx.database, { uploaderId: user, createdAt: START + i * 1000, tags: i % 2 ? ['odd'] : ['even'] }));
+    const odd = ids.filter((_, i) => i % 2).reverse();
+
+    // The sets strategy forced, so that on a board this small only the wait decides.
+    const { config } = ctx.app.deps;
+    const deps = { ...ctx.app.deps, config: { ...config, search: { ...config.search, strategy: 'sets' as const } } };
+    const waiting = createEngineCore(deps, { tagSets: new EndlessSets(), setsWaitMs: 50 });
+    const built = createEngineCore(deps, { setsWaitMs: 60_000 });
+    for (const [core, by] of [
+      [waiting, 'sql'],
+      [built, 'sets'],
+    ] as const) {
+      for (const [q, want] of [
+        ['', [...ids].reverse()],
+        ['odd', odd],
+      ] as const) {
+        const started = performance.now();
+        const found = await core.searchAt({ q, limit: 24 }, undefined);
+        const ms = performance.now() - started;
+        assert.equal('sql' in found.plan.page, by === 'sql', `"${q}" planned by ${by}`);
+        if (by === 'sql') assert.ok(ms < 5_000, `"${q}" answered in ${ms.toFixed(0)} ms, not held by the read`);
+        const page = await finishSearch(ctx.database, found.plan, 1_000);
+        assert.deepEqual(page.ids, want, `"${q}" by ${by}`);
+        assert.equal(page.total, want.length);
+      }
+    }
+  });
+});
