@@ -85,6 +85,10 @@ const SETS_WAIT_MS = 1_000;
 
 /** Whether `work` ended within `ms` (its failure, if it ends in time, is thrown; one later is left to the next caller). */
 async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
+  if (ms === Number.POSITIVE_INFINITY) {
+    await work;
+    return true;
+  }
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
@@ -118,7 +122,9 @@ export function createEngineCore(
   /** The data version this engine saw last. */
   const seen: { version?: number } = {};
   let warming: Promise<void> | null = null;
-  const setsWaitMs = kept.setsWaitMs ?? SETS_WAIT_MS;
+  // A strategy forced (the tests of one) waits for its sets however long they take.
+  const forced = deps.config.search.strategy;
+  const setsWaitMs = kept.setsWaitMs ?? (forced && forced !== 'auto' ? Number.POSITIVE_INFINITY : SETS_WAIT_MS);
   const setsAt = (version: number): SetIndexes => ({
     tags: tagSets,
     ratings,

@@ -74,6 +74,8 @@ browserSuite('browser: the browse page empty, refused and ordered by the search'
       await box.press('Enter');
       const note = page.locator('#search-q-error');
       await note.filter({ hasText: "'most_favorited' is not an order" }).waitFor();
+      // The header's box learns of the fault a render after the page shows it: wait for it, not read it once.
+      await page.locator('input[aria-describedby="search-q-error"]').waitFor();
       assert.equal(await box.getAttribute('aria-describedby'), 'search-q-error');
       await page.getByRole('heading', { name: 'Popular tags' }).waitFor();
       for (const other of [page.locator('main h1'), page.getByRole('form', { name: 'Filters' }), ...(await page.locator('.browse-side h2').all())]) {

@@ -123,6 +123,8 @@ browserSuite('browser: the search language', { timeout: 240_000 }, () => {
     const fault = page.locator('#search-q-error');
     await fault.filter({ hasText: detail.message }).waitFor();
     assert.equal(await fault.getAttribute('role'), 'alert');
+    // The header's box learns of the fault a render after the page shows it: wait for it, not read it once.
+    await page.locator('input[aria-describedby="search-q-error"]').waitFor();
     assert.equal(await box.getAttribute('aria-invalid'), 'true');
     assert.equal(await box.getAttribute('aria-describedby'), 'search-q-error');
     const text = page.getByTestId('query-fault-text');
