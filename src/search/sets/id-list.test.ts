@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IdLists } from './id-list.ts';
+import { memberDescending } from './post-set.ts';
 import { readIdText } from './tag-sets.ts';
 
 const all = (lists: IdLists, k: number) => {
@@ -34,6 +35,41 @@ test('a list read one id at a time gives the same ids, then -1, and a reader sto
   assert.deepEqual(read(numbers[1]), made[1]);
   const r = lists.reader(numbers[3]);
   assert.deepEqual([r.next(), r.next(), r.next()], [5, -1, -1]);
+});
+
+test('a walk testing a few posts spread over every id skips through a long list: the same answers, a small part of it read', () => {
+  // A tag's 300,000 posts among ten million, and a user's 60 posts: the walk of `user:NAME tag`.
+  let seed = 7;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const tagged = new Set<number>();
+  while (tagged.size < 300_000) tagged.add(1 + Math.floor(random() * 10_000_000));
+  const ids = [...tagged].sort((a, b) => b - a);
+  const lists = new IdLists();
+  lists.add([5, 3]);
+  const k = lists.add(ids);
+  lists.add([9, 4, 1]);
+  const picked = [...ids.filter((_, i) => i % 5_000 === 0), ...Array.from({ length: 60 }, () => 1 + Math.floor(random() * 10_000_000))];
+  const probes = [...new Set(picked)].sort((a, b) => b - a);
+  const reader = lists.reader(k);
+  let reads = 0;
+  const counted = {
+    next: () => {
+      reads++;
+      return reader.next();
+    },
+    skip: (id: number, at: number) => reader.skip(id, at),
+  };
+  const isIn = memberDescending(counted);
+  assert.deepEqual(
+    probes.map((id) => isIn(id)),
+    probes.map((id) => tagged.has(id)),
+  );
+  assert.ok(probes.some((id) => tagged.has(id)) && probes.some((id) => !tagged.has(id)));
+  assert.ok(reads < ids.length / 10, `${reads} ids read of ${ids.length}`);
+  // The lists around it read whole, as before.
+  assert.deepEqual(all(lists, 0), [5, 3]);
+  assert.deepEqual(all(lists, 2), [9, 4, 1]);
+  assert.deepEqual(all(lists, k), ids);
 });
 
 test('dense ids take a byte each', () => {

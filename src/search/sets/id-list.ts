@@ -10,6 +10,14 @@ import { widen } from '../../core/typed-arrays.ts';
  * small lists would otherwise each carry an array object of their own (~100 bytes, as much as a
  * list of 30 posts). A list never spans two chunks; one larger than a chunk gets its own.
  */
+/**
+ * A list this long gets a skip entry every SKIP_EVERY ids (the id and where the next gap starts), so
+ * that a walk testing a few posts spread over every id (`user:NAME tag`) jumps through the list
+ * instead of decoding it whole: 8 bytes a 128 ids, under 2% of a list's bytes.
+ */
+const SKIP_EVERY = 128;
+const SKIP_FROM = 8 * SKIP_EVERY;
+
 export class IdLists {
   private readonly chunks: Uint8Array[] = [];
   private used = 0;
@@ -18,6 +26,12 @@ export class IdLists {
   private startOf = new Int32Array(64);
   private endOf = new Int32Array(64);
   private sizes = new Int32Array(64);
+  /** Per list: its first skip entry and how many it has; the entries' ids and byte positions. */
+  private skipFrom = new Int32Array(64);
+  private skipCount = new Int32Array(64);
+  private skipIds = new Int32Array(64);
+  private skipAt = new Int32Array(64);
+  private skips = 0;
   private n = 0;
   /** Bytes taken by the lists themselves. */
   encoded = 0;
@@ -39,7 +53,13 @@ export class IdLists {
     this.chunkOf[k] = this.chunks.length - 1;
     this.startOf[k] = this.used;
     let at = this.used;
-    for (let i = 0; i < ids.length; i++) at = writeVarint(chunk, at, i === 0 ? ids[0] : ids[i - 1] - ids[i]);
+    const skipping = ids.length >= SKIP_FROM;
+    this.skipFrom[k] = this.skips;
+    for (let i = 0; i < ids.length; i++) {
+      at = writeVarint(chunk, at, i === 0 ? ids[0] : ids[i - 1] - ids[i]);
+      if (skipping && (i + 1) % SKIP_EVERY === 0 && i + 1 < ids.length) this.skipEntry(ids[i], at);
+    }
+    this.skipCount[k] = this.skips - this.skipFrom[k];
     this.used = at;
     this.endOf[k] = at;
     this.sizes[k] = ids.length;
@@ -50,6 +70,7 @@ export class IdLists {
   /** Bytes held: the chunks (room left in the last one included) and the arrays saying where each list is. */
   bytes(): number {
     let sum = this.chunkOf.byteLength + this.startOf.byteLength + this.endOf.byteLength + this.sizes.byteLength;
+    sum += this.skipFrom.byteLength + this.skipCount.byteLength + this.skipIds.byteLength + this.skipAt.byteLength;
     for (const chunk of this.chunks) sum += chunk.byteLength;
     return sum;
   }
@@ -69,7 +90,8 @@ export class IdLists {
 
   /** List `k`'s ids from the highest down, read as they are asked for: a walk that stops early decodes no further. */
   reader(k: number): IdReader {
-    return new IdReader(this.chunks[this.chunkOf[k]], this.startOf[k], this.endOf[k]);
+    const from = this.skipFrom[k];
+    return new IdReader(this.chunks[this.chunkOf[k]], this.startOf[k], this.endOf[k], this.skipIds, this.skipAt, from, from + this.skipCount[k]);
   }
 
   /**
@@ -119,12 +141,23 @@ export class IdLists {
     return chunk;
   }
 
+  private skipEntry(id: number, at: number): void {
+    if (this.skips === this.skipIds.length) {
+      this.skipIds = widen(this.skipIds, this.skips * 2);
+      this.skipAt = widen(this.skipAt, this.skips * 2);
+    }
+    this.skipIds[this.skips] = id;
+    this.skipAt[this.skips++] = at;
+  }
+
   private grow(): void {
     const length = this.sizes.length * 2;
     this.chunkOf = widen(this.chunkOf, length);
     this.startOf = widen(this.startOf, length);
     this.endOf = widen(this.endOf, length);
     this.sizes = widen(this.sizes, length);
+    this.skipFrom = widen(this.skipFrom, length);
+    this.skipCount = widen(this.skipCount, length);
   }
 }
 
@@ -136,7 +169,36 @@ export class IdReader {
     private readonly bytes: Uint8Array,
     private at: number,
     private readonly end: number,
+    private readonly skipIds: Int32Array = NO_SKIPS,
+    private readonly skipAt: Int32Array = NO_SKIPS,
+    /** The first skip entry not yet passed, and the end of the list's entries. */
+    private entry = 0,
+    private readonly entries = 0,
   ) {}
+
+  /**
+   * Skips whole blocks of ids above `id`: moves to the last skip entry still above it (past where
+   * the reader is) and gives that entry's id, which next() then reads on from; `current` (the id
+   * read last) when no entry lies between.
+   */
+  skip(id: number, current: number): number {
+    const { skipIds, skipAt, at } = this;
+    let low = this.entry;
+    while (low < this.entries && skipAt[low] <= at) low++;
+    this.entry = low;
+    if (low >= this.entries || skipIds[low] <= id) return current;
+    // The last entry above `id`: entries' ids fall as their positions grow.
+    let high = this.entries - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (skipIds[mid] > id) low = mid;
+      else high = mid - 1;
+    }
+    this.at = skipAt[low];
+    this.last = skipIds[low];
+    this.entry = low + 1;
+    return this.last;
+  }
 
   next(): number {
     if (this.at >= this.end) return -1;
@@ -152,6 +214,8 @@ export class IdReader {
     return this.last;
   }
 }
+
+const NO_SKIPS = new Int32Array(0);
 
 /** Bytes the varint of `x` (>= 0) takes. */
 export function varintLength(x: number): number {

@@ -48,6 +48,8 @@ export class Scratch {
 /** A set's ids from the highest down, one a call to next(); -1 once there are no more. */
 export interface Descending {
   next(): number;
+  /** Jumps past ids above `id` where it can (IdReader.skip): the id it is at then, or `current`. */
+  skip?(id: number, current: number): number;
 }
 
 /** The ids of a set as it is held, from the highest down. */
@@ -157,6 +159,7 @@ class HeapUnion implements Descending {
 export function memberDescending(ids: Descending): (id: number) => boolean {
   let at = ids.next();
   return (id) => {
+    if (at > id && ids.skip) at = ids.skip(id, at);
     while (at > id) at = ids.next();
     return at === id;
   };
