@@ -8,10 +8,14 @@ import sharp from 'sharp';
 /** Real small media files, generated on demand (sharp and the system ffmpeg), cached per process. */
 
 function pattern(width: number, height: number, seed: number) {
+  // The colours repeat every 360 seeds: a bar as wide as seed / 360 keeps larger seeds' images apart
+  // (two loads seeded 6000 and 7000 made the same image at their 1,000th apart, answered 409).
+  const turn = Math.floor(seed / 360);
+  const bar = turn > 0 ? `<rect x="0" y="0" width="${1 + (turn % Math.max(1, width - 1))}" height="3" fill="black"/>` : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="100%" height="100%" fill="hsl(${(seed * 47) % 360},70%,60%)"/>
     <circle cx="${width * 0.3}" cy="${height * 0.4}" r="${Math.min(width, height) / 4}" fill="hsl(${(seed * 91) % 360},80%,30%)"/>
-    <rect x="${width * 0.55}" y="${height * 0.2}" width="${width / 3}" height="${height / 2}" fill="hsl(${(seed * 13) % 360},60%,85%)"/>
+    <rect x="${width * 0.55}" y="${height * 0.2}" width="${width / 3}" height="${height / 2}" fill="hsl(${(seed * 13) % 360},60%,85%)"/>${bar}
   </svg>`;
   return sharp(Buffer.from(svg));
 }
