@@ -8,8 +8,8 @@ import sharp from 'sharp';
 /** Real small media files, generated on demand (sharp and the system ffmpeg), cached per process. */
 
 function pattern(width: number, height: number, seed: number) {
-  // The colours repeat every 360 seeds: a bar as wide as seed / 360 keeps larger seeds' images apart
-  // (two loads seeded 6000 and 7000 made the same image at their 1,000th apart, answered 409).
+  // The colours repeat every 360 seeds, so seeds 360 apart made the same bytes (two loads seeded
+  // 6000 and 7000 uploaded one image twice and met a 409): a bar as wide as seed / 360 parts them.
   const turn = Math.floor(seed / 360);
   const bar = turn > 0 ? `<rect x="0" y="0" width="${1 + (turn % Math.max(1, width - 1))}" height="3" fill="black"/>` : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">

@@ -17,6 +17,14 @@ class EndlessSets extends TagSets {
   }
 }
 
+/** Tag sets whose reads take longer than a search waits by default (SETS_WAIT_MS). */
+class SlowSets extends TagSets {
+  override async current(...args: Parameters<TagSets['current']>): Promise<this> {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    return super.current(...args);
+  }
+}
+
 eachDatabase('a search while the kept sets are read for the first time', (ctx) => {
   test('newest and by tag: the posts come from SQL after the wait; with the sets read, from the sets', async () => {
     const user = await createUser(ctx.database, { username: 'waiter' });
@@ -47,5 +55,16 @@ eachDatabase('a search while the kept sets are read for the first time', (ctx) =
         assert.equal(page.total, want.length);
       }
     }
+  });
+
+  test('a strategy forced by the settings waits for its sets past the default wait', async () => {
+    const user = await createUser(ctx.database, { username: 'patient' });
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await createPost(ctx.database, { uploaderId: user, createdAt: START + i * 1000, tags: ['slow'] }));
+    const { config } = ctx.app.deps;
+    const deps = { ...ctx.app.deps, config: { ...config, search: { ...config.search, strategy: 'sets' as const } } };
+    const found = await createEngineCore(deps, { tagSets: new SlowSets() }).searchAt({ q: 'slow', limit: 24 }, undefined);
+    assert.equal('sql' in found.plan.page, false, 'planned by the sets it was told to use');
+    assert.deepEqual((await finishSearch(ctx.database, found.plan, 1_000)).ids, [...ids].reverse());
   });
 });

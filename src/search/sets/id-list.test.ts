@@ -48,8 +48,13 @@ test('a walk testing a few posts spread over every id skips through a long list:
   lists.add([5, 3]);
   const k = lists.add(ids);
   lists.add([9, 4, 1]);
+  // Another long list after it: a reader of the first must not jump into this one's entries.
+  const later = Array.from({ length: 5_000 }, (_, i) => 5_000 - i);
+  const l = lists.add(later);
   const picked = [...ids.filter((_, i) => i % 5_000 === 0), ...Array.from({ length: 60 }, () => 1 + Math.floor(random() * 10_000_000))];
-  const probes = [...new Set(picked)].sort((a, b) => b - a);
+  // Low ids, this list's among them: a reader that jumped into the later list's entries would read past its own end.
+  const low = later.filter((id) => tagged.has(id) || id % 97 === 0);
+  const probes = [...new Set([...picked, ...low])].sort((a, b) => b - a);
   const reader = lists.reader(k);
   let reads = 0;
   const counted = {
@@ -70,6 +75,11 @@ test('a walk testing a few posts spread over every id skips through a long list:
   assert.deepEqual(all(lists, 0), [5, 3]);
   assert.deepEqual(all(lists, 2), [9, 4, 1]);
   assert.deepEqual(all(lists, k), ids);
+  const second = memberDescending(lists.reader(l));
+  assert.deepEqual(
+    [4_000, 17, 1].map((id) => second(id)),
+    [true, true, true],
+  );
 });
 
 test('dense ids take a byte each', () => {

@@ -1,6 +1,14 @@
 import { widen } from '../../core/typed-arrays.ts';
 
 /**
+ * A list this long gets a skip entry every SKIP_EVERY ids (the id and where the next gap starts), so
+ * that a walk testing a few posts spread over every id (`user:NAME tag`) jumps through the list
+ * instead of decoding it whole: 8 bytes a 128 ids, under 2% of a list's bytes.
+ */
+const SKIP_EVERY = 128;
+const SKIP_FROM = 8 * SKIP_EVERY;
+
+/**
  * Sets of post ids kept compressed in memory, each highest first: the first id, then each gap
  * down to the next one, as varints (7 bits a byte, the high bit set on every byte but a number's
  * last). A tag of 1,400 posts among a million takes ~2 bytes a post (a bitmap: 125 KB whatever its
@@ -10,14 +18,6 @@ import { widen } from '../../core/typed-arrays.ts';
  * small lists would otherwise each carry an array object of their own (~100 bytes, as much as a
  * list of 30 posts). A list never spans two chunks; one larger than a chunk gets its own.
  */
-/**
- * A list this long gets a skip entry every SKIP_EVERY ids (the id and where the next gap starts), so
- * that a walk testing a few posts spread over every id (`user:NAME tag`) jumps through the list
- * instead of decoding it whole: 8 bytes a 128 ids, under 2% of a list's bytes.
- */
-const SKIP_EVERY = 128;
-const SKIP_FROM = 8 * SKIP_EVERY;
-
 export class IdLists {
   private readonly chunks: Uint8Array[] = [];
   private used = 0;
@@ -26,9 +26,8 @@ export class IdLists {
   private startOf = new Int32Array(64);
   private endOf = new Int32Array(64);
   private sizes = new Int32Array(64);
-  /** Per list: its first skip entry and how many it has; the entries' ids and byte positions. */
+  /** Per list: its first skip entry (its last is the next list's first, less one); the entries' ids and byte positions. */
   private skipFrom = new Int32Array(64);
-  private skipCount = new Int32Array(64);
   private skipIds = new Int32Array(64);
   private skipAt = new Int32Array(64);
   private skips = 0;
@@ -59,7 +58,6 @@ export class IdLists {
       at = writeVarint(chunk, at, i === 0 ? ids[0] : ids[i - 1] - ids[i]);
       if (skipping && (i + 1) % SKIP_EVERY === 0 && i + 1 < ids.length) this.skipEntry(ids[i], at);
     }
-    this.skipCount[k] = this.skips - this.skipFrom[k];
     this.used = at;
     this.endOf[k] = at;
     this.sizes[k] = ids.length;
@@ -70,7 +68,7 @@ export class IdLists {
   /** Bytes held: the chunks (room left in the last one included) and the arrays saying where each list is. */
   bytes(): number {
     let sum = this.chunkOf.byteLength + this.startOf.byteLength + this.endOf.byteLength + this.sizes.byteLength;
-    sum += this.skipFrom.byteLength + this.skipCount.byteLength + this.skipIds.byteLength + this.skipAt.byteLength;
+    sum += this.skipFrom.byteLength + this.skipIds.byteLength + this.skipAt.byteLength;
     for (const chunk of this.chunks) sum += chunk.byteLength;
     return sum;
   }
@@ -90,8 +88,8 @@ export class IdLists {
 
   /** List `k`'s ids from the highest down, read as they are asked for: a walk that stops early decodes no further. */
   reader(k: number): IdReader {
-    const from = this.skipFrom[k];
-    return new IdReader(this.chunks[this.chunkOf[k]], this.startOf[k], this.endOf[k], this.skipIds, this.skipAt, from, from + this.skipCount[k]);
+    const to = k + 1 < this.n ? this.skipFrom[k + 1] : this.skips;
+    return new IdReader(this.chunks[this.chunkOf[k]], this.startOf[k], this.endOf[k], this.skipIds, this.skipAt, this.skipFrom[k], to);
   }
 
   /**
@@ -157,7 +155,6 @@ export class IdLists {
     this.endOf = widen(this.endOf, length);
     this.sizes = widen(this.sizes, length);
     this.skipFrom = widen(this.skipFrom, length);
-    this.skipCount = widen(this.skipCount, length);
   }
 }
 
