@@ -56,6 +56,7 @@ import { startJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/ru
 import { registerBuiltInJobKinds } from './job-kinds.ts';
 import { danbooruRoutes } from './modules/danbooru/danbooru.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { eventsRoutes } from './modules/events/events.routes.ts';
 import { databaseCheck, mediaCheck, readinessChecks, type Check, type ReadinessChecks } from './modules/health/health.service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -201,9 +202,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   commentsRoutes(app, deps);
   reactionsRoutes(app, deps);
   poolsRoutes(app, deps);
-  const services = createServices(deps, { searchCore: opts.searchCore, similar: opts.similar });
+  const services = createServices(deps, { searchCore: opts.searchCore, similar: opts.similar, log: (err, what) => app.log.warn({ err }, what) });
   similarRoutes(app, deps, services.similar);
   postsRoutes(app, deps, services.posts);
+  eventsRoutes(app, services.events);
   tagsRoutes(app, services.tags);
   tagDetailRoutes(app, deps);
   tagAliasesRoutes(app, deps);

@@ -70,6 +70,11 @@ test('every setting is read', () => {
     UPLOAD_APPROVAL: 'new-users',
     UPLOAD_APPROVAL_MIN_POSTS: '3',
     VISITOR_RATINGS: 'safe,sketchy',
+    EVENTS_KEEP_MINUTES: '90',
+    EVENTS_STREAMS_PER_USER: '4',
+    EVENTS_STREAMS_PER_IP: '8',
+    EVENTS_KEEPALIVE_SECONDS: '15',
+    EVENTS_POLL_MS: '500',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -108,6 +113,7 @@ test('every setting is read', () => {
     uploadApproval: 'new-users',
     uploadApprovalMinPosts: 3,
     visitorRatings: ['safe', 'sketchy'],
+    events: { keepMinutes: 90, streamsPerUser: 4, streamsPerIp: 8, keepAliveSeconds: 15, pollMs: 500 },
   });
 });
 

@@ -74,6 +74,8 @@ export interface Config {
   uploadApprovalMinPosts: number;
   /** The ratings GET /api/posts shows a visitor (no session, no key) unless the request names a rating itself; members choose their own. */
   visitorRatings: Rating[];
+  /** Live event streams (modules/events/). */
+  events: { keepMinutes: number; streamsPerUser: number; streamsPerIp: number; keepAliveSeconds: number; pollMs: number };
 }
 
 export { REGISTRATION_MODES, UPLOAD_APPROVAL_MODES };
@@ -269,6 +271,13 @@ export function loadConfig(env: Env = process.env): Config {
     uploadApproval: read.choice('UPLOAD_APPROVAL'),
     uploadApprovalMinPosts: read.int('UPLOAD_APPROVAL_MIN_POSTS'),
     visitorRatings: read.list('VISITOR_RATINGS'),
+    events: {
+      keepMinutes: read.int('EVENTS_KEEP_MINUTES'),
+      streamsPerUser: read.int('EVENTS_STREAMS_PER_USER'),
+      streamsPerIp: read.int('EVENTS_STREAMS_PER_IP'),
+      keepAliveSeconds: read.int('EVENTS_KEEPALIVE_SECONDS'),
+      pollMs: read.int('EVENTS_POLL_MS'),
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Deps } from './core/deps.ts';
 import { deleteHeld, heldPostDetail } from './modules/approval/approval.service.ts';
 import { createPostsService } from './modules/posts/posts.service.ts';
+import { createEventsService } from './modules/events/events.service.ts';
 import { type EngineCore, searchEngine } from './search/engine.ts';
 import { createSimilarService, type NearestPosts } from './modules/similar/similar.service.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
@@ -11,12 +12,14 @@ import { TagCache } from './modules/tags/tag-cache.ts';
  * dependencies. `kept`: the search engine's core and the similar-image index when they are kept
  * elsewhere (in the main thread, with WORKERS > 1), else each service makes its own. Routes take the one they call; the start-up warm-up calls them too.
  */
-export function createServices(deps: Deps, kept: { searchCore?: EngineCore; similar?: NearestPosts } = {}) {
+export function createServices(deps: Deps, kept: { searchCore?: EngineCore; similar?: NearestPosts; log?: (err: unknown, what: string) => void } = {}) {
   // Every tag's category and post count: the tag lists' and the posts' details' (tag-details.ts).
   const tags = new TagCache();
   const search = kept.searchCore ? searchEngine(deps, kept.searchCore) : undefined;
+  const posts = createPostsService(deps, { search, tagCache: tags, held: { detail: heldPostDetail, withdraw: deleteHeld } });
   return {
-    posts: createPostsService(deps, { search, tagCache: tags, held: { detail: heldPostDetail, withdraw: deleteHeld } }),
+    posts,
+    events: createEventsService(deps, posts, kept.log ?? (() => {})),
     tags: createTagsService(deps, tags),
     similar: createSimilarService(deps, kept.similar),
   };

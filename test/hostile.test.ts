@@ -3,7 +3,8 @@
 // (`{ success: false, error, message }` on Danbooru's API at the root).
 import assert from 'node:assert/strict';
 import { before, beforeEach, test } from 'node:test';
-import { eachDatabase } from './helpers.ts';
+import http from 'node:http';
+import { eachDatabase, listeningPort } from './helpers.ts';
 import { register, setAccount } from './auth-helpers.ts';
 import { createPost } from './factories.ts';
 import { multipart } from './multipart.ts';
@@ -16,6 +17,7 @@ interface Route {
   query: string[];
   body: string[];
   danbooru: boolean;
+  stream: boolean;
 }
 
 const NUL = 'a\u0000b';
@@ -78,7 +80,9 @@ function routesOf(doc: any): Route[] {
       const schema = op.requestBody?.content?.['application/json']?.schema;
       // Danbooru's routes answer errors in its shape; the rest (ours, and /healthz, /readyz) in ours.
       const danbooru = (op.tags ?? []).includes('danbooru');
-      routes.push({ method: method.toUpperCase(), path, query, body: Object.keys(schema?.properties ?? {}), danbooru });
+      // A stream answers 200 and stays open: asked over a socket, and left once it has opened.
+      const stream = op.responses?.['200']?.content?.['text/event-stream'] !== undefined;
+      routes.push({ method: method.toUpperCase(), path, query, body: Object.keys(schema?.properties ?? {}), danbooru, stream });
     }
   }
   return routes;
@@ -113,8 +117,30 @@ function assertJsonError(res: Injected, what: string, danbooru = false): void {
   else assert.equal(body.status, res.statusCode, `${what}: status in the body`);
 }
 
+/** GET `url` over a socket: a stream that opens is left at once (status 200, no body); an error is read whole. */
+function openOnce(port: number, url: string, headers: Record<string, string>): Promise<Injected> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: url, headers }, (res) => {
+      const answer = (body: string) => ({ statusCode: res.statusCode ?? 0, headers: res.headers, body });
+      if (res.statusCode === 200) {
+        req.destroy();
+        return resolve(answer(''));
+      }
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve(answer(body)));
+    });
+    req.on('error', reject);
+  });
+}
+
 eachDatabase('hostile requests', (ctx) => {
   let cookie: string;
+  let listening: number | null = null;
+  const port = async () => (listening ??= await listeningPort(ctx));
   let n = 0;
   /** A fresh admin for each test: the malformed requests may sign one out or change its password. */
   async function admin(): Promise<string> {
@@ -142,7 +168,9 @@ eachDatabase('hostile requests', (ctx) => {
       for (const m of malformed(r)) {
         const headers: Record<string, string> = { cookie, ...m.headers };
         if (m.type) headers['content-type'] = m.type;
-        const res = await ctx.app.inject({ method: r.method as 'GET', url: m.url, headers, payload: m.body });
+        const res = r.stream
+          ? await openOnce(await port(), m.url, headers)
+          : await ctx.app.inject({ method: r.method as 'GET', url: m.url, headers, payload: m.body });
         assertJsonError(res, `${r.method} ${m.url.slice(0, 120)} ${m.type ?? ''} ${String(m.body ?? '').slice(0, 80)}`, r.danbooru);
         tried++;
       }

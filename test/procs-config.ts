@@ -47,6 +47,11 @@ export function configEnv(config: Config): Record<string, string> {
     UPLOAD_APPROVAL: config.uploadApproval,
     UPLOAD_APPROVAL_MIN_POSTS: String(config.uploadApprovalMinPosts),
     VISITOR_RATINGS: config.visitorRatings.join(','),
+    EVENTS_KEEP_MINUTES: String(config.events.keepMinutes),
+    EVENTS_STREAMS_PER_USER: String(config.events.streamsPerUser),
+    EVENTS_STREAMS_PER_IP: String(config.events.streamsPerIp),
+    EVENTS_KEEPALIVE_SECONDS: String(config.events.keepAliveSeconds),
+    EVENTS_POLL_MS: String(config.events.pollMs),
   };
   if ((config.search.strategy ?? 'auto') !== 'auto') {
     throw new Error(`procs mode: the search is forced to strategy ${config.search.strategy}, a setting of tests only (a server chooses per query)`);

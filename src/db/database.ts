@@ -1,3 +1,4 @@
+import { pgListener } from './notices.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -187,7 +188,8 @@ async function openPostgres(url: string, schema?: string, poolSize = 10): Promis
     pool.connect().catch((err: unknown) => {
       throw asOutage(err);
     });
-  return new Database({ dialect: new ScopedPostgresDialect({ pool: { connect, end: () => pool.end() } }) }, 'postgres');
+  const listener = pgListener(pg.Client, { connectionString: url, keepAlive: true, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+  return new Database({ dialect: new ScopedPostgresDialect({ pool: { connect, end: () => pool.end() } }) }, 'postgres', undefined, undefined, listener);
 }
 
 /** Drops a test schema and everything in it. */

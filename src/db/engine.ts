@@ -1,3 +1,4 @@
+import type { StopListening } from './notices.ts';
 import {
   Kysely,
   sql,
@@ -37,8 +38,25 @@ export class Database extends Kysely<DB> {
     private readonly readNow?: (text: string, parameters: readonly unknown[]) => unknown[] | null,
     /** SQLite in WAL mode: the mark of what is committed now (commit-mark.ts). */
     private readonly markNow?: () => Buffer | null,
+    /** PostgreSQL: a listener to NOTIFY on a connection of its own (notices.ts). */
+    private readonly listener?: (name: string, heard: () => void) => StopListening,
   ) {
     super(config);
+  }
+
+  /**
+   * Calls `heard` whenever any process, on any instance, says `name` with notify(); null where
+   * there is nothing to hear (SQLite: one process, whose threads poll). Only a wake-up: what was
+   * said while the listener was away is not heard again.
+   */
+  listen(name: string, heard: () => void): StopListening | null {
+    return this.listener?.(name, heard) ?? null;
+  }
+
+  /** Wakes every listener of `name` in this board's schema (PostgreSQL's NOTIFY, sent on its commit); nothing on SQLite. */
+  async notify(name: string): Promise<void> {
+    if (this.engine !== 'postgres') return;
+    await sql`SELECT pg_notify(left(${name} || '_' || current_schema(), 63), '')`.execute(this);
   }
 
   /**

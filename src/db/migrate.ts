@@ -19,6 +19,7 @@ import * as userPreferences from './migrations/016-user-preferences.ts';
 import * as commitOrderLock from './migrations/017-commit-order-lock.ts';
 import * as postsLastCommented from './migrations/018-posts-last-commented.ts';
 import * as importRecords from './migrations/019-import-records.ts';
+import * as events from './migrations/020-events.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '017-commit-order-lock': commitOrderLock,
   '018-posts-last-commented': postsLastCommented,
   '019-import-records': importRecords,
+  '020-events': events,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */

@@ -312,6 +312,15 @@ export interface ImportRecordsTable {
   created_at: number;
 }
 
+/** What the live streams read (migrations/020-events.ts): `kind` is one of EVENT (schema/events.ts). */
+export interface EventsTable {
+  seq: Generated<number>;
+  at: Generated<number>;
+  kind: number;
+  post_id: number;
+  ref_id: number | null;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -345,6 +354,7 @@ export interface DB {
   pending_posts: PendingPostsTable;
   user_preferences: UserPreferencesTable;
   import_records: ImportRecordsTable;
+  events: EventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

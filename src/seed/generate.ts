@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { Database } from '../db/engine.ts';
-import { followInsertedIds, postsPerTransaction } from '../db/queries/seeding.ts';
+import { followInsertedIds, forgetSeededEvents, postsPerTransaction } from '../db/queries/seeding.ts';
 import { planPools } from './activity.ts';
 import { renderBaseImages, virtualBaseImages, type BaseImage } from './images.ts';
 import { MediaWriter } from './media-writer.ts';
@@ -149,6 +149,7 @@ export async function seedDatabase(
       await followInsertedIds(db, trx, ['users', 'posts', 'tags', 'comments', 'pools']);
       return rest;
     });
+    await forgetSeededEvents(db);
     await writer?.close();
     // The title index grew a post at a time: one merge now makes every search cheaper.
     await compactSearchIndex(db);

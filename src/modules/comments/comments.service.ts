@@ -10,7 +10,8 @@ import type { NewComment } from './comments.schemas.ts';
 import { recordAudit } from '../moderation/audit.repo.ts';
 import * as repo from './comments.repo.ts';
 
-const toJson = (config: Deps['config'], c: repo.CommentRow) => ({
+/** A comment as the API gives it. */
+export const commentJson = (config: Deps['config'], c: repo.CommentRow) => ({
   id: String(c.id),
   postId: String(c.post_id),
   parentId: c.parent_id === null ? null : String(c.parent_id),
@@ -46,14 +47,14 @@ export async function createComment(deps: Deps, viewer: Viewer, body: NewComment
     const id = await repo.insertComment(trx, { postId, userId: viewer.id, parentId, content, now });
     return repo.commentById(trx, id);
   });
-  return { message: 'Comment posted', comment: toJson(deps.config, row) };
+  return { message: 'Comment posted', comment: commentJson(deps.config, row) };
 }
 
 export async function listComments(deps: Deps, rawPostId: string, page: number, limit: number) {
   const postId = parseId(rawPostId, 'Post');
   if (!(await repo.postExists(deps.db, postId))) notFound('Post', rawPostId);
   const { rows, total: n } = await repo.commentsPage(deps.db, postId, limit, (page - 1) * limit);
-  return { comments: rows.map((r) => toJson(deps.config, r)), total: n, page, totalPages: Math.ceil(n / limit) };
+  return { comments: rows.map((r) => commentJson(deps.config, r)), total: n, page, totalPages: Math.ceil(n / limit) };
 }
 
 /** Deletes a comment with all its replies; the post's count drops by how many went. */

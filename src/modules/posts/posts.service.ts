@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import { createSearchEngine, type SearchEngine } from '../../search/engine.ts';
 import { listFilters } from '../preferences/preferences.service.ts';
+import type { ListFilters } from '../../search/filters.ts';
 import { TagCache } from '../tags/tag-cache.ts';
 import type { HeldPosts } from './held-posts.ts';
 import { NewestWindow } from './newest-window.ts';
@@ -35,6 +36,9 @@ export function createPostsService(deps: Deps, kept: { search?: SearchEngine; wi
     /** GET /api/posts's JSON, as text or bytes, for this viewer (null: a visitor): with their filters, which are read afresh each time. */
     listFor: async (viewer: Viewer | null, q: PostListQuery): Promise<string | Buffer> =>
       search.page({ query: q, render: body, filters: await listFilters(deps, viewer) }),
+    /** The ids of a page of the list with these filters (the live streams' test of new posts against a query). */
+    matching: (filters: ListFilters | undefined, query: PostListQuery): Promise<number[]> =>
+      search.page({ query, filters, render: async (result) => ({ value: result.ids }) }),
     /** A page of the list made into what the request's renderer makes of it (the Danbooru API's posts). */
     page: search.page,
     /**

@@ -13091,6 +13091,216 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live events as server-sent events: new posts matching a query, or one post’s comments, likes and edits
+         * @description A `text/event-stream` ([server-sent events](https://html.spec.whatwg.org/multipage/server-sent-events.html)) that stays open. Give `q` or `post`, not both.
+         *
+         *     `?q=QUERY` sends `post.created` for each new post the query matches, with the post as `GET /api/posts` lists it; `post.updated` (the same item) when a post it sent is edited (title, description, tags, rating, source, parent); `post.deleted` (`{ id }`) when one it sent is deleted.
+         *     The viewer’s visibility rules hold as in `GET /api/posts`: posts waiting for approval are not posts yet (they arrive when approved), visitors see the ratings of `VISITOR_RATINGS`, members their own ratings and blacklist (as they were when the stream opened).
+         *
+         *     `?post=ID` sends the post's `comment.created` (the comment as `GET /api/posts/<id>/comments` lists it), `comment.deleted` (`{ id, postId }`), `like.added` and `like.removed` (`{ postId, likes }`: the count after it), `post.updated` (the post as `GET /api/posts/<id>` gives it) and `post.deleted`, after which the stream ends.
+         *
+         *     Every event has an `id`. A client that reconnects with `Last-Event-ID` (browsers’ EventSource does) gets every event it missed, for as long as events are kept (`EVENTS_KEEP_MINUTES`, at least an hour), on any instance. After such a resume a query stream sends `post.updated` for posts the query matches now and `post.deleted` for every deletion it missed, since what it sent before is not known.
+         *     An idle stream gets a comment line (`: keep-alive`) every 25 seconds (`EVENTS_KEEPALIVE_SECONDS`). Opening a stream counts once against the rate limit, whatever it sends; a member holds at most `EVENTS_STREAMS_PER_USER` (10) open streams and an address `EVENTS_STREAMS_PER_IP` (20) on each serving process, past which opening one is a 429.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A search in the query language (docs/search.md; `order:` has no meaning here and is refused): the stream sends the new posts it matches. Empty: every new post */
+                    q?: string;
+                    /** @description A post id: the stream sends this post's new comments, likes and edits */
+                    post?: string;
+                    /** @description Resume after this event, for clients that cannot send the Last-Event-ID header (which wins when both are sent) */
+                    lastEventId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A stream of events that stays open */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tags": {
         parameters: {
             query?: never;
