@@ -57,6 +57,8 @@ import { registerBuiltInJobKinds } from './job-kinds.ts';
 import { danbooruRoutes } from './modules/danbooru/danbooru.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { savedSearchesRoutes } from './modules/saved-searches/saved-searches.routes.ts';
 import { databaseCheck, mediaCheck, readinessChecks, type Check, type ReadinessChecks } from './modules/health/health.service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -206,6 +208,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   similarRoutes(app, deps, services.similar);
   postsRoutes(app, deps, services.posts);
   eventsRoutes(app, services.events);
+  webhooksRoutes(app, deps, services.posts);
+  savedSearchesRoutes(app, deps, services.posts);
   tagsRoutes(app, services.tags);
   tagDetailRoutes(app, deps);
   tagAliasesRoutes(app, deps);
@@ -296,9 +300,16 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     let runner: JobRunner | null = null;
     app.addHook('onReady', async () => {
       runner = startJobRunner(deps, app.log, opts.jobs);
+      // Webhooks and saved searches follow the events in the background too, where jobs run.
+      services.webhooks.start();
+      services.savedSearches.start();
     });
     // Before the database closes: the step under way finishes and its job goes back in the queue.
-    app.addHook('preClose', async () => runner?.stop());
+    app.addHook('preClose', async () => {
+      await runner?.stop();
+      await services.webhooks.stop();
+      await services.savedSearches.stop();
+    });
   }
   if (!opts.database) app.addHook('onClose', async () => database.close());
   app.addHook('onClose', async () => media.close());

@@ -318,6 +318,33 @@ export const SETTINGS = [
     meaning: 'While any event stream is open, how often a process reads the new events, when no wake-up came sooner',
   },
 
+  {
+    name: 'WEBHOOK_ALLOW_PRIVATE',
+    group: 'events',
+    kind: 'bool',
+    default: false,
+    meaning:
+      'Webhooks may target loopback, private, link-local and other non-public addresses. Off, such a target is refused when the webhook is registered and again at each delivery (the address is checked as it is connected to), so a webhook cannot reach the board’s own network',
+  },
+  {
+    name: 'WEBHOOK_MAX_FAILURES',
+    group: 'events',
+    kind: 'int',
+    default: 20,
+    min: 1,
+    max: 1_000,
+    meaning: 'Failed delivery attempts in a row that turn a webhook off (its owner turns it on again with `PATCH /api/webhooks/<id>`)',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT_SECONDS',
+    group: 'events',
+    kind: 'int',
+    default: 10,
+    min: 1,
+    max: 60,
+    meaning: 'How long a delivery waits for its target to answer before the attempt counts as failed',
+  },
+
   // Search and tags
   {
     name: 'SEARCH_MAX_LENGTH',

@@ -75,6 +75,9 @@ test('every setting is read', () => {
     EVENTS_STREAMS_PER_IP: '8',
     EVENTS_KEEPALIVE_SECONDS: '15',
     EVENTS_POLL_MS: '500',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_MAX_FAILURES: '5',
+    WEBHOOK_TIMEOUT_SECONDS: '3',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -114,6 +117,7 @@ test('every setting is read', () => {
     uploadApprovalMinPosts: 3,
     visitorRatings: ['safe', 'sketchy'],
     events: { keepMinutes: 90, streamsPerUser: 4, streamsPerIp: 8, keepAliveSeconds: 15, pollMs: 500 },
+    webhooks: { allowPrivate: true, maxFailures: 5, timeoutSeconds: 3 },
   });
 });
 

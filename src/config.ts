@@ -76,6 +76,8 @@ export interface Config {
   visitorRatings: Rating[];
   /** Live event streams (modules/events/). */
   events: { keepMinutes: number; streamsPerUser: number; streamsPerIp: number; keepAliveSeconds: number; pollMs: number };
+  /** Webhooks (modules/webhooks/). */
+  webhooks: { allowPrivate: boolean; maxFailures: number; timeoutSeconds: number };
 }
 
 export { REGISTRATION_MODES, UPLOAD_APPROVAL_MODES };
@@ -277,6 +279,11 @@ export function loadConfig(env: Env = process.env): Config {
       streamsPerIp: read.int('EVENTS_STREAMS_PER_IP'),
       keepAliveSeconds: read.int('EVENTS_KEEPALIVE_SECONDS'),
       pollMs: read.int('EVENTS_POLL_MS'),
+    },
+    webhooks: {
+      allowPrivate: read.bool('WEBHOOK_ALLOW_PRIVATE'),
+      maxFailures: read.int('WEBHOOK_MAX_FAILURES'),
+      timeoutSeconds: read.int('WEBHOOK_TIMEOUT_SECONDS'),
     },
   };
 }

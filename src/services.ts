@@ -2,6 +2,8 @@ import type { Deps } from './core/deps.ts';
 import { deleteHeld, heldPostDetail } from './modules/approval/approval.service.ts';
 import { createPostsService } from './modules/posts/posts.service.ts';
 import { createEventsService } from './modules/events/events.service.ts';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
+import { createSavedSearchesService } from './modules/saved-searches/saved-searches.service.ts';
 import { type EngineCore, searchEngine } from './search/engine.ts';
 import { createSimilarService, type NearestPosts } from './modules/similar/similar.service.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
@@ -20,6 +22,8 @@ export function createServices(deps: Deps, kept: { searchCore?: EngineCore; simi
   return {
     posts,
     events: createEventsService(deps, posts, kept.log ?? (() => {})),
+    webhooks: createWebhooksService(deps, posts, kept.log ?? (() => {})),
+    savedSearches: createSavedSearchesService(deps, posts, kept.log ?? (() => {})),
     tags: createTagsService(deps, tags),
     similar: createSimilarService(deps, kept.similar),
   };

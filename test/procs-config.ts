@@ -52,6 +52,9 @@ export function configEnv(config: Config): Record<string, string> {
     EVENTS_STREAMS_PER_IP: String(config.events.streamsPerIp),
     EVENTS_KEEPALIVE_SECONDS: String(config.events.keepAliveSeconds),
     EVENTS_POLL_MS: String(config.events.pollMs),
+    WEBHOOK_ALLOW_PRIVATE: String(config.webhooks.allowPrivate),
+    WEBHOOK_MAX_FAILURES: String(config.webhooks.maxFailures),
+    WEBHOOK_TIMEOUT_SECONDS: String(config.webhooks.timeoutSeconds),
   };
   if ((config.search.strategy ?? 'auto') !== 'auto') {
     throw new Error(`procs mode: the search is forced to strategy ${config.search.strategy}, a setting of tests only (a server chooses per query)`);

@@ -20,6 +20,8 @@ import * as commitOrderLock from './migrations/017-commit-order-lock.ts';
 import * as postsLastCommented from './migrations/018-posts-last-commented.ts';
 import * as importRecords from './migrations/019-import-records.ts';
 import * as events from './migrations/020-events.ts';
+import * as webhooks from './migrations/021-webhooks.ts';
+import * as savedSearches from './migrations/022-saved-searches.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -47,6 +49,8 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '018-posts-last-commented': postsLastCommented,
   '019-import-records': importRecords,
   '020-events': events,
+  '021-webhooks': webhooks,
+  '022-saved-searches': savedSearches,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */

@@ -321,6 +321,57 @@ export interface EventsTable {
   ref_id: number | null;
 }
 
+/** A member's webhook (migrations/021-webhooks.ts). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  events: string;
+  q: string | null;
+  secret: string;
+  after_seq: number;
+  failures: Generated<number>;
+  disabled_at: number | null;
+  created_at: number;
+}
+
+/** One event a webhook is to get, and how its sending went (migrations/021-webhooks.ts). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event_seq: number;
+  event: string;
+  post_id: number;
+  body: string;
+  state: Generated<'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  next_at: number;
+  lease_until: number | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+/** A member's saved search, and its feed (migrations/022-saved-searches.ts). */
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  q: string;
+  after_seq: number;
+  created_at: number;
+}
+export interface SavedSearchPostsTable {
+  user_id: number;
+  post_id: number;
+  seq: number;
+}
+export interface SavedSearchSeenTable {
+  user_id: number;
+  seq: number;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DB {
@@ -355,6 +406,11 @@ export interface DB {
   user_preferences: UserPreferencesTable;
   import_records: ImportRecordsTable;
   events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  saved_searches: SavedSearchesTable;
+  saved_search_posts: SavedSearchPostsTable;
+  saved_search_seen: SavedSearchSeenTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

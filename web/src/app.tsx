@@ -19,6 +19,7 @@ const AuthPage = lazyPage(() => import('./pages/auth.tsx'));
 const ResetPage = lazyPage(() => import('./pages/reset.tsx'));
 const SearchHelpPage = lazyPage(() => import('./pages/search-help.tsx'));
 const ModerationPage = lazyPage(() => import('./pages/moderation.tsx'));
+const FeedPage = lazyPage(() => import('./pages/feed.tsx'));
 
 function route(path: string) {
   let m: RegExpMatchArray | null;
@@ -34,6 +35,7 @@ function route(path: string) {
   if (path === '/settings') return <SettingsPage />;
   if (path === '/help/search') return <SearchHelpPage />;
   if (path === '/moderation') return <ModerationPage />;
+  if (path === '/feed') return <FeedPage />;
   if (path === '/reset') return <ResetPage />;
   if (path === '/login' || path === '/register') return <AuthPage mode={path === '/login' ? 'login' : 'register'} />;
   return <NotFound />;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/engine.ts';
+import type { Db, Tx } from '../../db/engine.ts';
 import type { EventKind } from '../../db/schema/events.ts';
 
 /** An entry of the events table (migrations/020-events.ts). */
@@ -48,4 +48,22 @@ export async function dropEventsBefore(db: Db, before: number): Promise<number> 
 export async function likeCount(db: Db, postId: number): Promise<number | null> {
   const row = await db.selectFrom('posts').select('like_count').where('id', '=', postId).executeTakeFirst();
   return row ? row.like_count : null;
+}
+
+/** The counters that say how far a follower of the events (webhooks, saved searches) has read. */
+export type EventCounter = 'webhooks' | 'saved_searches';
+
+/** The last event `name` has followed. */
+export async function followedUpTo(db: Db, name: EventCounter): Promise<number> {
+  const row = await db.selectFrom('counters').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+/**
+ * Moves the counter `name` from `from` to `to` in the caller's transaction; false when another
+ * instance moved it first (then the caller writes nothing of its round).
+ */
+export async function moveFollowed(trx: Tx, name: EventCounter, from: number, to: number): Promise<boolean> {
+  const moved = await trx.updateTable('counters').set({ value: to }).where('name', '=', name).where('value', '=', from).executeTakeFirst();
+  return Number(moved.numUpdatedRows) > 0;
 }

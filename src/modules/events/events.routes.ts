@@ -47,10 +47,11 @@ export function eventsRoutes(app: TypedApp, events: EventsService): void {
 }
 
 function streamSpec(query: EventQuery): StreamSpec {
-  if ((query.q === undefined) === (query.post === undefined))
-    badRequest("give one of 'q' or 'post'", [{ field: 'querystring', message: "one of 'q' or 'post'" }]);
-  if (query.q !== undefined) return { q: query.q.trim() };
-  const postId = toId(query.post!);
+  const { q, post, lastEventId: _, ...list } = query;
+  if ((q === undefined) === (post === undefined)) badRequest("give one of 'q' or 'post'", [{ field: 'querystring', message: "one of 'q' or 'post'" }]);
+  if (q !== undefined) return { query: { ...list, q: q.trim() } };
+  if (Object.keys(list).length > 0) badRequest("the list's filters go with 'q', not 'post'", [{ field: 'post', message: 'not with the list filters' }]);
+  const postId = toId(post!);
   if (postId === null) badRequest("field 'post' must be a post id", [{ field: 'post', message: 'must be a post id' }]);
   return { postId: postId! };
 }

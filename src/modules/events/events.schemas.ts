@@ -1,4 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { PostListQuery } from '../posts/posts.schemas.ts';
+
+const list = PostListQuery.properties;
 
 export const EventQuery = Type.Object(
   {
@@ -10,6 +13,14 @@ export const EventQuery = Type.Object(
       }),
     ),
     post: Type.Optional(Type.String({ maxLength: 20, description: "A post id: the stream sends this post's new comments, likes and edits" })),
+    // The list's other filters, with q: what a page of GET /api/posts shows new posts of.
+    tag: list.tag,
+    search: list.search,
+    uploader: list.uploader,
+    contentRating: list.contentRating,
+    minLikes: list.minLikes,
+    dateFrom: list.dateFrom,
+    dateTo: list.dateTo,
     lastEventId: Type.Optional(
       Type.String({
         maxLength: 15,
@@ -24,7 +35,7 @@ export type EventQuery = Static<typeof EventQuery>;
 export const EVENTS_DESCRIPTION = [
   'A `text/event-stream` ([server-sent events](https://html.spec.whatwg.org/multipage/server-sent-events.html)) that stays open. Give `q` or `post`, not both.',
   '',
-  '`?q=QUERY` sends `post.created` for each new post the query matches, with the post as `GET /api/posts` lists it; `post.updated` (the same item) when a post it sent is edited (title, description, tags, rating, source, parent); `post.deleted` (`{ id }`) when one it sent is deleted.',
+  '`?q=QUERY` (with, if wanted, the other filters of `GET /api/posts`: `tag`, `search`, `uploader`, `contentRating`, `minLikes`, `dateFrom`, `dateTo`, so a page of the list can follow its own new posts) sends `post.created` for each new post the query matches, with the post as `GET /api/posts` lists it; `post.updated` (the same item) when a post it sent is edited (title, description, tags, rating, source, parent); `post.deleted` (`{ id }`) when one it sent is deleted.',
   'The viewer’s visibility rules hold as in `GET /api/posts`: posts waiting for approval are not posts yet (they arrive when approved), visitors see the ratings of `VISITOR_RATINGS`, members their own ratings and blacklist (as they were when the stream opened).',
   '',
   "`?post=ID` sends the post's `comment.created` (the comment as `GET /api/posts/<id>/comments` lists it), `comment.deleted` (`{ id, postId }`), `like.added` and `like.removed` (`{ postId, likes }`: the count after it), `post.updated` (the post as `GET /api/posts/<id>` gives it) and `post.deleted`, after which the stream ends.",

@@ -4,6 +4,7 @@ import type { ListFilters } from '../../search/filters.ts';
 import { commentJson } from '../comments/comments.service.ts';
 import { commentById } from '../comments/comments.repo.ts';
 import type { PostsService } from '../posts/posts.service.ts';
+import type { ListQuery } from '../../search/list-query.ts';
 import { listItems } from '../posts/posts.repo.ts';
 import { listFilters } from '../preferences/preferences.service.ts';
 import { AppError } from '../../core/errors.ts';
@@ -19,7 +20,10 @@ export interface StreamSink {
   end(): void;
 }
 
-export type StreamSpec = { q: string } | { postId: number };
+/** What a query stream follows: `q` and, if given, the list's other filters (GET /api/posts's). */
+export type StreamQuery = Pick<ListQuery, 'q' | 'tag' | 'search' | 'uploader' | 'contentRating' | 'minLikes' | 'dateFrom' | 'dateTo'>;
+
+export type StreamSpec = { query: StreamQuery } | { postId: number };
 
 export interface EventsContext {
   deps: Deps;
@@ -85,7 +89,7 @@ export function createEventsService(deps: Deps, posts: PostsService, log: (err: 
      * and holds its place; `start` then sends its events into the sink until it ends.
      */
     async prepare(viewer: Viewer | null, ip: string, spec: StreamSpec, lastEventId: number | null) {
-      const filters = 'q' in spec ? await checkQuery(ctx, viewer, spec.q) : await checkPost(ctx, viewer, spec.postId);
+      const filters = 'query' in spec ? await streamFilters(ctx, viewer, spec.query) : await checkPost(ctx, viewer, spec.postId);
       const release = counts.take(viewer?.id ?? null, ip);
       if (!release) throw new AppError(429, 'Too many open event streams: close one first', { retryAfter: settings.keepAliveSeconds });
       if (!prune) {
@@ -143,14 +147,15 @@ const RANGE = 100;
 const shared = new WeakMap<StoredEvent[], Map<string, Promise<Set<number>>>>();
 
 /** The posts among `ids` that the list with these filters and query holds (the viewer's visibility rules are the filters'). */
-export async function matchingPosts(posts: PostsService, filters: ListFilters | undefined, q: string, ids: number[]): Promise<Set<number>> {
+export async function matchingPosts(posts: PostsService, filters: ListFilters | undefined, query: StreamQuery, ids: number[]): Promise<Set<number>> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   const found = new Set<number>();
+  const q = query.q?.trim() ?? '';
   for (let i = 0; i < sorted.length; ) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] - sorted[i] < RANGE) j++;
     const range = i === j ? `id:${sorted[i]}` : `id:${sorted[i]}..${sorted[j]}`;
-    const page = await posts.matching(filters, { q: q ? `(${q}) ${range}` : range, limit: RANGE });
+    const page = await posts.matching(filters, { ...query, q: q ? `(${q}) ${range}` : range, limit: RANGE });
     for (const id of page) found.add(id);
     i = j + 1;
   }
@@ -158,11 +163,18 @@ export async function matchingPosts(posts: PostsService, filters: ListFilters | 
   return new Set([...found].filter((id) => wanted.has(id)));
 }
 
-/** Checks a stream's query before the stream opens: a query the list refuses is a 400 here too. */
-export async function checkQuery(ctx: EventsContext, viewer: Viewer | null, q: string): Promise<ListFilters | undefined> {
-  const filters = await listFilters(ctx.deps, viewer);
-  await ctx.posts.matching(filters, { q: q ? `(${q}) id:0` : 'id:0', limit: 1 });
-  return filters;
+/**
+ * Checks a query before anything follows it (a stream, a webhook, a saved search): one the list
+ * refuses is a 400 here too, naming the field and the character, not an error at every new post.
+ */
+export async function checkQuery(posts: PostsService, query: StreamQuery): Promise<void> {
+  await matchingPosts(posts, undefined, query, [0]);
+}
+
+/** A query stream's filters: the viewer's (read once, when it opens), after its query is checked. */
+async function streamFilters(ctx: EventsContext, viewer: Viewer | null, query: StreamQuery): Promise<ListFilters | undefined> {
+  await checkQuery(ctx.posts, query);
+  return listFilters(ctx.deps, viewer);
 }
 
 /** Checks that the viewer may see the post whose stream opens (404 as GET /api/posts/<id> would); such a stream has no list filters. */
@@ -244,11 +256,11 @@ export class EventStream implements Subscriber {
     const events = batch.filter((e) => e.seq > this.cursor);
     if (this.closed || events.length === 0) return;
     if ('postId' in this.spec) await this.postEvents(this.spec.postId, events);
-    else await this.queryEvents(this.spec.q, events, batch);
+    else await this.queryEvents(this.spec.query, events, batch);
     this.cursor = events[events.length - 1].seq;
   }
 
-  private async queryEvents(q: string, events: StoredEvent[], batch: StoredEvent[]): Promise<void> {
+  private async queryEvents(q: StreamQuery, events: StoredEvent[], batch: StoredEvent[]): Promise<void> {
     const created = events.filter((e) => e.kind === EVENT.postCreated).map((e) => e.postId);
     const updated = events.filter((e) => e.kind === EVENT.postUpdated).map((e) => e.postId);
     const replayed = (e: StoredEvent) => e.seq <= this.replayUntil;
@@ -256,7 +268,7 @@ export class EventStream implements Subscriber {
     // An edit goes to a stream that sent the post; after a resume, to one whose query the post matches now.
     const sentEdits = updated.filter((id) => this.sent.has(id));
     const resumedEdits = events.filter((e) => e.kind === EVENT.postUpdated && replayed(e) && !this.sent.has(e.postId)).map((e) => e.postId);
-    const visible = sentEdits.length ? await matchingPosts(this.ctx.posts, this.filters, '', sentEdits) : new Set<number>();
+    const visible = sentEdits.length ? await matchingPosts(this.ctx.posts, this.filters, {}, sentEdits) : new Set<number>();
     const nowMatching = resumedEdits.length ? await matchingPosts(this.ctx.posts, this.filters, q, resumedEdits) : new Set<number>();
     const wanted = [...matched, ...visible, ...nowMatching];
     const items = new Map((wanted.length ? await listItems(this.ctx.deps.db, [...new Set(wanted)], this.ctx.deps.config) : []).map((p) => [Number(p.id), p]));
@@ -276,8 +288,8 @@ export class EventStream implements Subscriber {
   }
 
   /** The new posts this stream's query and filters match, asked once a batch for all streams alike. */
-  private matched(q: string, ids: number[], batch: StoredEvent[]): Promise<Set<number>> {
-    const key = `${q}\u0000${JSON.stringify(this.filters ?? null)}`;
+  private matched(q: StreamQuery, ids: number[], batch: StoredEvent[]): Promise<Set<number>> {
+    const key = JSON.stringify([q, this.filters ?? null]);
     let byKey = shared.get(batch);
     if (!byKey) shared.set(batch, (byKey = new Map()));
     let found = byKey.get(key);

@@ -122,6 +122,22 @@ eachDatabase(
       assert.equal(s.events.filter((e) => e.event === 'comment.created').length, 1);
     });
 
+    test("a stream follows the list's other filters too, as a page of GET /api/posts would", async () => {
+      const s = await open('/api/events?q=&tag=fox&tag=snow');
+      assert.equal(s.status, 200, s.body);
+      await post(['fox']);
+      const both = await post(['fox', 'snow']);
+      const [got] = await s.waitFor('post.created');
+      assert.equal(got.data.id, String(both));
+      await post(['snow', 'fox', 'night']);
+      assert.equal((await s.waitFor('post.created', 2)).length, 2);
+      assert.ok(
+        s.events.every((e) => e.data.tags.includes('fox') && e.data.tags.includes('snow')),
+        JSON.stringify(s.events),
+      );
+      closeAll();
+    });
+
     test('Last-Event-ID resumes after the last event a client had, with none lost', async () => {
       const s = await open('/api/events?q=resume');
       await post(['resume']);
@@ -182,6 +198,8 @@ eachDatabase(
         ['/api/events?post=abc', 400],
         ['/api/events?post=999999', 404],
         ['/api/events?q=cat&lastEventId=x', 400],
+        ['/api/events?post=1&tag=cat', 400],
+        ['/api/events?q=&minLikes=-1', 400],
       ] as const) {
         const res = await ctx.app.inject({ method: 'GET', url: path.replace(/ /g, '%20') });
         assert.equal(res.statusCode, status, `${path}: ${res.body}`);

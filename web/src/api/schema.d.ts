@@ -13102,7 +13102,7 @@ export interface paths {
          * Live events as server-sent events: new posts matching a query, or one post’s comments, likes and edits
          * @description A `text/event-stream` ([server-sent events](https://html.spec.whatwg.org/multipage/server-sent-events.html)) that stays open. Give `q` or `post`, not both.
          *
-         *     `?q=QUERY` sends `post.created` for each new post the query matches, with the post as `GET /api/posts` lists it; `post.updated` (the same item) when a post it sent is edited (title, description, tags, rating, source, parent); `post.deleted` (`{ id }`) when one it sent is deleted.
+         *     `?q=QUERY` (with, if wanted, the other filters of `GET /api/posts`: `tag`, `search`, `uploader`, `contentRating`, `minLikes`, `dateFrom`, `dateTo`, so a page of the list can follow its own new posts) sends `post.created` for each new post the query matches, with the post as `GET /api/posts` lists it; `post.updated` (the same item) when a post it sent is edited (title, description, tags, rating, source, parent); `post.deleted` (`{ id }`) when one it sent is deleted.
          *     The viewer’s visibility rules hold as in `GET /api/posts`: posts waiting for approval are not posts yet (they arrive when approved), visitors see the ratings of `VISITOR_RATINGS`, members their own ratings and blacklist (as they were when the stream opened).
          *
          *     `?post=ID` sends the post's `comment.created` (the comment as `GET /api/posts/<id>/comments` lists it), `comment.deleted` (`{ id, postId }`), `like.added` and `like.removed` (`{ postId, likes }`: the count after it), `post.updated` (the post as `GET /api/posts/<id>` gives it) and `post.deleted`, after which the stream ends.
@@ -13117,6 +13117,19 @@ export interface paths {
                     q?: string;
                     /** @description A post id: the stream sends this post's new comments, likes and edits */
                     post?: string;
+                    /** @description Repeatable; the post must have every tag given */
+                    tag?: string[];
+                    /** @description Whitespace-separated terms; each must match the title (case-insensitive substring) or be one of the post's tags */
+                    search?: string;
+                    /** @description Uploader username (case-insensitive) */
+                    uploader?: string;
+                    contentRating?: "safe" | "sketchy" | "unsafe";
+                    /** @description Only posts with at least this many likes */
+                    minLikes?: number;
+                    /** @description Created at or after: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive */
+                    dateFrom?: string;
+                    /** @description Created at or before: ISO date (YYYY-MM-DD, UTC) or ISO date-time; inclusive; a bare date means the end of that UTC day */
+                    dateTo?: string;
                     /** @description Resume after this event, for clients that cannot send the Last-Event-ID header (which wins when both are sent) */
                     lastEventId?: string;
                 };
@@ -13295,6 +13308,2133 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your webhooks (without their secrets) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            webhooks: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                url: string;
+                                events: ("post.created" | "post.updated" | "post.deleted" | "comment.created" | "comment.deleted" | "like.added" | "like.removed")[];
+                                q: string | null;
+                                /** @description false once turned off, by you or by a run of failed attempts */
+                                active: boolean;
+                                /** @description Failed attempts in a row; WEBHOOK_MAX_FAILURES of them turn the webhook off */
+                                failures: number;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                disabledAt: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a webhook: events POSTed to your URL as they happen (session or API key)
+         * @description Each delivery is a POST of JSON `{ id, event, webhookId, createdAt, data }` (`id`: the event’s id, as `GET /api/events` numbers it; `data`: what the live stream sends for the event) with headers `X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the body, keyed with the secret>`, `X-Webhook-Event`, `X-Webhook-Id` and `X-Webhook-Delivery`. A 2xx answer within WEBHOOK_TIMEOUT_SECONDS (10) delivers it; anything else is tried again after 10 s, 30 s, 90 s... (three times longer each time, at most an hour apart) for 24 hours, then the delivery fails. WEBHOOK_MAX_FAILURES (20) failed attempts in a row turn the webhook off. Targets on loopback, private, link-local and other non-public addresses are refused unless WEBHOOK_ALLOW_PRIVATE is on. A webhook gets the events it names that happen after it is made, about posts its owner sees (their ratings and blacklist) and, with `q`, posts the query matches when the event is matched; `post.deleted` goes to the webhooks that were sent the post.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where deliveries are POSTed: http:// or https:// */
+                        url: string;
+                        events: ("post.created" | "post.updated" | "post.deleted" | "comment.created" | "comment.deleted" | "like.added" | "like.removed")[];
+                        /** @description A search (docs/search.md): the post an event is about must match it, with your own ratings and blacklist, when the event is matched */
+                        q?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier (digits today; treat as a string) */
+                            id: string;
+                            url: string;
+                            events: ("post.created" | "post.updated" | "post.deleted" | "comment.created" | "comment.deleted" | "like.added" | "like.removed")[];
+                            q: string | null;
+                            /** @description false once turned off, by you or by a run of failed attempts */
+                            active: boolean;
+                            /** @description Failed attempts in a row; WEBHOOK_MAX_FAILURES of them turn the webhook off */
+                            failures: number;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            disabledAt: string | null;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                        } & {
+                            /** @description The key of the HMAC-SHA256 in each delivery’s X-Webhook-Signature header (`sha256=` and the hex of the body’s HMAC). Shown only in this response */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook and its deliveries */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Turn a webhook on or off */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description true turns a webhook back on (its run of failures starts again from 0); false turns it off */
+                        active: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier (digits today; treat as a string) */
+                            id: string;
+                            url: string;
+                            events: ("post.created" | "post.updated" | "post.deleted" | "comment.created" | "comment.deleted" | "like.added" | "like.removed")[];
+                            q: string | null;
+                            /** @description false once turned off, by you or by a run of failed attempts */
+                            active: boolean;
+                            /** @description Failed attempts in a row; WEBHOOK_MAX_FAILURES of them turn the webhook off */
+                            failures: number;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            disabledAt: string | null;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook's deliveries, newest first, with their state, attempts and last answer */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                /** @description The event’s id, as the live streams number it */
+                                eventId: string;
+                                /** @enum {string} */
+                                event: "post.created" | "post.updated" | "post.deleted" | "comment.created" | "comment.deleted" | "like.added" | "like.removed";
+                                /**
+                                 * @description pending: not yet answered 2xx (tried again with backoff); failed: no 2xx for 24 hours, or the webhook was turned off
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                /** @description The HTTP status of the last attempt; null when none answered */
+                                lastStatus: number | null;
+                                lastError: string | null;
+                                /** @description null once delivered or failed */
+                                nextAttemptAt: string | (never | null);
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                deliveredAt: string | null;
+                            }[];
+                            total: number;
+                            page: number;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/saved-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your saved searches */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            savedSearches: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                name: string;
+                                q: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Save a search (at most 50)
+         * @description A post enters your feed when it is made (uploaded, imported or approved) and matches any of your saved searches, as you see the list then (your ratings and blacklist); it stays there until deleted. A search saved or changed applies to posts made after it. `unseen` counts the posts that came since you last called `POST /api/saved-searches/feed/seen`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1-100 characters (surrounding spaces trimmed) */
+                        name: string;
+                        /** @description A search (docs/search.md); `order:` is refused, a feed is newest first */
+                        q: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier (digits today; treat as a string) */
+                            id: string;
+                            name: string;
+                            q: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/saved-searches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a saved search */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename a saved search or change its query */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1-100 characters (surrounding spaces trimmed) */
+                        name?: string;
+                        /** @description A search (docs/search.md); `order:` is refused, a feed is newest first */
+                        q?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier (digits today; treat as a string) */
+                            id: string;
+                            name: string;
+                            q: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-22T10:15:30.123Z
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/saved-searches/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The posts that matched any of your saved searches, newest first, and how many are new
+         * @description A post enters your feed when it is made (uploaded, imported or approved) and matches any of your saved searches, as you see the list then (your ratings and blacklist); it stays there until deleted. A search saved or changed applies to posts made after it. `unseen` counts the posts that came since you last called `POST /api/saved-searches/feed/seen`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    /** @description 0: the counts alone (the header’s badge) */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first: the posts that matched any of your saved searches when they were made */
+                            posts: {
+                                /** @description Opaque identifier (digits today; treat as a string) */
+                                id: string;
+                                title: string;
+                                /** @description Relative path served by this server */
+                                thumbnail: string;
+                                /** @description Relative path served by this server */
+                                imageUrl: string;
+                                likes: number;
+                                comments: number;
+                                favorites: number;
+                                /** @enum {string} */
+                                contentRating: "safe" | "sketchy" | "unsafe";
+                                /** @enum {string} */
+                                mediaType: "image" | "video";
+                                /** @description Original width in pixels */
+                                width: number;
+                                /** @description Original height in pixels */
+                                height: number;
+                                author: {
+                                    username: string;
+                                };
+                                tags: string[];
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T10:15:30.123Z
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description How many came since you last marked the feed seen */
+                            unseen: number;
+                            /** @description How many the feed holds */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Bad input; `details` names each field */
+                400: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/saved-searches/feed/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark your feed seen: `unseen` counts from here */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            unseen: number;
+                        };
+                    };
+                };
+                /** @description Not authenticated, or an invalid API key */
+                401: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Authenticated but not allowed */
+                403: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            status: number;
+                            details?: {
+                                field: string;
+                                message: string;
+                                /** @description For `q` or a blacklist entry: the character offset (from 0) of what is wrong */
+                                position?: number;
+                            }[];
+                            /** @description Seconds to wait before trying again (429, 503, 507), as the Retry-After header says */
+                            retryAfter?: number;
+                            /**
+                             * @description A 503 or 507: what the server could not reach or write (docs/deploy.md, Outages); the request can be sent again later
+                             * @enum {string}
+                             */
+                            unavailable?: "database" | "media store" | "disk";
+                            postId?: string;
+                            /** @description A 409 on POST /api/reports: your open report of that post or comment */
+                            reportId?: string;
+                            /** @description A banned user's write (403): the ban in force */
+                            ban?: {
+                                reason: string;
+                                /** @description null: permanent */
+                                until: string | (never | null);
+                            };
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

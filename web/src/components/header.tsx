@@ -1,4 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Feed } from '../api/types.ts';
+import { useApi } from '../lib/use-api.ts';
+import { useEvents } from '../lib/use-events.ts';
+import { FEED_COUNT, feedSeen } from '../lib/feed.ts';
 import { navigate, useLoc, withQuery } from '../lib/router.ts';
 import { queryFault, SEARCH_BOX_ID } from '../lib/query-fault.ts';
 import { setSafeMode, signOut, useSafeMode, useSession } from '../lib/session.ts';
@@ -48,6 +52,44 @@ function SearchForm() {
   );
 }
 
+/**
+ * A member's feed (posts matching their saved searches), with how many are new: read again on
+ * every page change, and at once when a new post reaches the board (the live stream of every post).
+ */
+function FeedLink() {
+  const loc = useLoc();
+  const { data, reload } = useApi<Feed>(FEED_COUNT);
+  const seen = useSignal(feedSeen);
+  useEffect(() => reload(), [loc.path, loc.query.toString(), seen]);
+  // Posts arriving together read the count once.
+  const pending = useRef(false);
+  useEvents('/api/events?q=', {
+    'post.created': () => {
+      if (pending.current) return;
+      pending.current = true;
+      setTimeout(() => {
+        pending.current = false;
+        reload();
+      }, FEED_DELAY_MS);
+    },
+  });
+  const unseen = data?.unseen ?? 0;
+  return (
+    <a href="/feed" class="btn btn-ghost feed-link" aria-current={loc.path === '/feed' ? 'page' : undefined} data-testid="feed-link">
+      Feed
+      {unseen > 0 && (
+        <span class="badge" data-testid="feed-count">
+          {unseen > 99 ? '99+' : unseen}
+          <span class="sr-only"> new</span>
+        </span>
+      )}
+    </a>
+  );
+}
+
+/** A new post enters feeds in the board's next round (about a second): the count is read after it. */
+const FEED_DELAY_MS = 2500;
+
 function Account() {
   const { user, ready } = useSession();
   const loc = useLoc();
@@ -67,29 +109,32 @@ function Account() {
     );
   }
   return (
-    <details class="account menu">
-      <summary aria-label={`Account menu for ${user.username}`}>
-        <span class="menu-name">{user.username}</span> <span aria-hidden="true">▾</span>
-      </summary>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: closes the menu when one of its links is followed, by click or key */}
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the links inside take the keys */}
-      <div class="menu-list" onClick={(e) => (e.currentTarget.parentElement as HTMLDetailsElement).removeAttribute('open')}>
-        <a href={`/users/${encodeURIComponent(user.username)}`}>Your profile</a>
-        <a href={`/users/${encodeURIComponent(user.username)}?tab=favorites`}>Favorites</a>
-        <a href="/settings">Settings &amp; API keys</a>
-        <button
-          type="button"
-          onClick={() =>
-            signOut().then(
-              () => navigate('/'),
-              (err) => alert(err.message),
-            )
-          }
-        >
-          Sign out
-        </button>
-      </div>
-    </details>
+    <>
+      <FeedLink />
+      <details class="account menu">
+        <summary aria-label={`Account menu for ${user.username}`}>
+          <span class="menu-name">{user.username}</span> <span aria-hidden="true">▾</span>
+        </summary>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: closes the menu when one of its links is followed, by click or key */}
+        {/* biome-ignore lint/a11y/useKeyWithClickEvents: the links inside take the keys */}
+        <div class="menu-list" onClick={(e) => (e.currentTarget.parentElement as HTMLDetailsElement).removeAttribute('open')}>
+          <a href={`/users/${encodeURIComponent(user.username)}`}>Your profile</a>
+          <a href={`/users/${encodeURIComponent(user.username)}?tab=favorites`}>Favorites</a>
+          <a href="/settings">Settings &amp; API keys</a>
+          <button
+            type="button"
+            onClick={() =>
+              signOut().then(
+                () => navigate('/'),
+                (err) => alert(err.message),
+              )
+            }
+          >
+            Sign out
+          </button>
+        </div>
+      </details>
+    </>
   );
 }
 

@@ -59,6 +59,16 @@ export function apiFilters(s: BrowseState): Record<string, string | string[] | u
   };
 }
 
+/**
+ * The live stream of this list's new posts (`GET /api/events`): the list's filters, `q` always
+ * given (empty: every post). Only the newest-first list shows new posts at its top.
+ */
+export function eventsUrl(filters: Record<string, string | string[] | undefined>): string {
+  const { q, sortBy: _s, seed: _r, ...rest } = filters;
+  const more = toQuery(rest);
+  return `/api/events?q=${encodeURIComponent(String(q ?? ''))}${more ? `&${more.slice(1)}` : ''}`;
+}
+
 /** A new shuffle for order:random. */
 export const newSeed = () => String(Math.floor(Math.random() * 1e9));
 

@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { PostList, Status, TagList } from '../api/types.ts';
 import { Empty, ErrorNote, Loading } from '../components/notice.tsx';
 import { Pager } from '../components/pager.tsx';
@@ -11,7 +11,8 @@ import { navigate, restoreScroll, useLoc, withQuery } from '../lib/router.ts';
 import { useSafeMode, useSession } from '../lib/session.ts';
 import { type Loaded, useApi, useTitle } from '../lib/use-api.ts';
 import { BrowseFilters } from './browse-filters.tsx';
-import { apiFilters, newSeed, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
+import { apiFilters, eventsUrl, newSeed, PAGE_SIZE, postsUrl, readBrowse, saveContext } from './browse-query.ts';
+import { useEvents } from '../lib/use-events.ts';
 
 function PopularTags() {
   // The same list the post page reads tag counts from: one request serves both.
@@ -103,7 +104,15 @@ export function Browse() {
   useEffect(() => {
     if (unseeded) navigate(withQuery({ seed: newSeed() }), { replace: true, keepScroll: true });
   }, [unseeded]);
-  const { data, error, loading } = useApi<PostList>(unseeded ? null : postsUrl(filters, offset, PAGE_SIZE));
+  const { data, error, loading, reload } = useApi<PostList>(unseeded ? null : postsUrl(filters, offset, PAGE_SIZE));
+  // The first page of the newest-first list says when posts it would show arrive (one click shows
+  // them). A stream refuses order: (it has no order), so a query naming one is not followed.
+  const newestFirst = state.sort === 'newest' && state.order === null;
+  const live = !unseeded && offset === 0 && newestFirst ? eventsUrl(filters) : null;
+  const [arrived, setArrived] = useState<string[]>([]);
+  useEffect(() => setArrived([]), [live]);
+  useEvents(live, { 'post.created': (p: { id: string }) => setArrived((a) => (a.includes(p.id) ? a : [...a, p.id])) });
+  const fresh = arrived.filter((id) => !data?.posts.some((p) => p.id === id));
   useTitle(state.q || state.tags.length ? heading(state.q, state.tags) : undefined);
   // A search the server could not read: shown here, and the search box marks itself.
   const fault = faultOf(error, state.q.trim());
@@ -154,6 +163,19 @@ export function Browse() {
         {fault ? <QueryFaultNote boxId={SEARCH_BOX_ID} fault={fault} /> : <ErrorNote error={error} />}
         {loading && !data && <Loading label="Loading posts…" />}
         {data && data.posts.length === 0 && <NothingNote askedCount={askCount} count={count} />}
+        {fresh.length > 0 && (
+          <button
+            type="button"
+            class="new-posts"
+            data-testid="new-posts"
+            onClick={() => {
+              setArrived([]);
+              reload();
+            }}
+          >
+            {plural(fresh.length, 'new post')}: show
+          </button>
+        )}
         {data && data.posts.length > 0 && <PostGrid posts={data.posts} />}
         {data && <Pager page={state.page} totalPages={data.totalPages} />}
       </div>

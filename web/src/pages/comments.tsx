@@ -1,6 +1,7 @@
 // Threaded comments: the API gives a flat list (oldest first) with parentId; the tree is built
 // here. Deep threads stop indenting at MAX_DEPTH so they stay readable on a phone.
 import { useEffect, useState } from 'preact/hooks';
+import { useEvents } from '../lib/use-events.ts';
 import { api } from '../api/client.ts';
 import type { Comment, CommentCreated, CommentList } from '../api/types.ts';
 import { Avatar } from '../components/avatar.tsx';
@@ -199,7 +200,13 @@ export function Comments({ postId, count, settled }: { postId: string; count: nu
     const parent = c.parentId && ids.has(c.parentId) ? c.parentId : null;
     kids.set(parent, [...(kids.get(parent) ?? []), c]);
   }
-  const add = (c: Comment) => setList((l) => [...(l ?? []), c]);
+  // Each comment once: one posted here also comes back on the live stream.
+  const add = (c: Comment) => setList((l) => (l?.some((x) => x.id === c.id) ? l : [...(l ?? []), c]));
+  // Others' comments appear as they are made; a deletion (which takes its replies) reads the thread again.
+  useEvents(settled ? `/api/events?post=${encodeURIComponent(postId)}` : null, {
+    'comment.created': (c: Comment) => setList((l) => (l === null || l.some((x) => x.id === c.id) ? l : [...l, c])),
+    'comment.deleted': () => setNonce((n) => n + 1),
+  });
   return (
     <section class="comments" aria-labelledby="comments-h">
       <h2 id="comments-h">{list ? plural(list.length, 'comment') : 'Comments'}</h2>

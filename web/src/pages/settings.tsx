@@ -3,6 +3,8 @@ import { useTitle } from '../lib/use-api.ts';
 import { ApiKeys } from './api-keys.tsx';
 import { FiltersForm } from './filters-form.tsx';
 import { PasswordForm, ProfileForm } from './profile-form.tsx';
+import { SavedSearches } from './saved-searches.tsx';
+import { Webhooks } from './webhooks.tsx';
 
 export default function SettingsPage() {
   useTitle('Settings');
@@ -12,7 +14,7 @@ export default function SettingsPage() {
       <div class="page narrow">
         <h1>Settings</h1>
         <p>
-          <a href="/login?next=/settings">Sign in</a> to change your profile, password, filters and API keys.
+          <a href="/login?next=/settings">Sign in</a> to change your profile, password, filters, API keys, saved searches and webhooks.
         </p>
       </div>
     );
@@ -25,11 +27,15 @@ export default function SettingsPage() {
         <a href="#password">Password</a>
         <a href="#filters">Filters</a>
         <a href="#api-keys">API keys</a>
+        <a href="#saved-searches">Saved searches</a>
+        <a href="#webhooks">Webhooks</a>
       </nav>
       <ProfileForm username={user.username} />
       <PasswordForm />
       <FiltersForm />
       <ApiKeys />
+      <SavedSearches />
+      <Webhooks />
     </div>
   );
 }
