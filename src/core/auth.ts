@@ -129,7 +129,7 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
       if (found?.is_active !== 1) return deny(req, reply, 401, 'Invalid or revoked API key');
       // The name the client gave must be the key's owner's (names are case-insensitive).
       if (other && other.username.toLowerCase() !== found.username.toLowerCase()) return deny(req, reply, 401, 'The API key does not belong to that user');
-      req.viewer = { id: found.id, username: found.username, role: found.role as Viewer['role'], tier: found.tier as Viewer['tier'] };
+      req.viewer = asViewer(found);
       req.authMethod = 'key';
       req.apiKeyId = found.key_id;
       const now = deps.clock.now();
@@ -140,7 +140,7 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
     } else {
       const found = token ? await userBySession(deps, token) : undefined;
       if (found) {
-        req.viewer = { id: found.id, username: found.username, role: found.role as Viewer['role'], tier: found.tier as Viewer['tier'] };
+        req.viewer = asViewer(found);
         req.authMethod = 'session';
         req.sessionId = found.session_id;
         touch(deps, req, found);
@@ -165,4 +165,9 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
 export function viewerOf(req: FastifyRequest): Viewer {
   if (!req.viewer) throw new Error('route is missing config.auth');
   return req.viewer;
+}
+
+/** A users row (or a join with its id, name, role and tier) as the Viewer a request or a background round acts for. */
+export function asViewer(u: { id: number; username: string; role: string; tier: string }): Viewer {
+  return { id: u.id, username: u.username, role: u.role as Viewer['role'], tier: u.tier as Viewer['tier'] };
 }

@@ -60,10 +60,6 @@ export class EventHub {
     this.stopHearing = null;
   }
 
-  get size(): number {
-    return this.subscribers.size;
-  }
-
   /** Reads now rather than at the next poll (a write here, or a word from another instance). */
   wake(): void {
     if (!this.started) return;

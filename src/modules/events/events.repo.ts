@@ -24,12 +24,6 @@ export async function newestEvent(db: Db): Promise<number> {
   return Number(row?.seq ?? 0);
 }
 
-/** The oldest event kept (null: none). */
-export async function oldestEvent(db: Db): Promise<number | null> {
-  const row = await db.selectFrom('events').select(sql<number | null>`min(seq)`.as('seq')).executeTakeFirst();
-  return row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
-}
-
 /**
  * Drops the events older than `before` (epoch ms). Rows are in `at` order by seq (one writer at a
  * time draws both), so the first kept one is found walking the key from the oldest, through only

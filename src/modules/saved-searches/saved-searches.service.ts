@@ -1,4 +1,5 @@
 import type { Deps, Viewer } from '../../core/deps.ts';
+import { asViewer } from '../../core/auth.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import { iso } from '../../core/schemas.ts';
@@ -86,8 +87,7 @@ async function feedRows(deps: Deps, posts: PostsService, searches: Awaited<Retur
   const byUser = new Map<number, typeof searches>();
   for (const s of searches) byUser.set(s.user_id, [...(byUser.get(s.user_id) ?? []), s]);
   for (const [userId, theirs] of byUser) {
-    const s = theirs[0];
-    const filters = await listFilters(deps, { id: userId, username: s.username, role: s.role as Viewer['role'], tier: s.tier as Viewer['tier'] });
+    const filters = await listFilters(deps, asViewer({ ...theirs[0], id: userId }));
     const matched = new Set<number>();
     for (const search of theirs) {
       const newer = ids.filter((id) => seqOf.get(id)! > search.after_seq);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps, Viewer } from '../../core/deps.ts';
+import { asViewer } from '../../core/auth.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { toId } from '../../core/ids.ts';
 import { iso, isoOrNull } from '../../core/schemas.ts';
@@ -140,7 +141,7 @@ async function deliveriesOf(deps: Deps, posts: PostsService, hooks: Awaited<Retu
     const wanted = new Set(h.events.split(','));
     const events = batch.filter((e) => e.seq > h.after_seq && wanted.has(EVENT_NAMES[e.kind]));
     if (events.length === 0) continue;
-    const owner: Viewer = { id: h.user_id, username: h.username, role: h.role as Viewer['role'], tier: h.tier as Viewer['tier'] };
+    const owner = asViewer({ ...h, id: h.user_id });
     const about = [...new Set(events.filter((e) => e.kind !== EVENT.postDeleted).map((e) => e.postId))];
     const seen = about.length ? await matchingPosts(posts, await listFilters(deps, owner), { q: h.q ?? '' }, about) : new Set<number>();
     const deleted = events.filter((e) => e.kind === EVENT.postDeleted).map((e) => e.postId);
