@@ -82,7 +82,17 @@ export interface Report {
   kind: 'sqlite' | 'postgres';
   startedAt: string;
   finishedAt: string;
-  options: { posts: number; connections: number[]; durationSeconds: number; workers: number; scenarios: string[]; warmupSeconds?: number; fileCache?: boolean };
+  options: {
+    posts: number;
+    connections: number[];
+    durationSeconds: number;
+    workers: number;
+    scenarios: string[];
+    warmupSeconds?: number;
+    fileCache?: boolean;
+    /** The server ran with METRICS on and was scraped every 15 s (`--metrics`). */
+    metrics?: boolean;
+  };
   machine: {
     cpus: number;
     cpuModel: string;
@@ -191,7 +201,7 @@ export function markdown(r: Report): string {
     '',
     `Run at ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC. Machine: ${r.machine.cpus} CPUs (${r.machine.cpuModel}), Node ${r.machine.node}${pgSettings(r.machine.postgres)}; load average ${r.machine.loadAverageStart.map((n) => n.toFixed(1)).join(' / ')} at the start, ` +
       `${r.machine.loadAverageEnd.map((n) => n.toFixed(1)).join(' / ')} at the end (with other work on the machine the figures are noisy). ` +
-      `Server: WORKERS=${r.options.workers}, rate limits off; ${r.options.durationSeconds} s a run${sliceCount(r.options.durationSeconds) > 1 ? `, in ${sliceCount(r.options.durationSeconds)} slices taking turns with the ceiling's` : ''}${r.options.fileCache ? ", the database read through the OS's cache before each scenario" : ''}${r.options.warmupSeconds ? `, after ${r.options.warmupSeconds} s of the scenario's requests on each server, not measured` : ''}; the load generator shares the machine. ` +
+      `Server: WORKERS=${r.options.workers}, rate limits off${r.options.metrics ? ', METRICS on (GET /metrics scraped every 15 s)' : ''}; ${r.options.durationSeconds} s a run${sliceCount(r.options.durationSeconds) > 1 ? `, in ${sliceCount(r.options.durationSeconds)} slices taking turns with the ceiling's` : ''}${r.options.fileCache ? ", the database read through the OS's cache before each scenario" : ''}${r.options.warmupSeconds ? `, after ${r.options.warmupSeconds} s of the scenario's requests on each server, not measured` : ''}; the load generator shares the machine. ` +
       `CPU ms/req: CPU time the server's processes${postgres ? ", PostgreSQL's backends serving them" : ''} (or the ceiling's) spent per answered request, which other load on the machine disturbs less than req/s.`,
     '',
     `Dataset: ${int(r.dataset.summary.posts)} posts, ${int(r.dataset.summary.tags)} tags (${int(r.dataset.summary.postTags)} links), ` +

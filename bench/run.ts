@@ -10,6 +10,7 @@ import { ServerBackends } from './pg-backends.ts';
 import { treeCpuSeconds } from './rss.ts';
 import { warmFileCache } from './file-cache.ts';
 import { Prng, SCENARIO_NAMES, UPLOAD_SCENARIO, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
+import { metricsSettings, type Scraper, scrapeEvery } from './metrics-scrape.ts';
 import { ROOT, ServerUnderTest, type Child } from './server.ts';
 import { percentile, runUploads, type UploadResult } from './uploads.ts';
 
@@ -47,6 +48,8 @@ export interface BenchOptions {
   /** Read the database through the OS's cache before each scenario (bench/file-cache.ts; `--no-file-cache` turns it off). */
   fileCache: boolean;
   uploads: number;
+  /** The server with METRICS on, scraped every 15 s as Prometheus would (`--metrics`; bench/metrics-scrape.ts). */
+  metrics: boolean;
   log: (line: string) => void;
 }
 
@@ -68,6 +71,7 @@ export function defaultOptions(): BenchOptions {
     warmupSeconds: 3,
     fileCache: true,
     uploads: 20,
+    metrics: false,
     log: (line) => console.log(line),
   };
 }
@@ -149,13 +153,16 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
   const databaseUrl = backends ? backends.serverUrl(dataset.databaseUrl) : dataset.databaseUrl;
   // Read before the run: a PostgreSQL that cannot say them stops it before its twenty minutes.
   const postgres = await backends?.settings();
-  const server = new ServerUnderTest({ dataDir: dataset.dataDir, databaseUrl, workers: o.workers }, o.log);
+  const metrics = o.metrics ? metricsSettings() : null;
+  const server = new ServerUnderTest({ dataDir: dataset.dataDir, databaseUrl, workers: o.workers, env: metrics?.env }, o.log);
+  let scraper: Scraper | null = null;
   let ceiling: Child | null = null;
   const reports: ScenarioReport[] = [];
   let upload: UploadResult | null = null;
   try {
-    o.log(`server: starting with WORKERS=${o.workers} on ${dataset.kind}`);
+    o.log(`server: starting with WORKERS=${o.workers} on ${dataset.kind}${metrics ? ', METRICS on (GET /metrics scraped every 15 s)' : ''}`);
     await server.start();
+    if (metrics) scraper = scrapeEvery(() => server.origin, metrics.token);
 
     const sizes: Sizes = {};
     for (const s of scenarios) {
@@ -245,6 +252,8 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       o.log(`upload: ${upload.ok}/${upload.uploads} accepted, p50 ${upload.latencyMs.p50.toFixed(0)} ms, p99 ${upload.latencyMs.p99.toFixed(0)} ms`);
     }
   } finally {
+    const scraped = await scraper?.stop();
+    if (scraped) o.log(`metrics: ${scraped.scrapes} scrapes answered (${scraped.lastBytes} bytes the last), ${scraped.failures} not`);
     await ceiling?.stop();
     await server.stop();
     await backends?.close();
@@ -262,6 +271,7 @@ export async function runBench(given: Partial<BenchOptions> = {}): Promise<{ rep
       workers: o.workers,
       warmupSeconds: o.warmupSeconds,
       fileCache: o.fileCache,
+      ...(o.metrics ? { metrics: true } : {}),
       scenarios: [...scenarios.map((s) => s.name), ...(upload ? [UPLOAD_SCENARIO] : [])],
     },
     machine: {
@@ -327,6 +337,7 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
       'no-readme': { type: 'boolean' },
       seed: { type: 'string' },
       warmup: { type: 'string' },
+      metrics: { type: 'boolean' },
     },
   });
   const out: Partial<BenchOptions> = {};
@@ -348,11 +359,12 @@ export function parseBenchArgs(argv: string[]): Partial<BenchOptions> {
   // --no-readme: the option's name from when the tables were in the README; kept so old commands work.
   if (values['no-docs'] || values['no-readme']) out.docs = false;
   if (values['no-file-cache']) out.fileCache = false;
+  if (values.metrics) out.metrics = true;
   return out;
 }
 
 const USAGE = `Usage: npm run bench -- [--posts N] [--connections 16,64] [--duration S] [--workers N]
-       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-docs] [--seed S] [--warmup S] [--no-file-cache]
+       [--scenarios ${ALL.join(',')}] [--out DIR] [--no-docs] [--seed S] [--warmup S] [--no-file-cache] [--metrics]
 BENCH_DATABASE_URL=postgres://... runs on PostgreSQL instead of SQLite.`;
 
 async function main(): Promise<void> {

@@ -92,6 +92,8 @@ export interface ServerOptions {
   dataDir: string;
   databaseUrl: string;
   workers: number;
+  /** Settings beside the bench's own (`--metrics`: METRICS and its token). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -113,6 +115,9 @@ export async function startServer(o: ServerOptions): Promise<Child & { readySeco
     REDIS_URL: '',
     SHUTDOWN_DELAY_MS: '0',
     NODE_ENV: 'production',
+    // Off unless asked (`--metrics`), whatever the shell running the bench has set.
+    METRICS: 'off',
+    ...o.env,
   };
   // What `npm start` runs: dist/server.js with its Node flags and malloc settings (exec: the pid is the server's).
   const started = performance.now();

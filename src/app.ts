@@ -60,6 +60,7 @@ import { eventsRoutes } from './modules/events/events.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { savedSearchesRoutes } from './modules/saved-searches/saved-searches.routes.ts';
 import { databaseCheck, mediaCheck, readinessChecks, type Check, type ReadinessChecks } from './modules/health/health.service.ts';
+import type { AppMetrics } from './modules/metrics/metrics.service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The built front-end (`web/`, built by `npm run build`, which npm install runs, or `npm run web:build`). */
@@ -99,6 +100,12 @@ export interface AppOptions {
   searchCore?: EngineCore;
   /** The similar-image index, likewise. */
   similar?: NearestPosts;
+  /**
+   * With WORKERS > 1 and METRICS on: the main thread adds up every thread's metrics (this app's
+   * registry, which it asks for, among them) and counts the job queue once; GET /metrics answers
+   * with what `scrape` gives (server.ts, modules/metrics/thread-metrics.ts).
+   */
+  threadMetrics?: { scrape(): Promise<string> };
 }
 
 export type App = TypedApp & {
@@ -112,6 +119,8 @@ export type App = TypedApp & {
   md5Fill: Promise<Md5FillReport | null>;
   /** What /readyz checks; `drain()` turns it 503 while the server still serves (SIGTERM: server.ts). */
   readiness: ReadinessChecks;
+  /** What GET /metrics counts of this app (METRICS on), else null. */
+  metrics: AppMetrics | null;
 };
 
 function trustProxy(value: string): any {
@@ -126,8 +135,13 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   registerBuiltInJobKinds();
   const database = opts.database ?? (await openDatabase(serverDatabase(config)));
   const clock = opts.clock ?? systemClock;
-  const media = await openMediaStore(config);
-  const deps: Deps = { db: database, config, clock, media, startedAt: clock.now() };
+  // Loaded only when on: a board without metrics never loads prom-client, and records nothing.
+  const metrics = config.metrics.enabled
+    ? (await import('./modules/metrics/metrics.service.ts')).createMetrics(config.mediaStore === 's3' ? 'bucket' : 'disk')
+    : null;
+  const opened = await openMediaStore(config);
+  const media = metrics ? metrics.counted(opened) : opened;
+  const deps: Deps = { db: database, config, clock, media, startedAt: clock.now(), metrics: metrics?.recorder };
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel, opts.logStream),
@@ -143,10 +157,16 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.decorate('deps', deps);
+  app.decorate('metrics', metrics);
   app.decorateRequest('viewer', null);
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
   installHttpEdge(app);
+  if (metrics) {
+    // Before any plugin is registered: the request hook counts their routes too (static files, media).
+    const { metricsRoutes } = await import('./modules/metrics/metrics.routes.ts');
+    metricsRoutes(app, metrics, config.metrics, opts.threadMetrics?.scrape ?? metrics.text);
+  }
   const recovered = await recoverInterrupted(deps);
   if (recovered.tempFiles + recovered.journals > 0) app.log.info(recovered, 'cleared what an interrupted run left in DATA_DIR/tmp');
 
@@ -226,14 +246,22 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     }
     app.log.info({ ms: Date.now() - started }, 'warm-up done');
   });
+  metrics?.watch({
+    db: database,
+    // With WORKERS > 1 the main thread reads the queue, and the sets when it keeps them (server.ts).
+    queue: opts.threadMetrics ? undefined : database,
+    keptBytes: opts.searchCore ? undefined : services.posts.keptBytes,
+    openStreams: services.events.openStreams,
+    readiness: app.readiness,
+  });
   usersRoutes(app, deps);
   statsRoutes(app, deps);
   jobsRoutes(app, deps);
   danbooruRoutes(app, deps, services.posts);
 
-  if (media instanceof LocalMediaStore) {
+  if (opened instanceof LocalMediaStore) {
     await app.register(fastifyStatic, {
-      root: media.root,
+      root: opened.root,
       prefix: '/media/',
       decorateReply: false,
       immutable: true,
@@ -242,7 +270,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     });
   } else {
     // Also with MEDIA_PUBLIC_URL: links given out before it was set keep working.
-    serveStoredMedia(app, media);
+    serveStoredMedia(app, opened);
   }
   await app.register(fastifyStatic, {
     root: path.join(ROOT, 'public', 'static'),

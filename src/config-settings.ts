@@ -22,6 +22,7 @@ export const SETTING_GROUPS = {
   redis: 'Redis and rate limits',
   events: 'Live events',
   logging: 'Logging',
+  metrics: 'Metrics',
   memory: 'Memory',
   cli: 'Command line',
   build: 'Build',
@@ -411,6 +412,43 @@ export const SETTINGS = [
     default: 'info',
     meaning:
       "The least severe log lines written: pino's JSON lines, one a request with its request id, status and time; on a terminal the same made readable (`12:04:31 INFO  GET /api/posts 200 3.2 ms`)",
+  },
+
+  // Metrics
+  {
+    name: 'METRICS',
+    group: 'metrics',
+    kind: 'bool',
+    default: false,
+    meaning:
+      "`GET /metrics` in Prometheus' text format ([deploy.md](deploy.md#metrics)). On, it needs `METRICS_TOKEN`, `METRICS_PORT`, or both: the server refuses to start otherwise. Off: `/metrics` is 404",
+  },
+  {
+    name: 'METRICS_TOKEN',
+    group: 'metrics',
+    kind: 'text',
+    default: '',
+    allowed: 'at least 16 characters',
+    meaning:
+      'The bearer token a scrape must send (`Authorization: Bearer <token>`; without it, or with another, 401). Empty: none asked (then `METRICS_PORT` is needed)',
+  },
+  {
+    name: 'METRICS_PORT',
+    group: 'metrics',
+    kind: 'int',
+    default: 0,
+    min: 0,
+    max: 65535,
+    meaning:
+      "A separate listener that serves `/metrics` alone, on `METRICS_HOST`; the board's own port then answers 404 there. `0`: no separate listener, `/metrics` is on `PORT` behind `METRICS_TOKEN`",
+  },
+  {
+    name: 'METRICS_HOST',
+    group: 'metrics',
+    kind: 'text',
+    default: '127.0.0.1',
+    allowed: 'an address',
+    meaning: "The address of `METRICS_PORT`'s listener (an internal interface; `0.0.0.0` for every one)",
   },
 
   // Memory

@@ -78,6 +78,10 @@ test('every setting is read', () => {
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_MAX_FAILURES: '5',
     WEBHOOK_TIMEOUT_SECONDS: '3',
+    METRICS: 'on',
+    METRICS_TOKEN: 'a-scrape-token-of-some-length',
+    METRICS_PORT: '9464',
+    METRICS_HOST: '10.0.0.5',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -118,6 +122,7 @@ test('every setting is read', () => {
     visitorRatings: ['safe', 'sketchy'],
     events: { keepMinutes: 90, streamsPerUser: 4, streamsPerIp: 8, keepAliveSeconds: 15, pollMs: 500 },
     webhooks: { allowPrivate: true, maxFailures: 5, timeoutSeconds: 3 },
+    metrics: { enabled: true, token: 'a-scrape-token-of-some-length', port: 9464, host: '10.0.0.5' },
   });
 });
 

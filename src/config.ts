@@ -78,6 +78,17 @@ export interface Config {
   events: { keepMinutes: number; streamsPerUser: number; streamsPerIp: number; keepAliveSeconds: number; pollMs: number };
   /** Webhooks (modules/webhooks/). */
   webhooks: { allowPrivate: boolean; maxFailures: number; timeoutSeconds: number };
+  /** GET /metrics (modules/metrics/): off, or on behind a bearer token, a listener of its own (port > 0), or both. */
+  metrics: MetricsSettings;
+}
+
+export interface MetricsSettings {
+  enabled: boolean;
+  /** Empty: no token asked (then port is set). */
+  token: string;
+  /** 0: /metrics is on the board's port; else a listener of its own on host:port serves it, and only it. */
+  port: number;
+  host: string;
 }
 
 export { REGISTRATION_MODES, UPLOAD_APPROVAL_MODES };
@@ -211,6 +222,24 @@ function s3Settings(read: Reader, store: Config['mediaStore']): S3Settings {
   return s3;
 }
 
+/** The shortest METRICS_TOKEN taken: a token is the only thing between the numbers and anyone who can reach the port. */
+const METRICS_TOKEN_MIN = 16;
+
+/** Metrics are refused on an open port: a token, a separate listener, or both. */
+function metricsSettings(read: Reader, boardPort: number): MetricsSettings {
+  const m = { enabled: read.bool('METRICS'), token: read.text('METRICS_TOKEN'), port: read.int('METRICS_PORT'), host: read.text('METRICS_HOST') };
+  if (m.token !== '' && m.token.length < METRICS_TOKEN_MIN) throw new ConfigError('METRICS_TOKEN', `give at least ${METRICS_TOKEN_MIN} characters`);
+  if (!m.enabled) return m;
+  if (m.token === '' && m.port === 0) {
+    throw new ConfigError(
+      'METRICS',
+      "METRICS=on needs METRICS_TOKEN (a bearer token each scrape sends) or METRICS_PORT (a listener of its own, on an internal address), or both: /metrics is never served open on the board's port",
+    );
+  }
+  if (m.port !== 0 && m.port === boardPort) throw new ConfigError('METRICS_PORT', `${m.port} is the board's PORT; give the metrics listener another one`);
+  return m;
+}
+
 /** A base URL ending in `/`, so a stored path is appended as it is. */
 function publicBase(read: Reader): string {
   const raw = read.url('MEDIA_PUBLIC_URL');
@@ -285,6 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxFailures: read.int('WEBHOOK_MAX_FAILURES'),
       timeoutSeconds: read.int('WEBHOOK_TIMEOUT_SECONDS'),
     },
+    metrics: metricsSettings(read, read.int('PORT')),
   };
 }
 

@@ -2,19 +2,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock, type Clock } from './core/deps.ts';
 import { loggerOptions } from './core/log-format.ts';
 import { loadMallocTrim, startMallocTrim } from './core/malloc-trim.ts';
 import type { Database } from './db/database.ts';
+import type { AppMetrics } from './modules/metrics/metrics.service.ts';
+import type { MetricsListener } from './modules/metrics/metrics-listener.ts';
+import type { ThreadMetrics } from './modules/metrics/thread-metrics.ts';
 import { hasAdmin } from './modules/users/users.repo.ts';
 import { keptNearest, NEAREST_CALLS, type NearestPosts } from './modules/similar/similar.service.ts';
 import { createEngineCore, ENGINE_CALLS, type EngineCore } from './search/engine.ts';
 import { whereSetsLive } from './search/sets/copies.ts';
-import { remoteCalls } from './thread-calls.ts';
-import { type Kept, startThreads, type ThreadData, takeOrders } from './threads.ts';
+import { remoteCalls, serveCalls } from './thread-calls.ts';
+import { type Kept, startThreads, THREAD_ANSWERS, type ThreadData, takeOrders } from './threads.ts';
 import { closeWaiting, openWhenReachable, waitingServer } from './waiting.ts';
 
 /** Built by `npm run build` (scripts/build-native.mjs); src/server.ts and dist/server.js are both one level down. */
@@ -71,6 +74,8 @@ async function serve(config: Config, role: 'single' | 'main'): Promise<void> {
   const { stop } = stopping(app, config);
   process.on('SIGTERM', () => void stop('SIGTERM').then(() => process.exit(0)));
   process.on('SIGINT', () => void stop('SIGINT').then(() => process.exit(0)));
+  const metricsPort = await openMetricsPort(config, app.log, app.metrics?.text, app.metrics?.contentType);
+  if (metricsPort) app.addHook('onClose', metricsPort.close);
   // Booted first, so the port is closed only for as long as it takes to open it again.
   await app.ready();
   const closed = closeWaiting(waiting);
@@ -91,8 +96,15 @@ async function serveWithThreads(config: Config, database: Database, waiting: Fas
   const sets = await whereSetsLive(database, config);
   log.info(`search sets: ${sets === 'shared' ? 'one copy, in the main thread' : 'a copy in each serving thread'} (SEARCH_SETS=${config.searchSets})`);
   const kept: Record<string, Kept> = { similar: { target: keptNearest(database), calls: NEAREST_CALLS } };
-  if (sets === 'shared') kept.search = { target: createEngineCore({ db: database, config, clock: testClock() }), calls: ENGINE_CALLS };
+  const core = sets === 'shared' ? createEngineCore({ db: database, config, clock: testClock() }) : null;
+  if (core) kept.search = { target: core, calls: ENGINE_CALLS };
+  // METRICS: this thread adds up every thread's numbers and its own (modules/metrics/thread-metrics.ts); the threads ask it for the sum.
+  const metrics = config.metrics.enabled ? await mainThreadMetrics(config, database, core) : null;
+  let scrape = async () => '';
+  if (metrics) kept.metrics = { target: { scrape: () => scrape() }, calls: ['scrape'] };
   const threads = startThreads(new URL(import.meta.url), config.workers, kept, log);
+  if (metrics) scrape = (await import('./modules/metrics/thread-metrics.ts')).gatherThreads(metrics, threads.answers as ThreadMetrics[]);
+  let metricsPort: MetricsListener | null = null;
   let exiting = false;
   const exit = async (code: number, signal: NodeJS.Signals = 'SIGTERM') => {
     if (exiting) return;
@@ -111,6 +123,7 @@ async function serveWithThreads(config: Config, database: Database, waiting: Fas
     }, config.shutdownTimeoutMs);
     timer.unref();
     await threads.stop();
+    await metricsPort?.close();
     await database.close();
     log.info('stopped');
     process.exit(code);
@@ -123,6 +136,7 @@ async function serveWithThreads(config: Config, database: Database, waiting: Fas
   });
   await threads.ready;
   await closeWaiting(waiting);
+  metricsPort = await openMetricsPort(config, log, scrape, metrics?.contentType);
   const problem = await threads.listen();
   if (problem) {
     console.error(listenProblem(problem, config) ?? `Cannot listen: ${problem.message}`);
@@ -132,12 +146,41 @@ async function serveWithThreads(config: Config, database: Database, waiting: Fas
   log.info(`listening on ${config.host}:${config.port} with ${config.workers} threads`);
 }
 
+/** The main thread's own registry (WORKERS > 1): the process's numbers, the job queue, and the search sets and their pool when it keeps them. */
+async function mainThreadMetrics(config: Config, database: Database, core: EngineCore | null): Promise<AppMetrics> {
+  const { createMetrics } = await import('./modules/metrics/metrics.service.ts');
+  const metrics = createMetrics(config.mediaStore === 's3' ? 'bucket' : 'disk');
+  metrics.watch({ db: database, queue: database, keptBytes: core ? core.memory : undefined });
+  return metrics;
+}
+
+/**
+ * METRICS_PORT: the listener that serves /metrics alone (modules/metrics/metrics-listener.ts);
+ * null when metrics are off or on the board's port. One it cannot open stops the server, saying why.
+ */
+async function openMetricsPort(
+  config: Config,
+  log: Pick<FastifyBaseLogger, 'error'>,
+  scrape: (() => Promise<string>) | undefined,
+  contentType: string | undefined,
+): Promise<MetricsListener | null> {
+  if (!config.metrics.enabled || config.metrics.port === 0 || !scrape || !contentType) return null;
+  const { listenForMetrics } = await import('./modules/metrics/metrics-listener.ts');
+  try {
+    return await listenForMetrics(config.metrics, scrape, contentType, (err) => log.error({ err }, 'metrics: a scrape failed'));
+  } catch (err) {
+    const where = `${config.metrics.host}:${config.metrics.port}`;
+    console.error(`Cannot open the metrics listener on ${where} (METRICS_HOST, METRICS_PORT): ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
+
 /** The server's logger where no app has one yet (the main thread; a thread waiting for its database): no routes built for it. */
 const logOnly = (config: Config) => Fastify({ logger: loggerOptions(config.logLevel) }).log;
 
 /** A thread that serves (WORKERS > 1): its own app over the main thread's engine core. */
 async function serveThread(config: Config): Promise<void> {
-  const { index, ports } = workerData as ThreadData;
+  const { index, ports, answers } = workerData as ThreadData;
   const database = await openWhenReachable(config, {
     stopped: () => false,
     // The main thread answers for the port while the database is away.
@@ -152,7 +195,11 @@ async function serveThread(config: Config): Promise<void> {
     // Without a port to the main thread's core, this thread keeps its own (SEARCH_SETS).
     searchCore: ports.search ? remoteCalls<EngineCore>(ENGINE_CALLS, ports.search) : undefined,
     similar: remoteCalls<NearestPosts>(NEAREST_CALLS, ports.similar),
+    threadMetrics: ports.metrics ? remoteCalls<{ scrape(): Promise<string> }>(['scrape'], ports.metrics) : undefined,
   });
+  // The main thread asks for this thread's numbers when it is scraped.
+  serveCalls({ metrics: async () => (app.metrics ? await app.metrics.json() : []) }, THREAD_ANSWERS, answers);
+  answers.unref();
   app.addHook('onClose', async () => database!.close());
   servedByHeader(app);
   const { stop, drain } = stopping(app, config);

@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort, parentPort, Worker } from 'node:worker_threads';
 import type { Server } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { serveCalls } from './thread-calls.ts';
+import { remoteCalls, serveCalls } from './thread-calls.ts';
 
 /**
  * WORKERS > 1: threads of one process serve the port, and the main thread keeps what they all
@@ -28,11 +28,18 @@ export type FromThread =
   | { type: 'listen-failed'; error: { code?: string; message: string } }
   | { type: 'stopped' };
 
-/** What a serving thread is given when it starts: its place, and a port to each thing the main thread keeps, by name. */
+/** What a serving thread is given when it starts: its place, a port to each thing the main thread keeps, by name, and the port it answers the main thread on. */
 export interface ThreadData {
   index: number;
   ports: Record<string, MessagePort>;
+  answers: MessagePort;
 }
+
+/** What a serving thread answers when the main thread asks: its metrics, as plain data (modules/metrics/thread-metrics.ts). */
+export interface ThreadAnswers {
+  metrics(): Promise<unknown[]>;
+}
+export const THREAD_ANSWERS = ['metrics'] as const satisfies readonly (keyof ThreadAnswers)[];
 
 /** Something the main thread keeps for the serving threads: the object, and the calls they make of it. */
 export interface Kept {
@@ -55,6 +62,7 @@ export function startThreads(entry: URL | string, count: number, kept: Record<st
   let died: (info: { index: number; code: number }) => void = () => {};
   const diedOnce = new Promise<{ index: number; code: number }>((resolve) => (died = resolve));
   const readies: Promise<void>[] = [];
+  const answers: ThreadAnswers[] = [];
 
   for (let index = 0; index < count; index++) {
     const ports: Record<string, MessagePort> = {};
@@ -65,7 +73,13 @@ export function startThreads(entry: URL | string, count: number, kept: Record<st
       ours.push(port1);
       ports[name] = port2;
     }
-    const thread = new Worker(entry, { workerData: { index, ports } satisfies ThreadData, transferList: Object.values(ports) });
+    const asked = new MessageChannel();
+    answers.push(remoteCalls<ThreadAnswers>(THREAD_ANSWERS, asked.port1));
+    ours.push(asked.port1);
+    const thread = new Worker(entry, {
+      workerData: { index, ports, answers: asked.port2 } satisfies ThreadData,
+      transferList: [...Object.values(ports), asked.port2],
+    });
     threads.push(thread);
     readies.push(
       new Promise((resolve) => {
@@ -90,6 +104,8 @@ export function startThreads(entry: URL | string, count: number, kept: Record<st
   return {
     ready: Promise.all(readies).then(() => undefined),
     died: diedOnce,
+    /** Each thread's answers, by its index (a thread that ended answers nothing: ask with a time limit). */
+    answers,
     async listen(): Promise<{ code?: string; message: string } | null> {
       const first = await ask(threads[0], { type: 'listen' }, ['listening', 'listen-failed']);
       if (first.type === 'listen-failed') return first.error;

@@ -55,6 +55,10 @@ export function configEnv(config: Config): Record<string, string> {
     WEBHOOK_ALLOW_PRIVATE: String(config.webhooks.allowPrivate),
     WEBHOOK_MAX_FAILURES: String(config.webhooks.maxFailures),
     WEBHOOK_TIMEOUT_SECONDS: String(config.webhooks.timeoutSeconds),
+    METRICS: String(config.metrics.enabled),
+    METRICS_TOKEN: config.metrics.token,
+    METRICS_PORT: String(config.metrics.port),
+    METRICS_HOST: config.metrics.host,
   };
   if ((config.search.strategy ?? 'auto') !== 'auto') {
     throw new Error(`procs mode: the search is forced to strategy ${config.search.strategy}, a setting of tests only (a server chooses per query)`);

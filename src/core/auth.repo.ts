@@ -1,6 +1,6 @@
 import type { Db } from '../db/engine.ts';
 
-/** The user an API key (by its hash) belongs to, with the key's id, state and last use; undefined for an unknown key. */
+/** The user an API key (by its hash) belongs to, with the key's id, state, limits and last use; undefined for an unknown key. */
 export async function findUserByKey(db: Db, keyHash: string) {
   return db
     .selectFrom('api_keys')
@@ -14,6 +14,10 @@ export async function findUserByKey(db: Db, keyHash: string) {
       'api_keys.id as key_id',
       'api_keys.is_active',
       'api_keys.last_used',
+      'api_keys.last_used_ip',
+      'api_keys.scopes',
+      'api_keys.expires_at',
+      'api_keys.allowed_addresses',
     ])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
@@ -35,7 +39,7 @@ export async function touchUser(db: Db, userId: number, now: number): Promise<vo
   await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
 }
 
-/** Sets the API key's last_used. */
-export async function touchKey(db: Db, keyId: number, now: number): Promise<void> {
-  await db.updateTable('api_keys').set({ last_used: now }).where('id', '=', keyId).execute();
+/** Sets the API key's last use and the address it came from. */
+export async function touchKey(db: Db, keyId: number, now: number, ip: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used: now, last_used_ip: ip }).where('id', '=', keyId).execute();
 }

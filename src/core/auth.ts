@@ -5,6 +5,8 @@ import { banInForce } from './bans.repo.ts';
 import type { Deps, Viewer } from './deps.ts';
 import { sendError } from './errors.ts';
 import { isModerator } from './policy.ts';
+import { addressAllowed, plainAddress } from './addresses.ts';
+import { missingScope, requireRouteScopes, routeScope, type RouteScope } from './scopes.ts';
 import { sha256Hex } from './tokens.ts';
 import { unavailableOf } from '../storage/unavailable.ts';
 
@@ -33,6 +35,11 @@ declare module 'fastify' {
     whileBanned?: boolean;
     /** Count the route's requests in the rate-limit window of this route of ours ("GET /api/posts"): the same data, one budget. */
     limitAs?: string;
+    /**
+     * What an API key needs to call the route (core/scopes.ts). A GET needs `read` and a route
+     * only staff may call `moderation` unless this says otherwise; every other route must say.
+     */
+    scope?: RouteScope;
   }
   interface FastifyRequest {
     authMethod: 'key' | 'session' | null;
@@ -100,12 +107,14 @@ function otherBoardKey(req: FastifyRequest): { username: string; key: string } |
 
 /**
  * Resolves who is calling (X-API-Key first, then the session cookie) on every request, then
- * applies the route's `config.auth` rule. An invalid or revoked key is 401 everywhere.
+ * applies the route's `config.auth` rule. An invalid, revoked or expired key is 401 everywhere; a
+ * key's addresses and scopes (`config.scope`) are checked here too, for every route at once.
  */
 export function installAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('authMethod', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('apiKeyId', null);
+  requireRouteScopes(app);
 
   app.addHook('onRequest', (req, reply, done) => {
     const header = req.headers['x-api-key'];
@@ -117,6 +126,35 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
     resolveCaller(req, reply, key, other, token).then(() => done(), done);
   });
 
+  /**
+   * Takes the key as the caller, or answers why not: unknown, revoked or expired (401), another
+   * user's name beside it, an address it does not allow or a scope it lacks for the route (403).
+   */
+  async function acceptKey(req: FastifyRequest, reply: FastifyReply, key: string | string[], other: { username: string } | null): Promise<unknown> {
+    const found = typeof key === 'string' && key.length <= 200 ? await userByKey(deps, key) : undefined;
+    if (found?.is_active !== 1) return deny(req, reply, 401, 'Invalid or revoked API key');
+    const now = deps.clock.now();
+    if (found.expires_at !== null && found.expires_at <= now) return deny(req, reply, 401, 'API key expired');
+    // The name the client gave must be the key's owner's (names are case-insensitive).
+    if (other && other.username.toLowerCase() !== found.username.toLowerCase()) return deny(req, reply, 401, 'The API key does not belong to that user');
+    const ip = plainAddress(req.ip);
+    if (found.allowed_addresses !== null && !addressAllowed(ip, found.allowed_addresses.split(' '))) {
+      return deny(req, reply, 403, `API key not allowed from address ${ip}`);
+    }
+    const held = found.scopes.split(' ');
+    const missing = scopeMissing(req, held, found.role as Viewer['role']);
+    if (missing) return deny(req, reply, 403, `API key lacks scope '${missing}'`);
+    req.viewer = keyViewer(found, held);
+    req.authMethod = 'key';
+    req.apiKeyId = found.key_id;
+    // A new address is written at once, so the list says where the key was last used from.
+    if (found.last_used === null || now - found.last_used >= TOUCH_EVERY_MS || found.last_used_ip !== ip) {
+      await repo.touchKey(deps.db, found.key_id, now, ip).catch(notTouched(req, 'api_keys.last_used'));
+    }
+    touch(deps, req, found);
+    return undefined;
+  }
+
   async function resolveCaller(
     req: FastifyRequest,
     reply: FastifyReply,
@@ -125,18 +163,8 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
     token: string | undefined,
   ): Promise<unknown> {
     if (key !== undefined) {
-      const found = typeof key === 'string' && key.length <= 200 ? await userByKey(deps, key) : undefined;
-      if (found?.is_active !== 1) return deny(req, reply, 401, 'Invalid or revoked API key');
-      // The name the client gave must be the key's owner's (names are case-insensitive).
-      if (other && other.username.toLowerCase() !== found.username.toLowerCase()) return deny(req, reply, 401, 'The API key does not belong to that user');
-      req.viewer = asViewer(found);
-      req.authMethod = 'key';
-      req.apiKeyId = found.key_id;
-      const now = deps.clock.now();
-      if (found.last_used === null || now - found.last_used >= TOUCH_EVERY_MS) {
-        await repo.touchKey(deps.db, found.key_id, now).catch(notTouched(req, 'api_keys.last_used'));
-      }
-      touch(deps, req, found);
+      const refused = await acceptKey(req, reply, key, other);
+      if (refused) return refused;
     } else {
       const found = token ? await userBySession(deps, token) : undefined;
       if (found) {
@@ -159,6 +187,19 @@ export function installAuth(app: FastifyInstance, deps: Deps): void {
       if (ban) return deny(req, reply, 403, banMessage(ban), { ban: banJson(ban) });
     }
   }
+}
+
+/** The scope the key lacks for the request's route (core/scopes.ts), or null; an unknown route (404) needs none. */
+function scopeMissing(req: FastifyRequest, held: string[], role: Viewer['role']): string | null {
+  if (req.routeOptions.url === undefined) return null;
+  // Every route has a scope (requireRouteScopes); one without would ask for all of them, not none.
+  return missingScope(routeScope(req.method, req.routeOptions.config) ?? 'account', held, role);
+}
+
+/** The viewer a key acts as: without `moderation`, a moderator's or an admin's key has a member's powers only. */
+function keyViewer(found: { id: number; username: string; role: string; tier: string }, held: string[]): Viewer {
+  const viewer = asViewer(found);
+  return held.includes('moderation') || !isModerator(viewer) ? viewer : { ...viewer, role: 'user' };
 }
 
 /** The signed-in viewer of a route guarded by `config.auth` (the hook guarantees it). */

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/engine.ts';
 import type { MediaStore } from '../storage/media-store.ts';
+import type { MetricsRecorder } from './metrics.ts';
 
 export interface Clock {
   /** Epoch milliseconds. Tests move it instead of sleeping. */
@@ -16,6 +17,8 @@ export interface Deps {
   clock: Clock;
   media: MediaStore;
   startedAt: number;
+  /** What GET /metrics counts; absent while METRICS is off (and in the command line). */
+  metrics?: MetricsRecorder;
 }
 
 /** The signed-in user behind a request (session or API key), or null for anonymous. */

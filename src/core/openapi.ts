@@ -17,7 +17,9 @@ Conventions:
 - An unknown route is 404; a known path with the wrong method is 405 with an \`Allow\` header.
 
 Authentication: anonymous, a session (cookie \`ib_session\`, from POST /api/auth/login or register),
-or an API key in the \`X-API-Key\` header. An invalid or revoked key is 401 on every endpoint.
+or an API key in the \`X-API-Key\` header. An invalid, revoked or expired key is 401 on every endpoint.
+A key may be limited to scopes (each operation names the one it needs, \`x-api-key-scope\`), a time and
+client addresses: a request outside them is 403 naming the missing scope or the address.
 Cookie-authenticated writes whose \`Origin\` names another site are refused (403).
 A banned user still reads, but every write of theirs (POST, PUT, PATCH, DELETE, by session or by
 any of their keys; signing in and out and changing the password apart) is 403, with a message naming

@@ -138,7 +138,9 @@ function openSqlite(opts: DatabaseOptions): Database {
   conn.function(COMMIT_ORDER_FUNCTION, { deterministic: false }, () => null);
   const marks = file === ':memory:' ? null : commitMarks(conn, target);
   const statements = withStatementCache(conn, { onClose: () => marks?.close() });
-  return new Database({ dialect: new SqliteDialectForDisk({ database: statements }, conn, opts.dataDir) }, 'sqlite', readerNow(conn, statements), marks?.mark);
+  const dialect = new SqliteDialectForDisk({ database: statements }, conn, opts.dataDir);
+  const use = () => ({ max: 1, inUse: dialect.use.inUse, idle: 1 - dialect.use.inUse, waiting: dialect.use.waiting });
+  return new Database({ dialect }, 'sqlite', readerNow(conn, statements), marks?.mark, undefined, use);
 }
 
 /** A connection to the file, in WAL mode; a disk that is full or read-only stops here with a message saying so. */
@@ -189,7 +191,8 @@ async function openPostgres(url: string, schema?: string, poolSize = 10): Promis
       throw asOutage(err);
     });
   const listener = pgListener(pg.Client, { connectionString: url, keepAlive: true, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
-  return new Database({ dialect: new ScopedPostgresDialect({ pool: { connect, end: () => pool.end() } }) }, 'postgres', undefined, undefined, listener);
+  const use = () => ({ max: poolSize, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return new Database({ dialect: new ScopedPostgresDialect({ pool: { connect, end: () => pool.end() } }) }, 'postgres', undefined, undefined, listener, use);
 }
 
 /** Drops a test schema and everything in it. */

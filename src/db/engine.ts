@@ -19,6 +19,14 @@ import type { DialectName } from './dialect.ts';
 /** Which engine a Database runs on: read inside src/db/ only (a test holds the rest of the code to that). */
 export type Engine = DialectName;
 
+/** A database object's connections: at most `max`, `inUse` lent out, `idle` open and free, `waiting` callers queued for one. */
+export interface ConnectionUse {
+  max: number;
+  inUse: number;
+  idle: number;
+  waiting: number;
+}
+
 /** A connection to the board's tables, or a transaction on one: what a repository's statements run on. */
 export type Db = Kysely<DB>;
 /** A transaction a service opened (`db.transaction().execute(...)`) and hands to repositories. */
@@ -40,8 +48,15 @@ export class Database extends Kysely<DB> {
     private readonly markNow?: () => Buffer | null,
     /** PostgreSQL: a listener to NOTIFY on a connection of its own (notices.ts). */
     private readonly listener?: (name: string, heard: () => void) => StopListening,
+    /** How the connections are used now (the pool's counts; SQLite's one connection). */
+    private readonly use?: () => ConnectionUse,
   ) {
     super(config);
+  }
+
+  /** The connections this object holds and who waits for one, for GET /metrics; null when it cannot tell. */
+  connections(): ConnectionUse | null {
+    return this.use?.() ?? null;
   }
 
   /**

@@ -22,6 +22,7 @@ import * as importRecords from './migrations/019-import-records.ts';
 import * as events from './migrations/020-events.ts';
 import * as webhooks from './migrations/021-webhooks.ts';
 import * as savedSearches from './migrations/022-saved-searches.ts';
+import * as apiKeyLimits from './migrations/023-api-key-limits.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -51,6 +52,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '020-events': events,
   '021-webhooks': webhooks,
   '022-saved-searches': savedSearches,
+  '023-api-key-limits': apiKeyLimits,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */

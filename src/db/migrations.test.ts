@@ -162,6 +162,44 @@ for (const kind of databaseKinds()) {
     }
   });
 
+  test(`023-api-key-limits on a board with keys: each keeps what its owner's role let it do, with no expiry and any address [${kind}]`, async () => {
+    const { database, cleanup } = await freshDatabase(kind, { lastMigration: '022-saved-searches' });
+    try {
+      const db = database as Kysely<any>;
+      for (const role of ['user', 'moderator', 'admin']) {
+        const userId = await createUser(database, { username: `${role}-owner`, role, tier: 'pro' });
+        await db
+          .insertInto('api_keys')
+          .values({
+            user_id: userId,
+            name: role,
+            key_hash: role.padEnd(64, '0'),
+            key_prefix: 'ib_x',
+            is_active: 1,
+            created_at: 1,
+            last_used: null,
+            revoked_at: null,
+          })
+          .execute();
+      }
+      await migrateToLatest(db, kind);
+      const rows = await db.selectFrom('api_keys').select(['name', 'scopes', 'expires_at', 'allowed_addresses', 'last_used_ip']).orderBy('id').execute();
+      const member = 'read posts:write comments:write reactions:write pools:write';
+      assert.deepEqual(
+        rows,
+        [member, `${member} moderation`, `${member} moderation`].map((scopes, i) => ({
+          name: ['user', 'moderator', 'admin'][i],
+          scopes,
+          expires_at: null,
+          allowed_addresses: null,
+          last_used_ip: null,
+        })),
+      );
+    } finally {
+      await cleanup();
+    }
+  });
+
   test(`a database that ran only some of the development migrations is refused, untouched [${kind}]`, async () => {
     const { database, cleanup } = await freshDatabase(kind);
     try {

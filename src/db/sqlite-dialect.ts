@@ -14,6 +14,9 @@ import { DatabaseOutage } from './outage.ts';
  * `dir` is the folder of the database file.
  */
 export class SqliteDialectForDisk extends SqliteDialect {
+  /** The one connection: whether a statement or transaction holds it, and how many wait for it (Database.connections). */
+  readonly use = { inUse: 0, waiting: 0 };
+
   constructor(
     private readonly config: SqliteDialectConfig,
     private readonly conn: SQLite.Database,
@@ -23,7 +26,7 @@ export class SqliteDialectForDisk extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new SqliteDriverForDisk(this.config, this.conn, this.dir);
+    return new SqliteDriverForDisk(this.config, this.conn, this.dir, this.use);
   }
 }
 
@@ -34,12 +37,20 @@ class SqliteDriverForDisk extends SqliteDriver {
     config: SqliteDialectConfig,
     private readonly conn: SQLite.Database,
     private readonly dir: string,
+    private readonly use: { inUse: number; waiting: number },
   ) {
     super(config);
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
-    const inner = await super.acquireConnection();
+    this.use.waiting++;
+    let inner: DatabaseConnection;
+    try {
+      inner = await super.acquireConnection();
+    } finally {
+      this.use.waiting--;
+    }
+    this.use.inUse++;
     const dir = this.dir;
     // One connection, as the driver has: its statements run in the call (better-sqlite3 is synchronous), so they throw there.
     this.connection ??= {
@@ -53,6 +64,11 @@ class SqliteDriverForDisk extends SqliteDriver {
       streamQuery: (query, chunkSize) => inner.streamQuery(query, chunkSize),
     };
     return this.connection;
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.use.inUse--;
+    await super.releaseConnection();
   }
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {

@@ -34,6 +34,12 @@ export interface ApiKeysTable {
   created_at: number;
   last_used: number | null;
   revoked_at: number | null;
+  /** Space-separated scopes (core/scopes.ts). */
+  scopes: string;
+  expires_at: number | null;
+  /** Space-separated addresses and CIDRs; null: any address. */
+  allowed_addresses: string | null;
+  last_used_ip: string | null;
 }
 
 export interface PostsTable {

@@ -105,3 +105,14 @@ export async function letGo(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** Jobs waiting or under way, by kind and state (GET /metrics): the queue's depth. */
+export async function queueDepth(db: Db): Promise<{ kind: string; state: JobState; jobs: number }[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('jobs')])
+    .where('state', 'in', ['queued', 'running'])
+    .groupBy(['kind', 'state'])
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, state: r.state, jobs: Number(r.jobs) }));
+}

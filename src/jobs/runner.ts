@@ -105,12 +105,15 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
     log.info({ ...about, done: Number(job.done), total: Number(job.total) }, job.cursor === null ? 'jobs: starting' : 'jobs: resuming where it stopped');
     const params: unknown = JSON.parse(job.params);
     let cursor: unknown = job.cursor === null ? null : JSON.parse(job.cursor);
+    const started = performance.now();
+    const ended = (failed: boolean) => deps.metrics?.jobEnded(job.kind, failed, (performance.now() - started) / 1000);
     while (!stopping) {
       try {
         const result = await step(job.id, kind, params, cursor);
         resumed();
         if (result.finished) {
           log.info(about, 'jobs: done');
+          ended(false);
           return true;
         }
         cursor = result.cursor;
@@ -127,6 +130,7 @@ export function startJobRunner(deps: Deps, log: FastifyBaseLogger, opts: JobRunn
         }
         log.error({ ...about, err }, 'jobs: a step failed; the job is marked failed');
         await letGo(deps.db, job.id, owner, 'failed', messageOf(err), deps.clock.now());
+        ended(true);
         return true;
       }
       await nextTurn();

@@ -229,21 +229,25 @@ export function createEngineCore(
  * at the new one. Without rows to read, the version is read at the end. What the core left to SQL
  * runs here, in the thread that asked.
  */
-export function searchEngine(deps: Pick<Deps, 'db' | 'config'>, core: EngineCore) {
+export function searchEngine(deps: Pick<Deps, 'db' | 'config' | 'metrics'>, core: EngineCore) {
   let newest = 0;
   const page = async <T>(request: PageRequest<T>): Promise<T> => {
     const { query, render, filters } = request;
     const offset = query.offset ?? 0;
     const limit = query.limit ?? 24;
+    const started = deps.metrics ? performance.now() : 0;
     const at = async (version?: number) => {
       const found = await core.searchAt(query, filters, version);
       newest = found.newestId;
       const rendered = await render(await finishSearch(deps.db, found.plan, deps.config.search.budgetMs), offset, limit);
-      return { ...rendered, searchedAt: found.version };
+      return { ...rendered, searchedAt: found.version, strategy: found.plan.strategy };
     };
     const first = await at();
     const now = first.version ?? (await counter(deps.db, 'version'));
-    return now === first.searchedAt ? first.value : (await at(now)).value;
+    const last = now === first.searchedAt ? first : await at(now);
+    // Timed here, in the thread that asked: the plan (wherever the core is) and the SQL it left.
+    deps.metrics?.searched(last.strategy, (performance.now() - started) / 1000);
+    return last.value;
   };
   return {
     page,

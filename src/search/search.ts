@@ -83,6 +83,8 @@ export interface SearchPlan {
   all: SearchPage | SqlJob | null;
   wildcards: Wildcard[];
   order: readonly OrderKey[];
+  /** The strategy that answers the page: the planner's choice, or `sql` when it gave the page back. */
+  strategy: StrategyName;
 }
 
 /** Compiles and plans the query, and answers what the kept sets can answer. */
@@ -94,16 +96,18 @@ export async function searchPlan(
   indexes?: SetIndexes,
 ): Promise<SearchPlan> {
   const { unfiltered, ...compiled } = await compileQuery(r, lookups, settings);
-  const execute = async (expr: Expr, offset: number, limit: number): Promise<SearchPage | SqlJob> => {
+  let strategy: StrategyName = 'sql';
+  const execute = async (expr: Expr, offset: number, limit: number, ofPage = false): Promise<SearchPage | SqlJob> => {
     const c = { ...compiled, expr: simplify(expr) };
-    const strategy = plan(c, settings, indexes);
+    const chosen = plan(c, settings, indexes);
     // A strategy that finds it cannot answer after all (dates out of id order, too many candidates) gives null: SQL answers.
-    const inMemory = strategy === 'sql' || !indexes ? null : await IN_MEMORY[strategy](db, c, offset, limit, indexes, settings.budgetMs);
+    const inMemory = chosen === 'sql' || !indexes ? null : await IN_MEMORY[chosen](db, c, offset, limit, indexes, settings.budgetMs);
+    if (ofPage && inMemory) strategy = chosen;
     return inMemory ?? { sql: c, offset, limit };
   };
   // Without filters that hide anything, nothing more than the page is done.
-  const [page, all] = await Promise.all([execute(compiled.expr, r.offset, r.limit), unfiltered ? execute(unfiltered, 0, 1) : null]);
-  return { page, all, wildcards: compiled.wildcards, order: compiled.order };
+  const [page, all] = await Promise.all([execute(compiled.expr, r.offset, r.limit, true), unfiltered ? execute(unfiltered, 0, 1) : null]);
+  return { page, all, wildcards: compiled.wildcards, order: compiled.order, strategy };
 }
 
 /** Runs what a plan left to SQL, and makes the result. */

@@ -35,6 +35,7 @@ export function installRateLimits(app: FastifyInstance, deps: Deps, store: Limit
     reply.header('X-RateLimit-Remaining', Math.max(0, tight.limit - tight.count));
     reply.header('X-RateLimit-Reset', seconds(tight.resetAt));
     if (d.allowed) return;
+    deps.metrics?.rateLimited(req.routeOptions.url ?? 'unmatched');
     const wait = Math.max(...d.windows.filter((w) => w.count + 1 > w.limit).map((w) => seconds(w.resetAt)));
     reply.header('X-RateLimit-Reset', wait);
     reply.header('Retry-After', wait);

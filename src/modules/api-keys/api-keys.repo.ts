@@ -11,9 +11,15 @@ export async function lockUserTier(db: Database, trx: Tx, userId: number) {
   return db.lockRows(user).executeTakeFirstOrThrow();
 }
 
-/** How many active keys the user has (`n`). */
-export async function countActiveKeys(trx: Tx, userId: number) {
-  return trx.selectFrom('api_keys').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).where('is_active', '=', 1).executeTakeFirstOrThrow();
+/** How many active keys the user has that have not expired at `now` (`n`): what the tier caps. */
+export async function countActiveKeys(trx: Tx, userId: number, now: number) {
+  return trx
+    .selectFrom('api_keys')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('user_id', '=', userId)
+    .where('is_active', '=', 1)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
 }
 
 /** Adds a key; returns the new row. */
@@ -36,13 +42,14 @@ export async function revokeKey(db: Db, keyId: number, now: number): Promise<voi
   await db.updateTable('api_keys').set({ is_active: 0, revoked_at: now }).where('id', '=', keyId).execute();
 }
 
-/** The ids of the user's active keys, oldest first. */
-export async function activeKeyIds(db: Db, userId: number) {
+/** The ids of the user's active keys that have not expired at `now`, oldest first. */
+export async function activeKeyIds(db: Db, userId: number, now: number) {
   return db
     .selectFrom('api_keys')
     .select('id')
     .where('user_id', '=', userId)
     .where('is_active', '=', 1)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .execute();

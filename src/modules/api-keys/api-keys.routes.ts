@@ -11,11 +11,13 @@ export function apiKeysRoutes(app: TypedApp, deps: Deps): void {
     {
       schema: {
         summary: 'Create an API key (X-API-Key or session); the secret is shown once. Active keys are capped by tier',
+        description:
+          "Optionally limited: `scopes` (left out: every scope you may give; `moderation` for moderators and admins only, 403 for others), `expiresAt` (a future time; then 401 `API key expired`) and `allowedAddresses` (IPv4/IPv6 addresses and CIDRs; from any other address 403). An unknown scope, a time past or a bad address is a 400 naming it. Expired keys do not count against the tier's cap.",
         tags: ['api-keys'],
         body: NewKeyBody,
         response: { 201: CreatedKey, ...errors(400, 401, 403, 429) },
       },
-      config: { auth: 'user', limit: 'keys' },
+      config: { auth: 'user', limit: 'keys', scope: 'account' },
     },
     async (req, reply) => reply.code(201).send(await keys.createKey(deps, viewerOf(req), req.body)),
   );
@@ -28,7 +30,7 @@ export function apiKeysRoutes(app: TypedApp, deps: Deps): void {
         tags: ['api-keys'],
         response: { 200: KeyList, ...errors(401, 429) },
       },
-      config: { auth: 'user', limit: 'keys' },
+      config: { auth: 'user', limit: 'keys', scope: 'account' },
     },
     async (req) => keys.listKeys(deps, viewerOf(req)),
   );
@@ -42,7 +44,7 @@ export function apiKeysRoutes(app: TypedApp, deps: Deps): void {
         body: RevokeKeyBody,
         response: { 200: Message, ...errors(400, 401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'keys' },
+      config: { auth: 'user', limit: 'keys', scope: 'account' },
     },
     async (req) => keys.revokeKey(deps, viewerOf(req), req.body),
   );

@@ -1,8 +1,32 @@
 import { Type, type Static } from 'typebox';
 import { Id, Timestamp } from '../../core/schemas.ts';
+import { SCOPES } from '../../core/scopes.ts';
+
+const ScopeList = Type.Array(Type.String({ maxLength: 40 }), {
+  description: `What the key may do: ${SCOPES.join(', ')} (moderation: moderators and admins only)`,
+});
+const AddressList = Type.Array(Type.String({ maxLength: 64 }), {
+  description: 'IPv4 or IPv6 addresses and CIDR ranges (`203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`) the key may be used from; empty: any address',
+});
 
 export const NewKeyBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 64, description: '1-64 characters (surrounding spaces trimmed)' }) },
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, description: '1-64 characters (surrounding spaces trimmed)' }),
+    scopes: Type.Optional(
+      Type.Array(Type.String({ maxLength: 40 }), {
+        minItems: 1,
+        maxItems: 20,
+        description: `What the key may do, from: ${SCOPES.join(', ')}. Left out: every scope you may give (moderation only for moderators and admins)`,
+      }),
+    ),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the key stops working (ISO 8601, in the future); left out: never' })),
+    allowedAddresses: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 20,
+        description: 'Addresses and CIDR ranges, IPv4 or IPv6, the key may be used from; left out or empty: any address',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type NewKeyBody = Static<typeof NewKeyBody>;
@@ -16,6 +40,9 @@ export const CreatedKey = Type.Object({
   name: Type.String(),
   prefix: Type.String({ description: 'The first characters of the secret, to tell keys apart later' }),
   createdAt: Timestamp,
+  scopes: ScopeList,
+  expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When the key stops working; null: never' }),
+  allowedAddresses: AddressList,
 });
 
 export const KeyRecord = Type.Object({
@@ -24,7 +51,11 @@ export const KeyRecord = Type.Object({
   prefix: Type.String(),
   lastUsed: Type.Union([Timestamp, Type.Null()], { description: 'null until the key is first used' }),
   createdAt: Timestamp,
-  isActive: Type.Boolean({ description: 'false once revoked; revoked keys stay in the list' }),
+  isActive: Type.Boolean({ description: 'false once revoked; revoked keys stay in the list (an expired key stays true: see expiresAt)' }),
+  scopes: ScopeList,
+  expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When the key stops working (401 from then on); null: never' }),
+  allowedAddresses: AddressList,
+  lastUsedFrom: Type.Union([Type.String(), Type.Null()], { description: 'The client address of its last use; null until first used' }),
 });
 
 export const KeyList = Type.Object({

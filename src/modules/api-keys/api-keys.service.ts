@@ -6,6 +6,7 @@ import { KEY_CAP, type Tier } from '../../core/tiers.ts';
 import { randomToken, sha256Hex } from '../../core/tokens.ts';
 import type { NewKeyBody, RevokeKeyBody } from './api-keys.schemas.ts';
 import { toId } from '../../core/ids.ts';
+import { keyLimits, limitsJson } from './api-keys.limits.ts';
 import * as repo from './api-keys.repo.ts';
 
 export const KEY_PREFIX = 'ib_';
@@ -29,11 +30,12 @@ export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
   if (name === '') badRequest("field 'name' must not be empty", [{ field: 'name', message: 'must not be empty' }]);
   const secret = KEY_PREFIX + randomToken();
   const now = deps.clock.now();
+  const limits = keyLimits(viewer, body, now);
   const row = await deps.db.transaction().execute(async (trx) => {
     // Lock the user row so two concurrent creates cannot both pass the cap (SQLite serialises writes anyway).
     const { tier } = await repo.lockUserTier(deps.db, trx, viewer.id);
     const cap = KEY_CAP[tier as Tier] ?? 0;
-    const active = await repo.countActiveKeys(trx, viewer.id);
+    const active = await repo.countActiveKeys(trx, viewer.id, now);
     if (Number(active.n) >= cap) forbidden(capMessage(tier as Tier, cap, Number(active.n), viewer));
     return repo.insertKey(trx, {
       user_id: viewer.id,
@@ -44,9 +46,10 @@ export async function createKey(deps: Deps, viewer: Viewer, body: NewKeyBody) {
       created_at: now,
       last_used: null,
       revoked_at: null,
+      ...limits,
     });
   });
-  return { id: String(row.id), key: secret, name: row.name, prefix: row.key_prefix, createdAt: iso(row.created_at) };
+  return { id: String(row.id), key: secret, name: row.name, prefix: row.key_prefix, createdAt: iso(row.created_at), ...limitsJson(row) };
 }
 
 export async function listKeys(deps: Deps, viewer: Viewer) {
@@ -59,6 +62,8 @@ export async function listKeys(deps: Deps, viewer: Viewer) {
       lastUsed: isoOrNull(k.last_used),
       createdAt: iso(k.created_at),
       isActive: k.is_active === 1,
+      ...limitsJson(k),
+      lastUsedFrom: k.last_used_ip,
     })),
     tier: viewer.tier,
     maxKeys: KEY_CAP[viewer.tier] ?? 0,
@@ -76,9 +81,9 @@ export async function revokeKey(deps: Deps, viewer: Viewer, body: RevokeKeyBody)
   return { message: `API key ${body.keyId} revoked` };
 }
 
-/** After a tier goes down: revoke the newest active keys beyond the new cap. */
+/** After a tier goes down: revoke the newest active, unexpired keys beyond the new cap. */
 export async function enforceKeyCap(deps: { db: Db; clock: Clock }, userId: number, tier: Tier): Promise<number> {
-  const active = await repo.activeKeyIds(deps.db, userId);
+  const active = await repo.activeKeyIds(deps.db, userId, deps.clock.now());
   const excess = active.slice(KEY_CAP[tier]).map((k) => k.id);
   if (excess.length > 0) {
     await repo.revokeKeys(deps.db, excess, deps.clock.now());

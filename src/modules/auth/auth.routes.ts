@@ -32,7 +32,7 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
         body: RegisterBody,
         response: { 201: UserEnvelope, ...errors(400, 403, 409, 429) },
       },
-      config: { limit: 'auth' },
+      config: { limit: 'auth', scope: 'none' },
     },
     async (req, reply) => {
       const { user, token } = await auth.register(deps, req.body);
@@ -67,7 +67,7 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
         body: ResetBody,
         response: { 200: Message, ...errors(400, 429) },
       },
-      config: { limit: 'auth' },
+      config: { limit: 'auth', scope: 'none' },
     },
     async (req) => resetPassword(deps, req.body),
   );
@@ -81,7 +81,7 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
         body: LoginBody,
         response: { 200: UserEnvelope, ...errors(400, 401, 429) },
       },
-      config: { limit: 'auth', whileBanned: true },
+      config: { limit: 'auth', whileBanned: true, scope: 'none' },
     },
     async (req, reply) => {
       const { user, token } = await auth.login(deps, req.body);
@@ -94,7 +94,7 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
     '/api/auth/logout',
     {
       schema: { summary: 'Sign out: the session ends on the server at once', tags: ['auth'], response: { 200: Message, ...errors(403, 429) } },
-      config: { whileBanned: true },
+      config: { whileBanned: true, scope: 'none' },
     },
     async (req, reply) => {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -137,7 +137,7 @@ export function authRoutes(app: TypedApp, deps: Deps): void {
         body: PasswordChangeBody,
         response: { 200: Message, ...errors(400, 401, 403, 429) },
       },
-      config: { auth: 'user', whileBanned: true },
+      config: { auth: 'user', whileBanned: true, scope: 'account' },
     },
     async (req) => auth.changePassword(deps, viewerOf(req), req.sessionId, req.body),
   );

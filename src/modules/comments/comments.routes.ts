@@ -15,7 +15,7 @@ export function commentsRoutes(app: TypedApp, deps: Deps): void {
         body: NewComment,
         response: { 201: CommentCreated, ...errors(400, 401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'comments' },
+      config: { auth: 'user', limit: 'comments', scope: 'comments:write' },
     },
     async (req, reply) => reply.code(201).send(await comments.createComment(deps, viewerOf(req), req.body)),
   );
@@ -44,7 +44,7 @@ export function commentsRoutes(app: TypedApp, deps: Deps): void {
         params: CommentIdParams,
         response: { 200: Message, ...errors(401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'comments:write' },
     },
     async (req) => comments.deleteComment(deps, viewerOf(req), req.params.id),
   );

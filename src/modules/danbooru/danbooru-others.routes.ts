@@ -24,9 +24,18 @@ import * as pools from './danbooru-pools.service.ts';
 import * as tags from './danbooru-tags.service.ts';
 import { listComments } from './danbooru-comments.service.ts';
 import * as votes from './danbooru-reactions.service.ts';
+import type { RouteScope } from '../../core/scopes.ts';
 
-/** Route config of Danbooru's API: its errors and key styles, counted in our route's window `limitAs`. */
-const danbooru = (limit: string, limitAs: string, auth?: 'user') => ({ compat: 'danbooru', limit, limitAs, ...(auth ? { auth } : {}) });
+/**
+ * Route config of Danbooru's API: its errors and key styles, counted in our route's window
+ * `limitAs`; a write needs a member, and of a key the scope `write` names.
+ */
+const danbooru = (limit: string, limitAs: string, write?: RouteScope) => ({
+  compat: 'danbooru',
+  limit,
+  limitAs,
+  ...(write ? { auth: 'user' as const, scope: write } : {}),
+});
 const tagsOf = ['danbooru'];
 const NoContent = Type.Null({ description: 'Done' });
 
@@ -107,7 +116,7 @@ export function danbooruOtherRoutes(app: TypedApp, deps: Deps): void {
         body: FavoriteBody,
         response: { 201: DanbooruFavorite, ...danbooruErrors(401, 403, 404, 422, 429) },
       },
-      config: danbooru('write', 'PUT /api/posts/:id/favorite', 'user'),
+      config: danbooru('write', 'PUT /api/posts/:id/favorite', 'reactions:write'),
     },
     async (req, reply) => reply.code(201).send(await votes.favorite(deps, viewerOf(req), req.query.post_id ?? req.body?.post_id)),
   );
@@ -121,7 +130,7 @@ export function danbooruOtherRoutes(app: TypedApp, deps: Deps): void {
         params: DanbooruIdParams,
         response: { 204: NoContent, ...danbooruErrors(401, 403, 404, 429) },
       },
-      config: danbooru('write', 'DELETE /api/posts/:id/favorite', 'user'),
+      config: danbooru('write', 'DELETE /api/posts/:id/favorite', 'reactions:write'),
     },
     async (req, reply) => {
       await reactions.favorite(deps, viewerOf(req), req.params.id, false);
@@ -139,7 +148,7 @@ export function danbooruOtherRoutes(app: TypedApp, deps: Deps): void {
         querystring: VoteQuery,
         response: { 200: DanbooruVote, ...danbooruErrors(401, 403, 404, 422, 429) },
       },
-      config: danbooru('write', 'PUT /api/posts/:id/like', 'user'),
+      config: danbooru('write', 'PUT /api/posts/:id/like', 'reactions:write'),
     },
     async (req) => votes.vote(deps, viewerOf(req), req.params.id, req.query.score),
   );
@@ -153,7 +162,7 @@ export function danbooruOtherRoutes(app: TypedApp, deps: Deps): void {
         params: DanbooruIdParams,
         response: { 204: NoContent, ...danbooruErrors(401, 403, 404, 429) },
       },
-      config: danbooru('write', 'DELETE /api/posts/:id/like', 'user'),
+      config: danbooru('write', 'DELETE /api/posts/:id/like', 'reactions:write'),
     },
     async (req, reply) => {
       await reactions.like(deps, viewerOf(req), req.params.id, false);

@@ -116,6 +116,8 @@ export function createEventsService(deps: Deps, posts: PostsService, log: (err: 
         },
       };
     },
+    /** Streams open on this app now (GET /metrics). */
+    openStreams: (): number => open.size,
     /** Says that this process wrote: its own reader and every other instance's read now (after a write request). */
     written(): void {
       hub.wake();

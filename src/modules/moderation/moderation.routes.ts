@@ -33,7 +33,7 @@ export function moderationRoutes(app: TypedApp, deps: Deps): void {
         body: NewReport,
         response: { 201: ReportEnvelope, ...errors(400, 401, 403, 404, 409, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'comments:write' },
     },
     async (req, reply) => reply.code(201).send(await createReport(deps, viewerOf(req), req.body)),
   );

@@ -11,7 +11,7 @@ import * as pools from './pools.write.ts';
 const PoolWithPosts = Type.Object({ pool: Pool, posts: Type.Array(PostListItem, { description: 'In pool order' }) });
 
 export function poolsRoutes(app: TypedApp, deps: Deps): void {
-  const write = { auth: 'user' as const, limit: 'write' };
+  const write = { auth: 'user' as const, limit: 'write', scope: 'pools:write' as const };
   const tags = ['pools'];
 
   app.post(

@@ -62,7 +62,7 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
         body: BulkTags,
         response: { 202: BulkTagsStarted, ...errors(400, 401, 403, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'moderation' },
     },
     async (req, reply) => reply.code(202).send(await bulkTags(deps, viewerOf(req), req.body)),
   );
@@ -79,7 +79,7 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
         body: PostPatch,
         response: { 200: PostDetail, ...errors(400, 401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'posts:write' },
     },
     async (req) => editPost(deps, viewerOf(req), req.params.id, req.body),
   );
@@ -112,7 +112,7 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
         body: RevertBody,
         response: { 200: PostDetail, ...errors(400, 401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'posts:write' },
     },
     async (req) => revertPost(deps, viewerOf(req), req.params.id, req.body),
   );
@@ -127,7 +127,7 @@ export function postsRoutes(app: TypedApp, deps: Deps, posts: PostsService): voi
         params: PostIdParams,
         response: { 200: Message, ...errors(401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'posts:write' },
     },
     async (req) => deletePost(deps, viewerOf(req), req.params.id, posts.held),
   );

@@ -60,6 +60,8 @@ export function createPostsService(deps: Deps, kept: { search?: SearchEngine; wi
     },
     /** Builds what the search keeps, so that the first requests do not wait for it. */
     warm: (): Promise<void> => search.warm(),
+    /** Bytes the search's kept sets hold, by kind (its core's, wherever that is). */
+    keptBytes: (): Promise<Record<string, number>> => search.memory(),
   };
 }
 

@@ -32,7 +32,7 @@ export function preferencesRoutes(app: TypedApp, deps: Deps): void {
         body: Preferences,
         response: { 200: Preferences, ...errors(400, 401, 403, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'read' },
     },
     async (req) => putPreferences(deps, viewerOf(req), req.body),
   );

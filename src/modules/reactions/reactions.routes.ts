@@ -18,7 +18,7 @@ const Page = Type.Object(
 
 export function reactionsRoutes(app: TypedApp, deps: Deps): void {
   const common = { params: PostIdParams, tags: ['reactions'] };
-  const write = { auth: 'user' as const, limit: 'write' };
+  const write = { auth: 'user' as const, limit: 'write', scope: 'reactions:write' as const };
 
   const kinds = [
     { path: 'like', schema: Liked, act: reactions.like, on: 'Like a post', off: 'Take back a like' },

@@ -13,7 +13,7 @@ const FEED_TEXT =
 export function savedSearchesRoutes(app: TypedApp, deps: Deps, posts: PostsService): void {
   const common = { tags: ['saved searches'] };
   const read = { auth: 'user' as const, limit: 'posts' };
-  const write = { auth: 'user' as const, limit: 'write' };
+  const write = { auth: 'user' as const, limit: 'write', scope: 'read' as const };
 
   app.get(
     '/api/saved-searches',

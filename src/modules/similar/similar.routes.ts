@@ -62,7 +62,12 @@ export function similarRoutes(app: TypedApp, deps: Deps, similar: SimilarService
         response: { 200: Similar, ...errors(400, 401, 413, 415, 429) },
       },
       // A search that stores nothing: a banned user may read.
-      config: { limit: 'search', whileBanned: true, swaggerTransform: multipartBody({ file: fileField('The image to compare (not stored)') }, ['file']) },
+      config: {
+        limit: 'search',
+        whileBanned: true,
+        scope: 'read',
+        swaggerTransform: multipartBody({ file: fileField('The image to compare (not stored)') }, ['file']),
+      },
     },
     async (req) => {
       // The service removes the form's temporary file, so nothing else may come between the two.

@@ -21,7 +21,7 @@ export function tagAliasesRoutes(app: TypedApp, deps: Deps): void {
         body: NewTagAlias,
         response: { 201: TagAliasCreated, ...errors(400, 401, 403, 409, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'moderation' },
     },
     async (req, reply) => reply.code(201).send(await createAlias(deps, viewerOf(req), req.body)),
   );
@@ -49,7 +49,7 @@ export function tagAliasesRoutes(app: TypedApp, deps: Deps): void {
         params: AliasFromParams,
         response: { 200: Message, ...errors(401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'moderation' },
     },
     async (req) => deleteAlias(deps, viewerOf(req), req.params.from),
   );

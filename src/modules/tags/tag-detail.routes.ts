@@ -31,7 +31,7 @@ export function tagDetailRoutes(app: TypedApp, deps: Deps): void {
         body: TagPatch,
         response: { 200: TagPatched, ...errors(400, 401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'moderation' },
     },
     async (req) => patchTag(deps, viewerOf(req), req.params.name, req.body),
   );

@@ -30,7 +30,7 @@ export function tagImplicationsRoutes(app: TypedApp, deps: Deps): void {
         body: NewTagImplication,
         response: { 201: TagImplication, 202: TagImplicationQueued, ...errors(400, 401, 403, 409, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'moderation' },
     },
     async (req, reply) => {
       const made = await createImplication(deps, viewerOf(req), req.body);
@@ -61,7 +61,7 @@ export function tagImplicationsRoutes(app: TypedApp, deps: Deps): void {
         params: ImplicationParams,
         response: { 200: Message, ...errors(401, 403, 404, 429) },
       },
-      config: { auth: 'user', limit: 'write' },
+      config: { auth: 'user', limit: 'write', scope: 'moderation' },
     },
     async (req) => deleteImplication(deps, viewerOf(req), req.params.from, req.params.to),
   );

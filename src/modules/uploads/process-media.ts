@@ -26,6 +26,8 @@ export interface StoredMedia {
     preview_path: string;
   };
   written: string[];
+  /** Bytes stored in all: the original, the thumbnail and the preview. */
+  bytes: number;
 }
 
 /** Where an upload's original, thumbnail and preview are stored (named by content). */
@@ -65,6 +67,7 @@ export async function storeMedia(media: MediaStore, file: Received, limits: Uplo
         ...paths,
       },
       written,
+      bytes: facts.size + facts.thumb.length + facts.preview.length,
     };
   } catch (err) {
     await removeFiles(media, written);

@@ -78,7 +78,7 @@ export function uploadsRoutes(app: TypedApp, deps: Deps): void {
         tags: ['posts'],
         response: { 201: Uploaded, ...errors(400, 401, 403, 409, 413, 415, 429) },
       },
-      config: { auth: 'user', limit: 'upload', swaggerTransform: UPLOAD_FORM },
+      config: { auth: 'user', limit: 'upload', scope: 'posts:write', swaggerTransform: UPLOAD_FORM },
     },
     async (req, reply) => {
       const viewer = viewerOf(req);

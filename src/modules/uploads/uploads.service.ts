@@ -76,6 +76,7 @@ export async function upload(deps: Deps, media: MediaStore, viewer: Viewer, form
         throw err;
       }
     });
+    deps.metrics?.uploaded(stored.columns.media_type, stored.bytes);
     const post = {
       id: String(id),
       title: meta.title,

@@ -46,6 +46,7 @@ export function usersMeRoutes(app: TypedApp, deps: Deps, media: MediaStore): voi
       },
       config: {
         auth: 'user',
+        scope: 'account',
         swaggerTransform: multipartBody({
           bio: { type: 'string', maxLength: MAX_BIO, description: `Up to ${MAX_BIO} characters` },
           avatar: fileField('An image; stored as a 256 px WebP'),

@@ -15,7 +15,7 @@ const DELIVERY_TEXT =
 
 export function webhooksRoutes(app: TypedApp, deps: Deps, posts: PostsService): void {
   const common = { tags: ['webhooks'] };
-  const member = { auth: 'user' as const, limit: 'write' };
+  const member = { auth: 'user' as const, limit: 'write', scope: 'read' as const };
 
   app.post(
     '/api/webhooks',

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up and answering */
+        /**
+         * Liveness: the process is up and answering
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -50,7 +53,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database, Redis (when used) and the media store answer; 503 names what does not, or says the instance is draining */
+        /**
+         * Readiness: the database, Redis (when used) and the media store answer; 503 names what does not, or says the instance is draining
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -131,7 +137,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API info: name, version and every endpoint */
+        /**
+         * API info: name, version and every endpoint
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -257,7 +266,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Supported HTTP methods, overall and per path */
+        /**
+         * Supported HTTP methods, overall and per path
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -385,6 +397,8 @@ export interface paths {
         /**
          * Create an account and sign in (sets the session cookie)
          * @description Who may register is the REGISTRATION setting (`GET /api/auth/registration`): `open` (the default) anyone; `invite` only with an unspent invite code in `invite` (403 when it is missing, unknown, used or expired; each code makes one account, even when two sign-ups send it at once); `closed` no one (403).
+         *
+         *     An API key needs no scope.
          */
         post: {
             parameters: {
@@ -603,7 +617,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who may register here: open, by invite, or closed (the sign-up form reads it) */
+        /**
+         * Who may register here: open, by invite, or closed (the sign-up form reads it)
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -692,6 +709,8 @@ export interface paths {
         /**
          * Set a new password with a reset link (`imageboard user reset-password`); signs out every session
          * @description The token is the `token` of the link an admin printed with `imageboard user reset-password <username>`: it works once, for one hour, and only the newest link of an account works. The password follows the rules of registration. Every session of the account ends; its API keys stay active (revoke them on the API keys page if they leaked). It does not sign in: sign in with the new password. An unknown, used or expired token is 400 saying which.
+         *
+         *     An API key needs no scope.
          */
         post: {
             parameters: {
@@ -819,7 +838,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in (sets the session cookie); repeated failures for one account are slowed down */
+        /**
+         * Sign in (sets the session cookie); repeated failures for one account are slowed down
+         * @description An API key needs no scope.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -995,7 +1017,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out: the session ends on the server at once */
+        /**
+         * Sign out: the session ends on the server at once
+         * @description An API key needs no scope.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1111,7 +1136,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user */
+        /**
+         * The signed-in user
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1245,6 +1273,8 @@ export interface paths {
         /**
          * Who is signed in, if anyone: 200 with `user: null` for a visitor
          * @description What a page asks as it opens. For a visitor, not being signed in is an answer rather than an error, so their browser logs no failed request on every page; `/api/auth/me` keeps its 401 for clients that treat it as one. The server alone knows whether a session cookie is still good (it may have expired, been signed out elsewhere or ended by a password reset): such a cookie reads as a visitor here. An invalid or revoked API key is still 401, as on every endpoint.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -1378,7 +1408,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change your password (current password required); your other sessions end. A banned user may too: it secures the account and changes nothing anyone else sees */
+        /**
+         * Change your password (current password required); your other sessions end. A banned user may too: it secures the account and changes nothing anyone else sees
+         * @description An API key needs every scope its owner may give a key.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1579,7 +1612,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your API keys, revoked ones included, with your tier and its key cap */
+        /**
+         * List your API keys, revoked ones included, with your tier and its key cap
+         * @description An API key needs every scope its owner may give a key.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1611,8 +1647,16 @@ export interface paths {
                                  * @example 2026-11-22T10:15:30.123Z
                                  */
                                 createdAt: string;
-                                /** @description false once revoked; revoked keys stay in the list */
+                                /** @description false once revoked; revoked keys stay in the list (an expired key stays true: see expiresAt) */
                                 isActive: boolean;
+                                /** @description What the key may do: read, posts:write, comments:write, reactions:write, pools:write, moderation (moderation: moderators and admins only) */
+                                scopes: string[];
+                                /** @description When the key stops working (401 from then on); null: never */
+                                expiresAt: string | (never | null);
+                                /** @description IPv4 or IPv6 addresses and CIDR ranges (`203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`) the key may be used from; empty: any address */
+                                allowedAddresses: string[];
+                                /** @description The client address of its last use; null until first used */
+                                lastUsedFrom: string | null;
                             }[];
                             /** @description The user's tier */
                             tier: string;
@@ -1701,7 +1745,12 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key (X-API-Key or session); the secret is shown once. Active keys are capped by tier */
+        /**
+         * Create an API key (X-API-Key or session); the secret is shown once. Active keys are capped by tier
+         * @description Optionally limited: `scopes` (left out: every scope you may give; `moderation` for moderators and admins only, 403 for others), `expiresAt` (a future time; then 401 `API key expired`) and `allowedAddresses` (IPv4/IPv6 addresses and CIDRs; from any other address 403). An unknown scope, a time past or a bad address is a 400 naming it. Expired keys do not count against the tier's cap.
+         *
+         *     An API key needs every scope its owner may give a key.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1714,6 +1763,15 @@ export interface paths {
                     "application/json": {
                         /** @description 1-64 characters (surrounding spaces trimmed) */
                         name: string;
+                        /** @description What the key may do, from: read, posts:write, comments:write, reactions:write, pools:write, moderation. Left out: every scope you may give (moderation only for moderators and admins) */
+                        scopes?: string[];
+                        /**
+                         * Format: date-time
+                         * @description When the key stops working (ISO 8601, in the future); left out: never
+                         */
+                        expiresAt?: string;
+                        /** @description Addresses and CIDR ranges, IPv4 or IPv6, the key may be used from; left out or empty: any address */
+                        allowedAddresses?: string[];
                     };
                 };
             };
@@ -1740,6 +1798,12 @@ export interface paths {
                              * @example 2026-11-22T10:15:30.123Z
                              */
                             createdAt: string;
+                            /** @description What the key may do: read, posts:write, comments:write, reactions:write, pools:write, moderation (moderation: moderators and admins only) */
+                            scopes: string[];
+                            /** @description When the key stops working; null: never */
+                            expiresAt: string | (never | null);
+                            /** @description IPv4 or IPv6 addresses and CIDR ranges (`203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`) the key may be used from; empty: any address */
+                            allowedAddresses: string[];
                         };
                     };
                 };
@@ -1898,7 +1962,10 @@ export interface paths {
                 };
             };
         };
-        /** Revoke one of your API keys: JSON body { keyId } */
+        /**
+         * Revoke one of your API keys: JSON body { keyId }
+         * @description An API key needs every scope its owner may give a key.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -2136,6 +2203,8 @@ export interface paths {
         /**
          * The members: newest first or by name, with role, tier, last visit and ban (moderators and admins)
          * @description What the moderation area's Users tab lists. Staff see each account's role and tier here (a profile, GET /api/users/<username>, shows neither to anyone); no email address is shown. Filters combine; `page` from 1, `limit` 1-100 (default 50).
+         *
+         *     An API key needs the scope `moderation`.
          */
         get: {
             parameters: {
@@ -2370,6 +2439,8 @@ export interface paths {
         /**
          * Set a user's tier and/or role (admins only)
          * @description The board keeps at least one admin: taking the role from the last one is a 409.
+         *
+         *     An API key needs the scope `moderation`.
          */
         put: {
             parameters: {
@@ -2665,7 +2736,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Invite codes, newest first, with who made and who used each (admins only; the codes themselves are never shown again) */
+        /**
+         * Invite codes, newest first, with who made and who used each (admins only; the codes themselves are never shown again)
+         * @description An API key needs the scope `moderation`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -2884,6 +2958,8 @@ export interface paths {
         /**
          * Make a one-time invite code for registration (admins only)
          * @description With REGISTRATION=invite, `POST /api/auth/register` needs one of these codes in `invite`; each code makes one account. The code is in this answer only. Moderators may not make invites: who joins is an admin decision, as roles and tiers are.
+         *
+         *     An API key needs the scope `moderation`.
          */
         post: {
             parameters: {
@@ -3119,7 +3195,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Withdraw an invite code not used yet (admins only); a used one stays as the record (409) */
+        /**
+         * Withdraw an invite code not used yet (admins only); a used one stays as the record (409)
+         * @description An API key needs the scope `moderation`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -3355,6 +3434,8 @@ export interface paths {
         /**
          * Report a post or a comment to the moderators (signed in)
          * @description Give `postId` or `commentId` (one) and a reason. One open report per user and post or comment: a second is 409 with the open one as `reportId`; once it is settled you may report again. An unknown post or comment is 404.
+         *
+         *     An API key needs the scope `comments:write`.
          */
         post: {
             parameters: {
@@ -3663,7 +3744,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reports in one state, newest first (moderators) */
+        /**
+         * Reports in one state, newest first (moderators)
+         * @description An API key needs the scope `moderation`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -3908,6 +3992,8 @@ export interface paths {
         /**
          * Resolve or dismiss an open report, with an optional note (moderators); recorded in the audit log
          * @description Only an open report is settled, once: a settled one is 409 naming its state.
+         *
+         *     An API key needs the scope `moderation`.
          */
         patch: {
             parameters: {
@@ -4215,7 +4301,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The ban that applies to a user now (moderators and admins); 404 when none does */
+        /**
+         * The ban that applies to a user now (moderators and admins); 404 when none does
+         * @description An API key needs the scope `moderation`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4412,6 +4501,8 @@ export interface paths {
         /**
          * Ban a user, until a time or for good; replaces a ban in force (moderators and admins)
          * @description Moderators ban users; admins ban users and moderators; nobody bans an admin (403). While a ban applies, every POST, PUT, PATCH and DELETE of that user, by session or by any of their API keys, is 403 naming the reason and the end (`ban` in the body); reads, signing in and out and changing the password still work.
+         *
+         *     An API key needs the scope `moderation`.
          */
         put: {
             parameters: {
@@ -4660,6 +4751,8 @@ export interface paths {
         /**
          * Lift a user's ban (moderators and admins); 404 when they have none
          * @description The same roles as banning may lift a ban. An expired ban may be lifted too (it already no longer applies).
+         *
+         *     An API key needs the scope `moderation`.
          */
         delete: {
             parameters: {
@@ -4856,6 +4949,8 @@ export interface paths {
         /**
          * The audit log of moderator and admin actions, newest first (moderators)
          * @description Every change a moderator or an admin makes through the API or the command line (actor null): roles and tiers, bans and their lifting, report settling, tag changes (category, description, rename), aliases and implications made and deleted, bulk tag edits, and the edits and deletes of someone else's post, comment or pool (an owner's changes to their own things are not moderation and are not recorded). Each entry is written in the transaction of its change. Filters combine; `page` from 1, `limit` 1-200 (default 50).
+         *
+         *     An API key needs the scope `moderation`.
          */
         get: {
             parameters: {
@@ -5089,6 +5184,8 @@ export interface paths {
         /**
          * Uploads waiting for approval, oldest first (moderators)
          * @description Uploads held for approval (setting UPLOAD_APPROVAL: `off`, `new-users` — fewer published posts than UPLOAD_APPROVAL_MIN_POSTS —, or `all`; moderators' and admins' uploads are never held). A held upload has its post id from the upload answer (`post.pending: true`) and keeps it once published, with its upload time as its date. Until then only its uploader and the moderators see it, at GET /api/posts/<id> (with `pending: true`); to everyone else, and in every list, search, count, profile, tag, similar-image and Danbooru-API answer, it does not exist. Likes, favourites, comments, pool entries and edits of it are 404 until it is published; its uploader may withdraw it with DELETE /api/posts/<id>.
+         *
+         *     An API key needs the scope `moderation`.
          */
         get: {
             parameters: {
@@ -5314,6 +5411,8 @@ export interface paths {
         /**
          * Your own uploads waiting for approval, oldest first (signed in)
          * @description The same items as GET /api/moderation/pending, of your uploads only.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -5503,6 +5602,8 @@ export interface paths {
         /**
          * Publish an upload waiting for approval (moderators); recorded in the audit log as post.approve
          * @description Answers the published post. Its tags go through the same path as any upload (aliases read as their targets, implied tags added, tag counts move). A post that is already published is 409; an unknown one 404. Of two moderators approving at once one wins, the other gets 409. Nobody approves their own upload (403).
+         *
+         *     An API key needs the scope `moderation`.
          */
         post: {
             parameters: {
@@ -5846,6 +5947,8 @@ export interface paths {
         /**
          * Reject an upload waiting for approval: it is deleted with its media (moderators); recorded in the audit log as post.reject
          * @description Send a JSON body, `{}` or `{ "reason": "..." }`. Answers 204. A published post is 409 (delete it instead); an unknown one 404.
+         *
+         *     An API key needs the scope `moderation`.
          */
         post: {
             parameters: {
@@ -6125,7 +6228,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Edit your profile: JSON { bio }, or multipart with bio and an avatar image (stored as a 256 px WebP) */
+        /**
+         * Edit your profile: JSON { bio }, or multipart with bio and an avatar image (stored as a 256 px WebP)
+         * @description An API key needs every scope its owner may give a key.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -6427,6 +6533,8 @@ export interface paths {
         /**
          * Your personal filters of GET /api/posts: the blacklist and the ratings shown
          * @description Defaults for a member who saved none: `{ blacklist: [], ratings: ["safe", "sketchy", "unsafe"] }`.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -6536,6 +6644,8 @@ export interface paths {
         /**
          * Replace your personal filters; answers them
          * @description Both fields are required: the body replaces the whole object. Each blacklist entry is checked as `q` would be: a syntax error, a bad metatag value or `order:` is a 400 whose details give field `blacklist[i]`, the message and the character `position` in that entry. Applies at once, on every instance (read from the database on each list request).
+         *
+         *     An API key needs the scope `read`.
          */
         put: {
             parameters: {
@@ -6758,6 +6868,8 @@ export interface paths {
          *     - `parentId`: optional id of an existing post, this post's parent (a 400 naming `parentId` when there is no such post).
          *     The same bytes uploaded again: 409 with the existing `postId` (of a post waiting for approval: named only to its uploader and the moderators). EXIF/XMP/IPTC metadata (GPS
          *     included) is stripped from what is served; video metadata too.
+         *
+         *     An API key needs the scope `posts:write`.
          */
         post: {
             parameters: {
@@ -7109,7 +7221,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Post a comment, or a reply with parentId (session or API key) */
+        /**
+         * Post a comment, or a reply with parentId (session or API key)
+         * @description An API key needs the scope `comments:write`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7370,7 +7485,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A post's comments, oldest first, with parentId and reply counts for threads */
+        /**
+         * A post's comments, oldest first, with parentId and reply counts for threads
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -7596,7 +7714,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a comment and its replies (its author or a moderator) */
+        /**
+         * Delete a comment and its replies (its author or a moderator)
+         * @description An API key needs the scope `comments:write`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -7790,7 +7911,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Like a post (idempotent); answers the new count */
+        /**
+         * Like a post (idempotent); answers the new count
+         * @description An API key needs the scope `reactions:write`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -7974,7 +8098,10 @@ export interface paths {
             };
         };
         post?: never;
-        /** Take back a like (idempotent); answers the new count */
+        /**
+         * Take back a like (idempotent); answers the new count
+         * @description An API key needs the scope `reactions:write`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -8170,7 +8297,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Add a post to your favorites (idempotent); answers the new count */
+        /**
+         * Add a post to your favorites (idempotent); answers the new count
+         * @description An API key needs the scope `reactions:write`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -8354,7 +8484,10 @@ export interface paths {
             };
         };
         post?: never;
-        /** Remove a post from your favorites (idempotent); answers the new count */
+        /**
+         * Remove a post from your favorites (idempotent); answers the new count
+         * @description An API key needs the scope `reactions:write`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -8549,7 +8682,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's favorite posts, most recently favorited first */
+        /**
+         * A user's favorite posts, most recently favorited first
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -8794,7 +8930,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List pools (ordered collections of posts) */
+        /**
+         * List pools (ordered collections of posts)
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -8963,7 +9102,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a pool (optionally with posts in order) */
+        /**
+         * Create a pool (optionally with posts in order)
+         * @description An API key needs the scope `pools:write`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9223,7 +9365,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A pool with its posts in order (a private pool only for its creator) */
+        /**
+         * A pool with its posts in order (a private pool only for its creator)
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -9418,7 +9563,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a pool (its creator or a moderator); the posts stay */
+        /**
+         * Delete a pool (its creator or a moderator); the posts stay
+         * @description An API key needs the scope `pools:write`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -9601,7 +9749,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Rename, describe, or make a pool public/private (its creator or a moderator) */
+        /**
+         * Rename, describe, or make a pool public/private (its creator or a moderator)
+         * @description An API key needs the scope `pools:write`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -9858,7 +10009,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Reorder a pool: postIds lists all of the pool's posts in the new order */
+        /**
+         * Reorder a pool: postIds lists all of the pool's posts in the new order
+         * @description An API key needs the scope `pools:write`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -10133,7 +10287,10 @@ export interface paths {
                 };
             };
         };
-        /** Add a post to a pool, at a position or at the end */
+        /**
+         * Add a post to a pool, at a position or at the end
+         * @description An API key needs the scope `pools:write`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -10426,7 +10583,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a post from a pool */
+        /**
+         * Remove a post from a pool
+         * @description An API key needs the scope `pools:write`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -10670,7 +10830,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts that look like this one, by perceptual-hash distance */
+        /**
+         * Posts that look like this one, by perceptual-hash distance
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -10906,7 +11069,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Find posts that look like an uploaded image (multipart field `file`); nothing is stored */
+        /**
+         * Find posts that look like an uploaded image (multipart field `file`); nothing is stored
+         * @description An API key needs the scope `read`.
+         */
         post: {
             parameters: {
                 query?: {
@@ -11187,6 +11353,8 @@ export interface paths {
         /**
          * List posts, filtered, searched and sorted
          * @description The viewer's personal filters apply: a member's (session or API key) blacklist and ratings shown (GET|PUT /api/users/me/preferences), a visitor's ratings from the VISITOR_RATINGS setting (default safe only). The list is `request AND rating:(shown) AND NOT (entry1 OR entry2 ...)`; totalPosts counts it, and hiddenPosts says how many the filters left out. A request that names a rating itself (contentRating=, or `rating:` anywhere in `q`) is answered in that rating whatever the ratings shown are; the blacklist still applies. They apply to this list and to the neighbours GET /api/posts/<id>?neighbours= gives in it; not to the post itself (a blacklist filters lists, not links), favorites, similar posts, pools, or the Danbooru-compatible /posts.json (Danbooru clients apply blacklists themselves)
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -11455,7 +11623,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post (and, with `neighbours`, the posts around it in a list) */
+        /**
+         * One post (and, with `neighbours`, the posts around it in a list)
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -11880,6 +12051,8 @@ export interface paths {
         /**
          * Delete a post and its media (its uploader or a moderator)
          * @description Its children lose their parent: each gets a version (parentId null) with the caller as its editor.
+         *
+         *     An API key needs the scope `posts:write`.
          */
         delete: {
             parameters: {
@@ -12066,6 +12239,8 @@ export interface paths {
         /**
          * Edit a post: title, content, tags, contentRating, source, parentId (its uploader or a moderator)
          * @description A change of title, tags, contentRating, source or parentId adds a version to the post's history (GET /api/posts/<id>/history) with the caller as its editor; a change of content alone adds none.
+         *
+         *     An API key needs the scope `posts:write`.
          */
         patch: {
             parameters: {
@@ -12383,6 +12558,8 @@ export interface paths {
         /**
          * Add and remove tags on every post a search matches (moderators), in a background job
          * @description The posts are those `q` matches when the request is made: a post that stops matching before the job reaches it is still edited, and one that starts matching is not. Each gets its tags + `add` - `remove` through the same path as an edit (aliases read as their targets; tag counts move). A name in both `add` and `remove` (after aliases), or neither list with a tag, is a 400; a query matching no post gives a job that is done with total 0. Answered 202 `{ job }`: follow it at GET /api/jobs/<id>.
+         *
+         *     An API key needs the scope `moderation`.
          */
         post: {
             parameters: {
@@ -12609,7 +12786,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A post's versions: its title, tags, rating, source and parent after each change (anyone) */
+        /**
+         * A post's versions: its title, tags, rating, source and parent after each change (anyone)
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -12791,6 +12971,8 @@ export interface paths {
         /**
          * Give a post a version's title, tags, rating, source and parent again (its uploader or a moderator)
          * @description Written as an edit by the caller: tags through the same path (aliases read as their targets, tag counts move; tags implied now are added), and a new version, equal to the one asked for, when anything changed (none when the post already has its fields). A parent deleted since is dropped; a parent that has become a descendant of the post is a 400 naming `parentId`. A version the post does not have is a 400 naming `version`. A moderator's revert of someone else's post is in the audit log as `post.edit` with details `{ revert: N }`.
+         *
+         *     An API key needs the scope `posts:write`.
          */
         post: {
             parameters: {
@@ -13109,6 +13291,8 @@ export interface paths {
          *
          *     Every event has an `id`. A client that reconnects with `Last-Event-ID` (browsers’ EventSource does) gets every event it missed, for as long as events are kept (`EVENTS_KEEP_MINUTES`, at least an hour), on any instance. After such a resume a query stream sends `post.updated` for posts the query matches now and `post.deleted` for every deletion it missed, since what it sent before is not known.
          *     An idle stream gets a comment line (`: keep-alive`) every 25 seconds (`EVENTS_KEEPALIVE_SECONDS`). Opening a stream counts once against the rate limit, whatever it sends; a member holds at most `EVENTS_STREAMS_PER_USER` (10) open streams and an address `EVENTS_STREAMS_PER_IP` (20) on each serving process, past which opening one is a 429.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -13321,7 +13505,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your webhooks (without their secrets) */
+        /**
+         * Your webhooks (without their secrets)
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -13448,6 +13635,8 @@ export interface paths {
         /**
          * Register a webhook: events POSTed to your URL as they happen (session or API key)
          * @description Each delivery is a POST of JSON `{ id, event, webhookId, createdAt, data }` (`id`: the event’s id, as `GET /api/events` numbers it; `data`: what the live stream sends for the event) with headers `X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the body, keyed with the secret>`, `X-Webhook-Event`, `X-Webhook-Id` and `X-Webhook-Delivery`. A 2xx answer within WEBHOOK_TIMEOUT_SECONDS (10) delivers it; anything else is tried again after 10 s, 30 s, 90 s... (three times longer each time, at most an hour apart) for 24 hours, then the delivery fails. WEBHOOK_MAX_FAILURES (20) failed attempts in a row turn the webhook off. Targets on loopback, private, link-local and other non-public addresses are refused unless WEBHOOK_ALLOW_PRIVATE is on. A webhook gets the events it names that happen after it is made, about posts its owner sees (their ratings and blacklist) and, with `q`, posts the query matches when the event is matched; `post.deleted` goes to the webhooks that were sent the post.
+         *
+         *     An API key needs the scope `read`.
          */
         post: {
             parameters: {
@@ -13712,7 +13901,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a webhook and its deliveries */
+        /**
+         * Delete a webhook and its deliveries
+         * @description An API key needs the scope `read`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -13857,7 +14049,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Turn a webhook on or off */
+        /**
+         * Turn a webhook on or off
+         * @description An API key needs the scope `read`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -14072,7 +14267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook's deliveries, newest first, with their state, attempts and last answer */
+        /**
+         * A webhook's deliveries, newest first, with their state, attempts and last answer
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -14301,7 +14499,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your saved searches */
+        /**
+         * Your saved searches
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -14418,6 +14619,8 @@ export interface paths {
         /**
          * Save a search (at most 50)
          * @description A post enters your feed when it is made (uploaded, imported or approved) and matches any of your saved searches, as you see the list then (your ratings and blacklist); it stays there until deleted. A search saved or changed applies to posts made after it. `unseen` counts the posts that came since you last called `POST /api/saved-searches/feed/seen`.
+         *
+         *     An API key needs the scope `read`.
          */
         post: {
             parameters: {
@@ -14668,7 +14871,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a saved search */
+        /**
+         * Delete a saved search
+         * @description An API key needs the scope `read`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -14851,7 +15057,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Rename a saved search or change its query */
+        /**
+         * Rename a saved search or change its query
+         * @description An API key needs the scope `read`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -15099,6 +15308,8 @@ export interface paths {
         /**
          * The posts that matched any of your saved searches, newest first, and how many are new
          * @description A post enters your feed when it is made (uploaded, imported or approved) and matches any of your saved searches, as you see the list then (your ratings and blacklist); it stays there until deleted. A search saved or changed applies to posts made after it. `unseen` counts the posts that came since you last called `POST /api/saved-searches/feed/seen`.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -15294,7 +15505,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark your feed seen: `unseen` counts from here */
+        /**
+         * Mark your feed seen: `unseen` counts from here
+         * @description An API key needs the scope `read`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -15448,7 +15662,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tags with post counts, searched and sorted */
+        /**
+         * List tags with post counts, searched and sorted
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -15635,7 +15852,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One tag: category, post count, description, aliases and implications (an alias name answers its target) */
+        /**
+         * One tag: category, post count, description, aliases and implications (an alias name answers its target)
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -15838,7 +16058,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a tag's category, description or name (moderators); a rename leaves the old name as an alias */
+        /**
+         * Change a tag's category, description or name (moderators); a rename leaves the old name as an alias
+         * @description An API key needs the scope `moderation`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -16102,6 +16325,8 @@ export interface paths {
         /**
          * A tag's history: every change to its category, description and name, to its aliases and to the implications it is a side of
          * @description Newest first. Each entry says who made the change (null: the command line without --as), when, and the fields it touched before and after. A rename is two entries: the name (kind tag) and the alias the old name became.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -16352,7 +16577,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tag aliases, newest first */
+        /**
+         * List tag aliases, newest first
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -16519,6 +16747,8 @@ export interface paths {
         /**
          * Make a name an alias of a tag (moderators)
          * @description From then on `from` is read as `to` on every write (upload, edit) and in every search (`q`, `tag`, `search`); posts tagged `from` move to `to` and the counts move with them: up to 1,000 (the ALIAS_RETAG_NOW setting) within the request, so the answer already finds them under `to`; more in a background job, in batches by post id, which the answer gives (`job.id`, GET /api/jobs/<id>). No chains: `to` may not be an alias, and `from` may not be the target of one (400 naming the chain, e.g. `kitty -> kitten -> cat`); `from` already an alias is a 409. A tag on either side of an implication cannot become an alias (400 naming the implication): delete the implication first.
+         *
+         *     An API key needs the scope `moderation`.
          */
         post: {
             parameters: {
@@ -16776,7 +17006,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an alias (moderators); posts keep the tag they were moved to */
+        /**
+         * Remove an alias (moderators); posts keep the tag they were moved to
+         * @description An API key needs the scope `moderation`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -16969,7 +17202,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tag implications, newest first */
+        /**
+         * List tag implications, newest first
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -17142,6 +17378,8 @@ export interface paths {
         /**
          * Make a tag imply another (moderators)
          * @description `from` implies `to`: from then on every write that gives a post `from` (upload, edit, an alias retag) gives it `to` too, and what `to` implies, transitively; the missing tag is created (`to` in the category of `from`). An alias name on either side stands for its target. Answers 201 when no post needs the tag; 202 with `job` when posts tagged `from` lack `to`: a background job gives it to them (follow it at GET /api/jobs/<id>). A tag cannot imply itself, and a pair that would close a cycle is refused (400 naming it, e.g. `animal -> cat -> animal`); a pair that exists is a 409. While a post keeps a tag, an edit cannot remove what it implies (400 naming the implication, e.g. `animal is implied by cat`); removing both at once is fine.
+         *
+         *     An API key needs the scope `moderation`.
          */
         post: {
             parameters: {
@@ -17441,7 +17679,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an implication (moderators); no post loses a tag */
+        /**
+         * Remove an implication (moderators); no post loses a tag
+         * @description An API key needs the scope `moderation`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -17635,7 +17876,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user profile with activity counts */
+        /**
+         * A user profile with activity counts
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -17812,7 +18056,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public statistics and server health */
+        /**
+         * Public statistics and server health
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -17942,7 +18189,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** System statistics: the public ones plus storage and uptime */
+        /**
+         * System statistics: the public ones plus storage and uptime
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -18084,6 +18334,8 @@ export interface paths {
         /**
          * A background job's state and progress (its creator or a moderator)
          * @description Long work (a backfill of a tag implication, a retag after an alias, a bulk tag edit) is answered 202 `{ job }` and done in the background, in steps that each save their progress, so a job survives a restart and resumes where it stopped. Poll this until `state` is `done` or `failed`. Only the user who started the job, moderators and admins may read it: anyone else signed in gets 403.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -18294,7 +18546,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: a page of posts a search finds */
+        /**
+         * Danbooru: a page of posts a search finds
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -18498,7 +18753,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: one post */
+        /**
+         * Danbooru: one post
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -18679,7 +18937,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: a day's, week's or month's posts by score */
+        /**
+         * Danbooru: a day's, week's or month's posts by score
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -18885,7 +19146,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: pools */
+        /**
+         * Danbooru: pools
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -19028,7 +19292,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: a pool */
+        /**
+         * Danbooru: a pool
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -19140,7 +19407,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: tags */
+        /**
+         * Danbooru: tags
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -19279,7 +19549,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: tag name completion */
+        /**
+         * Danbooru: tag name completion
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -19389,7 +19662,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: a post's comments */
+        /**
+         * Danbooru: a post's comments
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -19527,7 +19803,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Danbooru: favorite a post (post_id in the query or the body) */
+        /**
+         * Danbooru: favorite a post (post_id in the query or the body)
+         * @description An API key needs the scope `reactions:write`.
+         */
         post: {
             parameters: {
                 query?: {
@@ -19674,7 +19953,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Danbooru: unfavorite a post */
+        /**
+         * Danbooru: unfavorite a post
+         * @description An API key needs the scope `reactions:write`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -19785,7 +20067,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Danbooru: upvote a post (our like); there are no downvotes */
+        /**
+         * Danbooru: upvote a post (our like); there are no downvotes
+         * @description An API key needs the scope `reactions:write`.
+         */
         post: {
             parameters: {
                 query?: {
@@ -19913,7 +20198,10 @@ export interface paths {
                 };
             };
         };
-        /** Danbooru: take back a vote (our like) */
+        /**
+         * Danbooru: take back a vote (our like)
+         * @description An API key needs the scope `reactions:write`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -20025,6 +20313,8 @@ export interface paths {
         /**
          * Danbooru: tag aliases
          * @description Our aliases as TagAlias objects, newest first; all are active.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -20174,6 +20464,8 @@ export interface paths {
         /**
          * Danbooru: tag implications
          * @description Our implications as TagImplication objects, newest first; all are active.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -20323,6 +20615,8 @@ export interface paths {
         /**
          * Danbooru: wiki pages (tags with a description)
          * @description Each tag with a non-empty description is a WikiPage: id the tag id, title its name, body its description.
+         *
+         *     An API key needs the scope `read`.
          */
         get: {
             parameters: {
@@ -20467,7 +20761,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: a wiki page, by title or id */
+        /**
+         * Danbooru: a wiki page, by title or id
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -20581,7 +20878,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Danbooru: how many posts a search finds */
+        /**
+         * Danbooru: how many posts a search finds
+         * @description An API key needs the scope `read`.
+         */
         get: {
             parameters: {
                 query?: {

@@ -1,5 +1,6 @@
-// The API Keys section: the tier and its cap, create (the secret shown once, with a copy
-// button), the list with last use and status, and revoke after a confirmation.
+// The API Keys section: the tier and its cap, create (with its scopes, expiry and addresses; the
+// secret shown once, with a copy button), the list with limits, last use and status, and revoke
+// after a confirmation.
 import { useState } from 'preact/hooks';
 import { api, invalidate } from '../api/client.ts';
 import type { ApiKey, CreatedKey, KeyList } from '../api/types.ts';
@@ -8,6 +9,7 @@ import { ErrorNote, Loading } from '../components/notice.tsx';
 import { ago, fullDate } from '../lib/format.ts';
 import { useApi } from '../lib/use-api.ts';
 import { useSession } from '../lib/session.ts';
+import { expired, KeyLimits, LimitFields, limitsJson, noLimits } from './api-key-limits.tsx';
 
 const KEYS = '/api/user/api-keys';
 
@@ -40,6 +42,7 @@ function KeyRow({ k, onRevoked }: { k: ApiKey; onRevoked(): void }) {
       <td>
         <strong>{k.name}</strong>
         <div class="mono muted">{k.prefix}…</div>
+        <KeyLimits k={k} />
       </td>
       <td>
         <time dateTime={k.createdAt} title={fullDate(k.createdAt)}>
@@ -54,9 +57,10 @@ function KeyRow({ k, onRevoked }: { k: ApiKey; onRevoked(): void }) {
         ) : (
           <span class="muted">never</span>
         )}
+        {k.lastUsedFrom && <div class="mono muted">from {k.lastUsedFrom}</div>}
       </td>
       <td>
-        <span class={k.isActive ? 'status status-on' : 'status status-off'}>{k.isActive ? 'Active' : 'Revoked'}</span>
+        <span class={k.isActive && !expired(k) ? 'status status-on' : 'status status-off'}>{k.isActive ? (expired(k) ? 'Expired' : 'Active') : 'Revoked'}</span>
       </td>
       <td class="right">
         {k.isActive && !confirming && (
@@ -82,20 +86,25 @@ function KeyRow({ k, onRevoked }: { k: ApiKey; onRevoked(): void }) {
 }
 
 export function ApiKeys() {
-  const admin = useSession().user?.role === 'admin';
+  const role = useSession().user?.role;
+  const admin = role === 'admin';
+  const staff = admin || role === 'moderator';
   const { data, error, reload } = useApi<KeyList>(KEYS);
   const [name, setName] = useState('');
+  const [limits, setLimits] = useState(() => noLimits(staff));
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [createError, setCreateError] = useState<Error | null>(null);
-  const active = data ? data.keys.filter((k) => k.isActive).length : 0;
+  // The tier's cap counts active keys that have not expired.
+  const active = data ? data.keys.filter((k) => k.isActive && !expired(k)).length : 0;
   const full = !!data && active >= data.maxKeys;
 
   const create = async (e: Event) => {
     e.preventDefault();
     setCreateError(null);
     try {
-      setCreated(await api<CreatedKey>(KEYS, { method: 'POST', json: { name: name.trim() } }));
+      setCreated(await api<CreatedKey>(KEYS, { method: 'POST', json: { name: name.trim(), ...limitsJson(limits) } }));
       setName('');
+      setLimits(noLimits(staff));
       invalidate(KEYS);
       reload();
     } catch (err) {
@@ -116,8 +125,8 @@ export function ApiKeys() {
         </p>
       )}
       {created && <Secret created={created} onDone={() => setCreated(null)} />}
-      <form class="row key-form" onSubmit={create}>
-        <div class="field grow">
+      <form class="stack key-form" onSubmit={create}>
+        <div class="field">
           <label for="k-name">Name of the new key</label>
           <input
             id="k-name"
@@ -128,9 +137,12 @@ export function ApiKeys() {
             onInput={(e) => setName((e.target as HTMLInputElement).value)}
           />
         </div>
-        <button type="submit" class="btn btn-primary">
-          Create key
-        </button>
+        <LimitFields value={limits} staff={staff} onChange={setLimits} />
+        <div>
+          <button type="submit" class="btn btn-primary" disabled={limits.scopes.length === 0}>
+            Create key
+          </button>
+        </div>
       </form>
       {full && !createError && (
         <p class="note note-warn" data-testid="key-cap">
