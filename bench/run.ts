@@ -79,7 +79,7 @@ export function defaultOptions(): BenchOptions {
 const ALL = [...SCENARIO_NAMES, UPLOAD_SCENARIO] as string[];
 
 /** Fetches sample paths one by one: each response's size, and how many were not 2xx. */
-async function sampleSizes(origin: string, s: Scenario, count: number): Promise<{ sizes: number[]; ms: number[]; errors: number }> {
+export async function sampleSizes(origin: string, s: Scenario, count: number): Promise<{ sizes: number[]; ms: number[]; errors: number }> {
   const rng = new Prng(seedOf(`samples/${s.name}`));
   const sizes: number[] = [];
   const ms: number[] = [];
@@ -95,7 +95,7 @@ async function sampleSizes(origin: string, s: Scenario, count: number): Promise<
   return { sizes, ms, errors };
 }
 
-function sizeStats(sizes: number[]) {
+export function sizeStats(sizes: number[]) {
   const sorted = [...sizes].sort((a, b) => a - b);
   return { count: sorted.length, min: sorted[0] ?? 0, median: percentile(sorted, 50), max: sorted[sorted.length - 1] ?? 0 };
 }

@@ -92,7 +92,7 @@ export interface ServerOptions {
   dataDir: string;
   databaseUrl: string;
   workers: number;
-  /** Settings beside the bench's own (`--metrics`: METRICS and its token). */
+  /** Settings beside the bench's own (`--metrics`: METRICS and its token; the events bench's limit on open streams). */
   env?: Record<string, string>;
 }
 

@@ -5,6 +5,8 @@ export interface SseEvent {
   id: string | null;
   event: string;
   data: any;
+  /** performance.now() when the event's last line arrived. */
+  receivedAt: number;
 }
 
 /** An open event stream: what it has read so far, and a way to wait for more. */
@@ -76,7 +78,7 @@ export function openStream(port: number, path: string, headers: Record<string, s
         while ((at = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, at);
           buffer = buffer.slice(at + 2);
-          const e: SseEvent = { id: null, event: 'message', data: null };
+          const e: SseEvent = { id: null, event: 'message', data: null, receivedAt: performance.now() };
           let data: string | null = null;
           for (const line of block.split('\n')) {
             if (line.startsWith(':')) stream.comments.push(line.slice(1).trim());

@@ -28,8 +28,8 @@ async function likeSeen(ctx: Ctx, port: number, writer: Ctx['app'], who: Account
   }
 }
 
-/** `across`: whether instances can wake each other (on SQLite, only through Redis). */
-function wakeSuite(title: string, across: (ctx: Ctx) => boolean, config: Partial<Config>) {
+/** Instances wake each other: through Redis, else PostgreSQL's NOTIFY, else (SQLite) a process's serving threads tell each other. */
+function wakeSuite(title: string, config: Partial<Config>) {
   eachDatabase(
     { title, fleet: 'a write answered by one instance wakes the event readers of the others' },
     (ctx) => {
@@ -45,8 +45,7 @@ function wakeSuite(title: string, across: (ctx: Ctx) => boolean, config: Partial
         assert.ok(ms < WITHIN, `${ms} ms`);
       });
 
-      // SQLite without Redis is one process: two apps on one file in a test stand for nothing a board runs.
-      if (!across(ctx)) return;
+      // On SQLite without Redis, two apps on one file in one process stand for a process's serving threads (WORKERS > 1).
       testUnlessProcs('a write through another instance wakes this one', 'the proxy already spreads the test above over the processes', async () => {
         const other = await anotherInstance(ctx);
         try {
@@ -62,8 +61,8 @@ function wakeSuite(title: string, across: (ctx: Ctx) => boolean, config: Partial
   );
 }
 
-wakeSuite('event wake-ups', (ctx) => ctx.kind === 'postgres', {});
+wakeSuite('event wake-ups', {});
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) test('event wake-ups through Redis', { skip: 'REDIS_URL is not set' }, () => {});
-else wakeSuite('event wake-ups through Redis', () => true, { redisUrl: REDIS_URL, redisPrefix: `test:${randomBytes(6).toString('hex')}:` });
+else wakeSuite('event wake-ups through Redis', { redisUrl: REDIS_URL, redisPrefix: `test:${randomBytes(6).toString('hex')}:` });

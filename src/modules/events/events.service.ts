@@ -147,6 +147,9 @@ const RANGE = 100;
  * batch object).
  */
 const shared = new WeakMap<StoredEvent[], Map<string, Promise<Set<number>>>>();
+type ListItem = Awaited<ReturnType<typeof listItems>>[number];
+/** A batch's new posts as list items, read once for every stream that sends any of them. */
+const sharedItems = new WeakMap<StoredEvent[], Promise<Map<number, ListItem>>>();
 
 /** The posts among `ids` that the list with these filters and query holds (the viewer's visibility rules are the filters'). */
 export async function matchingPosts(posts: PostsService, filters: ListFilters | undefined, query: StreamQuery, ids: number[]): Promise<Set<number>> {
@@ -272,8 +275,10 @@ export class EventStream implements Subscriber {
     const resumedEdits = events.filter((e) => e.kind === EVENT.postUpdated && replayed(e) && !this.sent.has(e.postId)).map((e) => e.postId);
     const visible = sentEdits.length ? await matchingPosts(this.ctx.posts, this.filters, {}, sentEdits) : new Set<number>();
     const nowMatching = resumedEdits.length ? await matchingPosts(this.ctx.posts, this.filters, q, resumedEdits) : new Set<number>();
-    const wanted = [...matched, ...visible, ...nowMatching];
-    const items = new Map((wanted.length ? await listItems(this.ctx.deps.db, [...new Set(wanted)], this.ctx.deps.config) : []).map((p) => [Number(p.id), p]));
+    const fresh = matched.size ? await this.createdItems(batch) : new Map<number, ListItem>();
+    const edited = [...new Set([...visible, ...nowMatching])].filter((id) => !fresh.has(id));
+    const items = new Map(fresh);
+    for (const p of edited.length ? await listItems(this.ctx.deps.db, edited, this.ctx.deps.config) : []) items.set(Number(p.id), p);
     for (const e of events) {
       if (this.closed) return;
       const item = items.get(e.postId);
@@ -302,6 +307,17 @@ export class EventStream implements Subscriber {
       byKey.set(key, found);
     }
     return found.then((set) => new Set(ids.filter((id) => set.has(id))));
+  }
+
+  /** The batch's new posts as the list shows them, read once a batch for all streams. */
+  private createdItems(batch: StoredEvent[]): Promise<Map<number, ListItem>> {
+    let found = sharedItems.get(batch);
+    if (!found) {
+      const ids = [...new Set(batch.filter((e) => e.kind === EVENT.postCreated).map((e) => e.postId))];
+      found = listItems(this.ctx.deps.db, ids, this.ctx.deps.config).then((rows) => new Map(rows.map((p) => [Number(p.id), p])));
+      sharedItems.set(batch, found);
+    }
+    return found;
   }
 
   private remember(id: number): void {

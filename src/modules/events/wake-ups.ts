@@ -1,10 +1,11 @@
+import { BroadcastChannel } from 'node:worker_threads';
 import { Redis } from 'ioredis';
 import type { Deps } from '../../core/deps.ts';
 
 /**
  * Word between instances that events were written, so their readers read now instead of at their
- * next poll: Redis pub/sub when REDIS_URL is set, else PostgreSQL's NOTIFY (SQLite: none, one
- * process). A wake-up can be lost (a connection away); the readers' polling still finds the
+ * next poll: Redis pub/sub when REDIS_URL is set, else PostgreSQL's NOTIFY, else (SQLite: one
+ * process) a channel between the process's serving threads. A wake-up can be lost (a connection away); the readers' polling still finds the
  * events, later.
  */
 export interface WakeUps {
@@ -21,7 +22,11 @@ const COALESCE_MS = 10;
 const NAME = 'events';
 
 export function createWakeUps(deps: Pick<Deps, 'db' | 'config'>, log: (err: unknown, what: string) => void): WakeUps {
-  const send = deps.config.redisUrl ? redisWakeUps(deps.config.redisUrl, `${deps.config.redisPrefix}${NAME}`) : dbWakeUps(deps);
+  const send = deps.config.redisUrl
+    ? redisWakeUps(deps.config.redisUrl, `${deps.config.redisPrefix}${NAME}`)
+    : deps.db.engine === 'postgres'
+      ? dbWakeUps(deps)
+      : threadWakeUps(`${NAME}:${deps.config.dataDir}`);
   let pending: NodeJS.Timeout | null = null;
   return {
     say() {
@@ -54,6 +59,34 @@ function dbWakeUps({ db }: Pick<Deps, 'db'>): Sender {
       return () => void stop?.();
     },
     close: async () => {},
+  };
+}
+
+/**
+ * SQLite: the serving threads of the one process that writes the file (WORKERS > 1) tell each
+ * other, so a stream held by another thread than the writer's need not wait for its next poll.
+ * A channel hears every other channel of its name in the process, not itself.
+ */
+function threadWakeUps(name: string): Sender {
+  let sender: BroadcastChannel | null = null;
+  return {
+    async say() {
+      if (!sender) {
+        sender = new BroadcastChannel(name);
+        sender.unref();
+      }
+      sender.postMessage(1);
+    },
+    hear(heard) {
+      const channel = new BroadcastChannel(name);
+      channel.onmessage = () => heard();
+      channel.unref();
+      return () => channel.close();
+    },
+    async close() {
+      sender?.close();
+      sender = null;
+    },
   };
 }
 

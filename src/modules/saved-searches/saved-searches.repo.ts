@@ -24,13 +24,14 @@ export async function deleteSearch(db: Db, userId: number, id: number): Promise<
   await db.deleteFrom('saved_searches').where('user_id', '=', userId).where('id', '=', id).execute();
 }
 
-/** Every saved search, with what its owner's filters are read from, by owner. */
+/** Every saved search, with what its owner's filters are read from, by owner (the searches read first, as activeWebhooks says why). */
 export function allSearches(db: Db) {
   return db
     .selectFrom('saved_searches')
-    .innerJoin('users', 'users.id', 'saved_searches.user_id')
+    .crossJoin('users')
+    .whereRef('users.id', '=', 'saved_searches.user_id')
     .select(['saved_searches.q', 'saved_searches.after_seq', 'users.id as user_id', 'users.username', 'users.role', 'users.tier'])
-    .orderBy('users.id')
+    .orderBy('saved_searches.user_id')
     .execute();
 }
 

@@ -32,11 +32,16 @@ export async function setActive(db: Db, id: number, active: boolean, now: number
     .execute();
 }
 
-/** The webhooks that are on, with what their owners' filters are read from. */
+/**
+ * The webhooks that are on, with what their owners' filters are read from. A cross join makes
+ * SQLite read the webhooks first: with no statistics for a new table it took the members as the
+ * outer loop, a scan of every member each round.
+ */
 export function activeWebhooks(db: Db) {
   return db
     .selectFrom('webhooks')
-    .innerJoin('users', 'users.id', 'webhooks.user_id')
+    .crossJoin('users')
+    .whereRef('users.id', '=', 'webhooks.user_id')
     .select(['webhooks.id', 'webhooks.events', 'webhooks.q', 'webhooks.after_seq', 'users.id as user_id', 'users.username', 'users.role', 'users.tier'])
     .where('webhooks.disabled_at', 'is', null)
     .orderBy('webhooks.id')

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachDatabase, listPage, postsService } from '../../../test/helpers.ts';
+import { eachDatabase, listPage, postsService, statementsDuring } from '../../../test/helpers.ts';
 import { createPost, createUser } from '../../../test/factories.ts';
 import { counter } from '../../db/counters.ts';
 import { TagNames } from './tag-names.ts';
@@ -36,6 +36,28 @@ eachDatabase('tag names kept per data version', (ctx) => {
     assert.equal((await names.lookup(db, ['heron'], at(version))).get('heron')?.count, 1);
     assert.equal((await names.lookup(db, ['heron'], at(version + 1))).get('heron')?.count, 99);
     await db.updateTable('tags').set({ post_count: 1 }).where('name', '=', 'heron').execute();
+  });
+
+  test('lookups made together at one version read their names together: as many statements as one lookup of them all', async () => {
+    const db = ctx.database;
+    const u = await createUser(db, { username: 'flock' });
+    const names = Array.from({ length: 20 }, (_, i) => `wader_${i}`);
+    for (const name of names.slice(0, 10)) await createPost(db, { uploaderId: u, tags: [name], createdAt: Date.parse('2026-03-01T00:00:00Z') });
+    const version = await counter(db, 'version');
+    const at = () => Promise.resolve(version);
+    // Counted on a view of the database only these calls use (the app's own timers use the database too).
+    const view = db.withPlugin({ transformQuery: (a) => a.node, transformResult: async (a) => a.result });
+    const once = await statementsDuring(view, () => new TagNames().lookup(view, names, at));
+    const together = new TagNames();
+    let found: Map<string, unknown>[] = [];
+    const apart = await statementsDuring(view, async () => {
+      found = await Promise.all(names.map((name) => together.lookup(view, [name], at)));
+    });
+    assert.equal(apart, once);
+    assert.deepEqual(
+      found.map((m) => m.size),
+      names.map((_, i) => (i < 10 ? 1 : 0)),
+    );
   });
 
   test('a tag first used after a list looked for it is found by the next list', async () => {

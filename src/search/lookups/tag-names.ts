@@ -32,7 +32,7 @@ export class TagNames {
       else if (tag) out.set(name, tag);
     }
     if (missing.length === 0) return out;
-    const found = await tagsByName(db, missing);
+    const found = await this.read(db, missing, version);
     for (const name of missing) {
       const tag = found.get(name) ?? null;
       this.known.set(name, tag, version);
@@ -40,4 +40,38 @@ export class TagNames {
     }
     return out;
   }
+
+  /**
+   * Names missed by lookups in the same turn of the event loop at the same version are read
+   * together, a statement for every READ_AT_ONCE: a batch of new posts is matched against every
+   * open event stream's query at once, a thousand lookups that would each be a statement.
+   */
+  private read(db: Database, names: string[], version: number): Promise<Map<string, TagInfo>> {
+    let batch = this.reading;
+    if (!batch || batch.version !== version) {
+      const next: Reading = { version, names: new Set(), found: null as unknown as Promise<Map<string, TagInfo>> };
+      next.found = new Promise((resolve) => setImmediate(resolve)).then(async () => {
+        if (this.reading === next) this.reading = null;
+        const all = [...next.names];
+        const found = new Map<string, TagInfo>();
+        for (let at = 0; at < all.length; at += READ_AT_ONCE)
+          for (const [name, tag] of await tagsByName(db, all.slice(at, at + READ_AT_ONCE))) found.set(name, tag);
+        return found;
+      });
+      this.reading = batch = next;
+    }
+    for (const name of names) batch.names.add(name);
+    return batch.found;
+  }
+
+  private reading: Reading | null = null;
 }
+
+interface Reading {
+  version: number;
+  names: Set<string>;
+  found: Promise<Map<string, TagInfo>>;
+}
+
+/** Names a statement looks up at most. */
+const READ_AT_ONCE = 500;

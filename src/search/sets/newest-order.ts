@@ -98,9 +98,12 @@ export class NewestOrder {
 
   /** The posts added and deleted since the last refresh, read without changing anything; null when the log cannot say. */
   private async changesSince(db: Kysely<DB>, now: OrderState & { seq: number }) {
+    // Sorted here: asked to sort, SQLite walks the whole date index for the few posts above maxId.
     const newer =
       now.maxId > this.maxId
-        ? await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+        ? (await db.selectFrom('posts').select(['id', 'created_at']).where('id', '>', this.maxId).execute()).sort(
+            (a, b) => Number(b.created_at) - Number(a.created_at) || b.id - a.id,
+          )
         : [];
     const published = now.published !== this.published ? await this.publishedSince(db, now.seq) : [];
     if (published === null) return null;

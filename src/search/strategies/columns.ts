@@ -78,8 +78,9 @@ export const columnsSearch: SetStrategy = async (db, c, offset, limit, indexes, 
         if (c.before) return null;
         const test = tester({ kind: 'and', exprs: rest }, numbers);
         const keep = (id: number) => has(candidates, id) && test(id);
-        const { ids } = datePage(indexes.posts, c.order[0].dir, offset, limit, keep);
-        return { ids, ...remember(() => totalOf(rest.length === 0, rest, candidates, sizeOfResult(candidates, version), keep, numbers)) };
+        const size = sizeOfResult(candidates, version);
+        const { ids } = datePage(indexes.posts, c.order[0].dir, offset, limit, keep, undefined, { has: (id) => has(candidates, id), size });
+        return { ids, ...remember(() => totalOf(rest.length === 0, rest, candidates, size, keep, numbers)) };
       }
       return rank(c, rest, candidates, sizeOfResult(candidates, version), numbers, offset, limit, remember);
     } finally {

@@ -11,12 +11,37 @@ import { plan } from '../plan.ts';
 import { DEFAULT_SEARCH } from '../settings.ts';
 import { drivenSearch } from './driven.ts';
 import type { KeptTags } from '../sets/indexes.ts';
-import { setsSearch } from './sets.ts';
+import { datePage, setsSearch } from './sets.ts';
+import type { AllPosts } from '../sets/indexes.ts';
 import { KeptHeads, KeptTotals } from '../sets/totals.ts';
 import { TermWords } from '../lookups/title-terms.ts';
 import { WordSets } from '../sets/title-word-sets.ts';
 
 const compiled = (expr: Expr, order: Compiled['order'] = ORDERS.newest): Compiled => ({ expr, order, seed: 0, wildcards: [] });
+
+test('a walk in date order stops once it has met every post that can pass, not at the end of the board', () => {
+  // 10,000 posts, newest first 10,000 down to 1; the query's set holds two of the newest.
+  let visited = 0;
+  const posts = {
+    eachByDate(_dir: 'asc' | 'desc', visit: (id: number) => boolean) {
+      for (let id = 10_000; id >= 1; id--) {
+        visited++;
+        if (!visit(id)) return;
+      }
+    },
+  } as unknown as AllPosts;
+  const set = new Set([9_990, 9_995]);
+  const among = { has: (id: number) => set.has(id), size: set.size };
+  const page = datePage(posts, 'desc', 0, 24, among.has, undefined, among);
+  assert.deepEqual(page, { ids: [9_995, 9_990], passed: 2 });
+  assert.equal(visited, 11);
+  visited = 0;
+  assert.deepEqual(
+    datePage(posts, 'desc', 0, 24, () => false, undefined, { has: () => false, size: 0 }),
+    { ids: [], passed: 0 },
+  );
+  assert.equal(visited, 0, 'an empty set walks nothing');
+});
 
 eachDatabase('the in-memory set strategy', (ctx) => {
   const ids: Record<string, number> = {};

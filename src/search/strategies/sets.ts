@@ -54,6 +54,19 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   if (c.expr.kind === 'num' && c.expr.field === 'created' && c.expr.ranges.length === 1 && how.byDate && !c.before)
     return { ...posts.createdIn(c.expr.ranges[0], how.dir, offset, limit), estimated: false };
   const words = wordsOf(indexes);
+  // A narrow range of ids the query ANDs (a new post's event stream asks of a few): its posts are
+  // tested one by one and put in date order, rather than the query evaluated over every post.
+  // Such one-off queries keep no totals or heads, which the list's own queries need.
+  const inRange = narrowIds(c.expr) ? await rangeMatches(db, c, indexes, words, budgetMs) : null;
+  if (inRange && how.byDate && !follows) {
+    const among = { has: (id: number) => inRange.has(id), size: inRange.size };
+    const page = datePage(posts, how.dir, offset, limit, among.has, c.before, among);
+    return { ids: page.ids, total: c.before ? page.passed : inRange.size, estimated: false };
+  }
+  if (inRange) {
+    const ids = [...inRange].filter((id) => !c.before || id < c.before.id).sort((a, b) => (how.dir === 'desc' ? b - a : a - b));
+    return { ids: ids.slice(offset, offset + limit), total: ids.length, estimated: false };
+  }
   const stamp = version === undefined ? null : String(version);
   const kept = keptTotalsOf(indexes, c, c.expr, stamp);
   // Pages near the top of a query that had to be evaluated whole, kept from its first ask.
@@ -74,8 +87,10 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
     }
     const found = evaluator.eval(c.expr);
     if (how.byDate && !follows) {
-      const page = datePage(posts, how.dir, offset, limit, (id) => has(found, id), c.before);
-      return { ids: page.ids, total: c.before ? page.passed : sizeOfResult(found, version), estimated: false };
+      const size = sizeOfResult(found, version);
+      const inFound = (id: number) => has(found, id);
+      const page = datePage(posts, how.dir, offset, limit, inFound, c.before, { has: inFound, size });
+      return { ids: page.ids, total: c.before ? page.passed : size, estimated: false };
     }
     const result = c.before ? below(found, c.before.id, words, scratch.take) : found;
     const total = kept.remember(() => ({ total: sizeOfResult(result, version), estimated: false }));
@@ -90,6 +105,36 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
 
 /** Membership tests a page found post by post may take at most; past it, the query is evaluated whole. */
 const WALK_AT_MOST = 20_000;
+
+/** Whether the query ANDs a range of ids narrow enough for its posts to be tested one by one. */
+function narrowIds(e: Expr): boolean {
+  let low = -Infinity;
+  let high = Infinity;
+  for (const x of e.kind === 'and' ? e.exprs : [e]) {
+    if (x.kind !== 'num' || x.field !== 'id' || x.ranges.length === 0) continue;
+    low = Math.max(low, Math.min(...x.ranges.map((r) => r.lo)));
+    high = Math.min(high, Math.max(...x.ranges.map((r) => r.hi)));
+  }
+  return (high - low + 1) * testsOf(e) <= WALK_AT_MOST;
+}
+
+/** The posts of the ids the query's range bounds that match it, when the range is narrow enough to be tested one by one (else null). */
+async function rangeMatches(db: Database, c: Compiled, indexes: SetIndexes, words: number, budgetMs: number): Promise<Set<number> | null> {
+  const { posts } = indexes;
+  const scratch = new Scratch();
+  try {
+    const evaluator = new Evaluator(indexes, await fetchSets(db, c.expr, indexes), words, budgetMs, scratch.take, false);
+    const [low, high] = evaluator.bounds(c.expr, posts.newestId);
+    if ((high - low + 1) * testsOf(c.expr) > WALK_AT_MOST) return null;
+    const exists = posts.allPosts(words);
+    const test = evaluator.tester(c.expr, true);
+    const found = new Set<number>();
+    for (let id = high; id >= low; id--) if ((exists[id >>> 5] & (1 << (id & 31))) !== 0 && test(id)) found.add(id);
+    return found;
+  } finally {
+    scratch.release();
+  }
+}
 
 /**
  * A page in id order found by testing posts one by one from the top (or bottom), and how many
@@ -159,7 +204,10 @@ function walkedPage(
 
 /**
  * A page in date order when ids do not follow dates: the newest order walked, each post tested.
- * After a cursor the walk goes on to the end, counting the posts that pass (`passed`).
+ * After a cursor the walk goes on to the end, counting the posts that pass (`passed`). `among`:
+ * the set every passing post is in, and its size: once all of it has been met, the rest of the
+ * walk would pass nothing, so it stops there (a query with fewer matches than a page walked
+ * every post of the board; a new post's stream asks of one post).
  */
 export function datePage(
   posts: AllPosts,
@@ -168,18 +216,24 @@ export function datePage(
   limit: number,
   test: (id: number) => boolean,
   before?: { created: number; id: number },
+  among?: { has: (id: number) => boolean; size: number },
 ): { ids: number[]; passed: number } {
   const ids: number[] = [];
   let skip = offset;
   let passed = 0;
+  let met = 0;
+  if (among?.size === 0) return { ids, passed };
   posts.eachByDate(
     dir,
     (id) => {
-      if (!test(id)) return true;
-      passed++;
-      if (skip > 0) skip--;
-      else if (ids.length < limit) ids.push(id);
-      return ids.length < limit || before !== undefined;
+      if (among && !among.has(id)) return true;
+      const last = among !== undefined && ++met >= among.size;
+      if (test(id)) {
+        passed++;
+        if (skip > 0) skip--;
+        else if (ids.length < limit) ids.push(id);
+      }
+      return !last && (ids.length < limit || before !== undefined);
     },
     before,
   );
