@@ -1,4 +1,4 @@
-import { pgListener } from './notices.ts';
+import { pgListener, threadNotices } from './notices.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -140,7 +140,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   const statements = withStatementCache(conn, { onClose: () => marks?.close() });
   const dialect = new SqliteDialectForDisk({ database: statements }, conn, opts.dataDir);
   const use = () => ({ max: 1, inUse: dialect.use.inUse, idle: 1 - dialect.use.inUse, waiting: dialect.use.waiting });
-  return new Database({ dialect }, 'sqlite', readerNow(conn, statements), marks?.mark, undefined, use);
+  return new Database({ dialect }, 'sqlite', readerNow(conn, statements), marks?.mark, threadNotices(target), use);
 }
 
 /** A connection to the file, in WAL mode; a disk that is full or read-only stops here with a message saying so. */
@@ -190,9 +190,9 @@ async function openPostgres(url: string, schema?: string, poolSize = 10): Promis
     pool.connect().catch((err: unknown) => {
       throw asOutage(err);
     });
-  const listener = pgListener(pg.Client, { connectionString: url, keepAlive: true, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+  const listen = pgListener(pg.Client, { connectionString: url, keepAlive: true, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
   const use = () => ({ max: poolSize, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
-  return new Database({ dialect: new ScopedPostgresDialect({ pool: { connect, end: () => pool.end() } }) }, 'postgres', undefined, undefined, listener, use);
+  return new Database({ dialect: new ScopedPostgresDialect({ pool: { connect, end: () => pool.end() } }) }, 'postgres', undefined, undefined, { listen }, use);
 }
 
 /** Drops a test schema and everything in it. */

@@ -1,4 +1,4 @@
-import type { StopListening } from './notices.ts';
+import type { Notices, StopListening } from './notices.ts';
 import {
   Kysely,
   sql,
@@ -46,8 +46,8 @@ export class Database extends Kysely<DB> {
     private readonly readNow?: (text: string, parameters: readonly unknown[]) => unknown[] | null,
     /** SQLite in WAL mode: the mark of what is committed now (commit-mark.ts). */
     private readonly markNow?: () => Buffer | null,
-    /** PostgreSQL: a listener to NOTIFY on a connection of its own (notices.ts). */
-    private readonly listener?: (name: string, heard: () => void) => StopListening,
+    /** Who hears notify(): PostgreSQL's listeners on connections of their own, SQLite's serving threads (notices.ts). */
+    private readonly notices?: Notices,
     /** How the connections are used now (the pool's counts; SQLite's one connection). */
     private readonly use?: () => ConnectionUse,
   ) {
@@ -60,17 +60,17 @@ export class Database extends Kysely<DB> {
   }
 
   /**
-   * Calls `heard` whenever any process, on any instance, says `name` with notify(); null where
-   * there is nothing to hear (SQLite: one process, whose threads poll). Only a wake-up: what was
-   * said while the listener was away is not heard again.
+   * Calls `heard` whenever any process, on any instance, says `name` with notify() (on SQLite: any
+   * thread of this process, the only one that writes the file); null where nothing can be heard (a
+   * file opened read-only). Only a wake-up: what was said while the listener was away is not heard again.
    */
   listen(name: string, heard: () => void): StopListening | null {
-    return this.listener?.(name, heard) ?? null;
+    return this.notices?.listen(name, heard) ?? null;
   }
 
-  /** Wakes every listener of `name` in this board's schema (PostgreSQL's NOTIFY, sent on its commit); nothing on SQLite. */
+  /** Wakes every listener of `name` in this board's schema (PostgreSQL's NOTIFY, sent on its commit), or of this file (SQLite's threads). */
   async notify(name: string): Promise<void> {
-    if (this.engine !== 'postgres') return;
+    if (this.engine !== 'postgres') return this.notices?.say?.(name);
     await sql`SELECT pg_notify(left(${name} || '_' || current_schema(), 63), '')`.execute(this);
   }
 

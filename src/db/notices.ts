@@ -1,7 +1,40 @@
+import { BroadcastChannel } from 'node:worker_threads';
 import type pg from 'pg';
 
 /** Stops a listener: its connection closes. */
 export type StopListening = () => Promise<void>;
+
+/** Who hears a Database's notify(): `listen` hears a name; `say` says one, where it is not said in SQL (SQLite). */
+export interface Notices {
+  listen(name: string, heard: () => void): StopListening;
+  say?(name: string): void;
+}
+
+/**
+ * SQLite: the serving threads of the one process that writes the file (WORKERS > 1) hear each
+ * other through a BroadcastChannel named after the file, which hears every other channel of its
+ * name in the process, not itself.
+ */
+export function threadNotices(file: string): Notices {
+  const senders = new Map<string, BroadcastChannel>();
+  return {
+    listen(name, heard) {
+      const channel = new BroadcastChannel(`${name}:${file}`);
+      channel.onmessage = () => heard();
+      channel.unref();
+      return async () => channel.close();
+    },
+    say(name) {
+      let sender = senders.get(name);
+      if (!sender) {
+        sender = new BroadcastChannel(`${name}:${file}`);
+        sender.unref();
+        senders.set(name, sender);
+      }
+      sender.postMessage(1);
+    },
+  };
+}
 
 /** How long a listener whose connection broke waits before it connects again. */
 const RECONNECT_MS = 1000;
@@ -13,7 +46,7 @@ const RECONNECT_MS = 1000;
  * breaks (a restart) is made again every second until it is back; what was said meanwhile is
  * lost, which is why a listener is only ever a wake-up for a reader that also polls.
  */
-export function pgListener(Client: typeof pg.Client, config: pg.ClientConfig) {
+export function pgListener(Client: typeof pg.Client, config: pg.ClientConfig): Notices['listen'] {
   return (name: string, heard: () => void): StopListening => {
     let stopped = false;
     let client: pg.Client | null = null;

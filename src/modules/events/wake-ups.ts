@@ -1,4 +1,3 @@
-import { BroadcastChannel } from 'node:worker_threads';
 import { Redis } from 'ioredis';
 import type { Deps } from '../../core/deps.ts';
 
@@ -22,11 +21,7 @@ const COALESCE_MS = 10;
 const NAME = 'events';
 
 export function createWakeUps(deps: Pick<Deps, 'db' | 'config'>, log: (err: unknown, what: string) => void): WakeUps {
-  const send = deps.config.redisUrl
-    ? redisWakeUps(deps.config.redisUrl, `${deps.config.redisPrefix}${NAME}`)
-    : deps.db.engine === 'postgres'
-      ? dbWakeUps(deps)
-      : threadWakeUps(`${NAME}:${deps.config.dataDir}`);
+  const send = deps.config.redisUrl ? redisWakeUps(deps.config.redisUrl, `${deps.config.redisPrefix}${NAME}`) : dbWakeUps(deps);
   let pending: NodeJS.Timeout | null = null;
   return {
     say() {
@@ -59,34 +54,6 @@ function dbWakeUps({ db }: Pick<Deps, 'db'>): Sender {
       return () => void stop?.();
     },
     close: async () => {},
-  };
-}
-
-/**
- * SQLite: the serving threads of the one process that writes the file (WORKERS > 1) tell each
- * other, so a stream held by another thread than the writer's need not wait for its next poll.
- * A channel hears every other channel of its name in the process, not itself.
- */
-function threadWakeUps(name: string): Sender {
-  let sender: BroadcastChannel | null = null;
-  return {
-    async say() {
-      if (!sender) {
-        sender = new BroadcastChannel(name);
-        sender.unref();
-      }
-      sender.postMessage(1);
-    },
-    hear(heard) {
-      const channel = new BroadcastChannel(name);
-      channel.onmessage = () => heard();
-      channel.unref();
-      return () => channel.close();
-    },
-    async close() {
-      sender?.close();
-      sender = null;
-    },
   };
 }
 
