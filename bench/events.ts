@@ -7,7 +7,7 @@ import { openStream, type SseStream } from '../test/sse.ts';
 import { startCeiling, type Sizes } from './ceiling.ts';
 import { prepareDataset } from './dataset.ts';
 import { assertLoopback, runLoad, type LoadResult } from './load.ts';
-import { treeCpuSeconds, processTree, rssOf } from './rss.ts';
+import { treeCpuSeconds, processTree, treeRss } from './rss.ts';
 import { TARGETS } from './report.ts';
 import { measured, sampleSizes, whole } from './run.ts';
 import { Prng, buildScenarios, seedOf, type Scenario } from './scenarios.ts';
@@ -100,13 +100,12 @@ interface ReadRun {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const serverRss = (pid: number) => processTree(pid).reduce((a, p) => a + rssOf(p), 0);
 
 /** The median of a few RSS readings over a second or two (one reading catches a collection mid-way). */
 async function steadyRss(pid: number): Promise<number> {
   const xs: number[] = [];
   for (let i = 0; i < 5; i++) {
-    xs.push(serverRss(pid));
+    xs.push(treeRss(processTree(pid)));
     await sleep(400);
   }
   return xs.sort((a, b) => a - b)[2];

@@ -87,6 +87,9 @@ export interface RssSampler {
   lap(): number | null;
 }
 
+/** RSS summed over the processes of `tree` (a process tree, processTree's). */
+export const treeRss = (tree: number[]): number => tree.reduce((s, pid) => s + rssOf(pid), 0);
+
 export function sampleRss(root: number, everyMs = 200): RssSampler {
   if (!fs.existsSync(`/proc/${root}/status`)) return { stop: () => ({ peakBytes: null, samples: 0, processes: 0 }), lap: () => null };
   let peak = 0;
@@ -97,7 +100,7 @@ export function sampleRss(root: number, everyMs = 200): RssSampler {
   const take = () => {
     // The tree is re-read now and then: workers start after the supervisor and may be replaced.
     if (samples % 10 === 0) tree = processTree(root);
-    const sum = tree.reduce((s, pid) => s + rssOf(pid), 0);
+    const sum = treeRss(tree);
     processes = Math.max(processes, tree.length);
     peak = Math.max(peak, sum);
     lapPeak = Math.max(lapPeak, sum);

@@ -57,7 +57,8 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
   // A narrow range of ids the query ANDs (a new post's event stream asks of a few): its posts are
   // tested one by one and put in date order, rather than the query evaluated over every post.
   // Such one-off queries keep no totals or heads, which the list's own queries need.
-  const inRange = narrowIds(c.expr) ? await rangeMatches(db, c, indexes, words, budgetMs) : null;
+  const span = narrowIds(c.expr);
+  const inRange = span ? await rangeMatches(db, c, indexes, words, budgetMs, span) : null;
   if (inRange && how.byDate && !follows) {
     const among = { has: (id: number) => inRange.has(id), size: inRange.size };
     const page = datePage(posts, how.dir, offset, limit, among.has, c.before, among);
@@ -106,8 +107,8 @@ export const setsSearch: SetStrategy = async (db, c, offset, limit, indexes, bud
 /** Membership tests a page found post by post may take at most; past it, the query is evaluated whole. */
 const WALK_AT_MOST = 20_000;
 
-/** Whether the query ANDs a range of ids narrow enough for its posts to be tested one by one. */
-function narrowIds(e: Expr): boolean {
+/** The ids the query's id ranges bound it to (open ends included: the tests decide), when few enough for its posts to be tested one by one; else null. */
+function narrowIds(e: Expr): [number, number] | null {
   let low = -Infinity;
   let high = Infinity;
   for (const x of e.kind === 'and' ? e.exprs : [e]) {
@@ -115,17 +116,16 @@ function narrowIds(e: Expr): boolean {
     low = Math.max(low, Math.min(...x.ranges.map((r) => r.lo)));
     high = Math.min(high, Math.max(...x.ranges.map((r) => r.hi)));
   }
-  return (high - low + 1) * testsOf(e) <= WALK_AT_MOST;
+  return (high - low + 1) * testsOf(e) <= WALK_AT_MOST ? [low, high] : null;
 }
 
-/** The posts of the ids the query's range bounds that match it, when the range is narrow enough to be tested one by one (else null). */
-async function rangeMatches(db: Database, c: Compiled, indexes: SetIndexes, words: number, budgetMs: number): Promise<Set<number> | null> {
+/** The posts of the ids in `span` (narrowIds') that match the query, tested one by one against the kept sets. */
+async function rangeMatches(db: Database, c: Compiled, indexes: SetIndexes, words: number, budgetMs: number, span: [number, number]): Promise<Set<number>> {
   const { posts } = indexes;
   const scratch = new Scratch();
   try {
     const evaluator = new Evaluator(indexes, await fetchSets(db, c.expr, indexes), words, budgetMs, scratch.take, false);
-    const [low, high] = evaluator.bounds(c.expr, posts.newestId);
-    if ((high - low + 1) * testsOf(c.expr) > WALK_AT_MOST) return null;
+    const [low, high] = [Math.max(0, span[0]), Math.min(posts.newestId, span[1])];
     const exists = posts.allPosts(words);
     const test = evaluator.tester(c.expr, true);
     const found = new Set<number>();
