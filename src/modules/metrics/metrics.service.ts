@@ -13,6 +13,7 @@ import { jobKindNames } from '../../jobs/kinds.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import type { Readiness, ReadinessChecks } from '../health/health.service.ts';
 import { countedStore } from './counted-store.ts';
+import { registerHistogram, Tally } from './tally.ts';
 
 /** Every metric of ours starts so; Node's and the process's are prom-client's defaults (`nodejs_`, `process_`). */
 export const PREFIX = 'imageboard_';
@@ -65,26 +66,31 @@ export function createMetrics(store: 'disk' | 'bucket'): AppMetrics {
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({
+  // Every request and search page adds to these (tally.ts); the registry reads them when scraped.
+  const requestTimes = new Tally(['route', 'method'], REQUEST_BUCKETS);
+  const searchTimes = new Tally(['strategy'], SEARCH_BUCKETS);
+  new Counter({
     name: `${PREFIX}http_requests_total`,
     help: 'HTTP requests answered, by method, route pattern and status',
     labelNames: ['method', 'route', 'status'] as const,
     registers,
+    collect() {
+      this.reset();
+      for (const s of requestTimes.all()) for (const [status, n] of s.statuses) this.inc({ ...s.labels, status }, n);
+    },
   });
-  const latency = new Histogram({
-    name: `${PREFIX}http_request_duration_seconds`,
-    help: 'Time from a request received to its answer sent, by method and route pattern',
-    labelNames: ['method', 'route'] as const,
-    buckets: REQUEST_BUCKETS,
+  registerHistogram(
+    requestTimes,
+    `${PREFIX}http_request_duration_seconds`,
+    'Time from a request received to its answer sent, by method and route pattern',
     registers,
-  });
-  const searches = new Histogram({
-    name: `${PREFIX}search_duration_seconds`,
-    help: 'Pages of the post search, by the strategy that answered (sets, columns, driven, sql), and their time',
-    labelNames: ['strategy'] as const,
-    buckets: SEARCH_BUCKETS,
+  );
+  registerHistogram(
+    searchTimes,
+    `${PREFIX}search_duration_seconds`,
+    'Pages of the post search, by the strategy that answered (sets, columns, driven, sql), and their time',
     registers,
-  });
+  );
   const jobs = new Histogram({
     name: `${PREFIX}job_duration_seconds`,
     help: 'Background jobs that ended (done or failed), by kind, and how long this process worked on them',
@@ -132,7 +138,7 @@ export function createMetrics(store: 'disk' | 'bucket'): AppMetrics {
 
   return {
     recorder: {
-      searched: (strategy, seconds) => searches.observe({ strategy }, seconds),
+      searched: (strategy, seconds) => searchTimes.series(strategy).observe(seconds),
       jobEnded: (kind, failed, seconds) => {
         jobs.observe({ kind }, seconds);
         if (failed) jobFailures.inc({ kind });
@@ -144,8 +150,9 @@ export function createMetrics(store: 'disk' | 'bucket'): AppMetrics {
       rateLimited: (route) => refusals.inc({ route }),
     },
     request: (method, route, status, seconds) => {
-      requests.inc({ method, route, status });
-      latency.observe({ method, route }, seconds);
+      const series = requestTimes.series(route, method);
+      series.observe(seconds);
+      series.statuses.set(status, (series.statuses.get(status) ?? 0) + 1);
     },
     counted: (media) => countedStore(media, () => storageErrors.inc({ store })),
     watch: (sources) => gauges(sources, registers),

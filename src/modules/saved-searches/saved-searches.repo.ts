@@ -51,24 +51,32 @@ export async function seenUpTo(db: Db, userId: number): Promise<number> {
   return row ? Number(row.seq) : 0;
 }
 
-/** A page of the member's feed, newest first, how many it holds and how many came since `seen`. */
+/**
+ * A page of the member's feed, newest first, how many it holds and how many came since `seen`.
+ * The counts ride on the page's own rows (one statement, one snapshot): read apart, a round
+ * committing between them gave a page of two posts under a total of three.
+ */
 export async function feedPage(db: Db, userId: number, seen: number, limit: number, offset: number) {
-  const [rows, counts] = await Promise.all([
-    db
+  const unseenOf = sql<number>`sum(CASE WHEN seq > ${seen} THEN 1 ELSE 0 END)`;
+  const rows = limit
+    ? await db
+        .selectFrom('saved_search_posts')
+        .select(['post_id', 'seq', sql<number>`count(*) over ()`.as('total'), sql<number>`${unseenOf} over ()`.as('unseen')])
+        .where('user_id', '=', userId)
+        .orderBy('seq', 'desc')
+        .orderBy('post_id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute()
+    : [];
+  // No rows (a count alone, or a page past the end): the counts are read by themselves.
+  const counts =
+    rows[0] ??
+    (await db
       .selectFrom('saved_search_posts')
-      .select(['post_id', 'seq'])
+      .select([sql<number>`count(*)`.as('total'), unseenOf.as('unseen')])
       .where('user_id', '=', userId)
-      .orderBy('seq', 'desc')
-      .orderBy('post_id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    db
-      .selectFrom('saved_search_posts')
-      .select([sql<number>`count(*)`.as('total'), sql<number>`sum(CASE WHEN seq > ${seen} THEN 1 ELSE 0 END)`.as('unseen')])
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow(),
-  ]);
+      .executeTakeFirstOrThrow());
   return { ids: rows.map((r) => r.post_id), newest: rows.length ? Number(rows[0].seq) : 0, total: Number(counts.total), unseen: Number(counts.unseen ?? 0) };
 }
 
