@@ -72,9 +72,9 @@ export function registerHistogram(tally: Tally, name: string, help: string, regi
       let below = 0;
       tally.bounds.forEach((le, i) => {
         below += s.counts[i];
-        out.push({ labels: { ...s.labels, le }, value: below, metricName: `${name}_bucket` });
+        out.push({ labels: { le, ...s.labels }, value: below, metricName: `${name}_bucket` });
       });
-      out.push({ labels: { ...s.labels, le: '+Inf' }, value: s.count, metricName: `${name}_bucket` });
+      out.push({ labels: { le: '+Inf', ...s.labels }, value: s.count, metricName: `${name}_bucket` });
       out.push({ labels: { ...s.labels }, value: s.sum, metricName: `${name}_sum` });
       out.push({ labels: { ...s.labels }, value: s.count, metricName: `${name}_count` });
     }
