@@ -8,6 +8,7 @@ import type { ListQuery } from '../../search/list-query.ts';
 import { listItems } from '../posts/posts.repo.ts';
 import { listFilters } from '../preferences/preferences.service.ts';
 import { AppError } from '../../core/errors.ts';
+import { semaphore } from '../../core/semaphore.ts';
 import { EVENTS_BATCH, EventHub, type Subscriber } from './event-hub.ts';
 import { dropEventsBefore, eventsAfter, likeCount, type StoredEvent } from './events.repo.ts';
 import { StreamCounts } from './stream-counts.ts';
@@ -151,6 +152,24 @@ type ListItem = Awaited<ReturnType<typeof listItems>>[number];
 /** A batch's new posts as list items, read once for every stream that sends any of them. */
 const sharedItems = new WeakMap<StoredEvent[], Promise<Map<number, ListItem>>>();
 
+/**
+ * Searches the streams run at once. A new post wakes every stream together: a thousand searches in
+ * flight at once kept their half-done work alive through the young generation's collections, which
+ * then copied and promoted it (the collector became the largest user of the CPU); a few at a time,
+ * each search's garbage dies young.
+ */
+const streamSearches = semaphore(4);
+
+/** matchingPosts, waiting its turn among the streams' searches. */
+async function streamMatching(...args: Parameters<typeof matchingPosts>): Promise<Set<number>> {
+  const release = await streamSearches.acquire();
+  try {
+    return await matchingPosts(...args);
+  } finally {
+    release();
+  }
+}
+
 /** The posts among `ids` that the list with these filters and query holds (the viewer's visibility rules are the filters'). */
 export async function matchingPosts(posts: PostsService, filters: ListFilters | undefined, query: StreamQuery, ids: number[]): Promise<Set<number>> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
@@ -273,8 +292,8 @@ export class EventStream implements Subscriber {
     // An edit goes to a stream that sent the post; after a resume, to one whose query the post matches now.
     const sentEdits = updated.filter((id) => this.sent.has(id));
     const resumedEdits = events.filter((e) => e.kind === EVENT.postUpdated && replayed(e) && !this.sent.has(e.postId)).map((e) => e.postId);
-    const visible = sentEdits.length ? await matchingPosts(this.ctx.posts, this.filters, {}, sentEdits) : new Set<number>();
-    const nowMatching = resumedEdits.length ? await matchingPosts(this.ctx.posts, this.filters, q, resumedEdits) : new Set<number>();
+    const visible = sentEdits.length ? await streamMatching(this.ctx.posts, this.filters, {}, sentEdits) : new Set<number>();
+    const nowMatching = resumedEdits.length ? await streamMatching(this.ctx.posts, this.filters, q, resumedEdits) : new Set<number>();
     const fresh = matched.size ? await this.createdItems(batch) : new Map<number, ListItem>();
     const edited = [...new Set([...visible, ...nowMatching])].filter((id) => !fresh.has(id));
     const items = new Map(fresh);
@@ -303,7 +322,7 @@ export class EventStream implements Subscriber {
     if (!found) {
       // The whole batch's new posts, so that streams resuming at different points share the answer.
       const all = batch.filter((e) => e.kind === EVENT.postCreated).map((e) => e.postId);
-      found = matchingPosts(this.ctx.posts, this.filters, q, all);
+      found = streamMatching(this.ctx.posts, this.filters, q, all);
       byKey.set(key, found);
     }
     return found.then((set) => new Set(ids.filter((id) => set.has(id))));

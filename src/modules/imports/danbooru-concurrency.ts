@@ -1,35 +1,8 @@
 /**
- * The two concurrency pieces of the Danbooru import: a semaphore that caps requests in flight (a
- * board counts them against our rate limit, and a file download holds its slot to the last byte),
- * and a window that keeps a few downloads ahead of the writer without filling the disk with a
+ * The Danbooru import's window (its requests in flight are capped by core/semaphore.ts: a board
+ * counts them against our rate limit, and a file download holds its slot to the last byte): it keeps a few downloads ahead of the writer without filling the disk with a
  * whole page of temporary files the writer has not reached yet.
  */
-
-export interface Semaphore {
-  /** Waits for a free slot; the function it gives back frees it (calling it twice frees it once). */
-  acquire(): Promise<() => void>;
-}
-
-/** At most `size` holders at once, served in the order they asked. */
-export function semaphore(size: number): Semaphore {
-  let free = Math.max(1, Math.floor(size));
-  const waiting: (() => void)[] = [];
-  return {
-    async acquire() {
-      if (free > 0) free--;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      let held = true;
-      return () => {
-        if (!held) return;
-        held = false;
-        // The slot passes straight to the next in line, so a newcomer cannot overtake it.
-        const next = waiting.shift();
-        if (next) next();
-        else free++;
-      };
-    },
-  };
-}
 
 export interface WindowHooks<R> {
   /** Called once when the consumer stops before the end, before the running work is awaited (to abort it). */

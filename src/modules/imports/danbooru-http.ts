@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { semaphore } from './danbooru-concurrency.ts';
+import { semaphore } from '../../core/semaphore.ts';
 import { SourceError } from './import-item.ts';
 import { backoff, RETRY_STATUSES, waitAfter } from './danbooru-retry.ts';
 
