@@ -156,7 +156,8 @@ const sharedItems = new WeakMap<StoredEvent[], Promise<Map<number, ListItem>>>()
  * Searches the streams run at once. A new post wakes every stream together: a thousand searches in
  * flight at once kept their half-done work alive through the young generation's collections, which
  * then copied and promoted it (the collector became the largest user of the CPU); a few at a time,
- * each search's garbage dies young.
+ * each search's garbage dies young. Four: one at a time kept the last streams waiting for the
+ * others, sixteen brought most of the collector's work back (docs/benchmarks.md, Live events).
  */
 const streamSearches = semaphore(4);
 
