@@ -4,8 +4,8 @@ import type { Deps } from '../../core/deps.ts';
 /**
  * Word between instances that events were written, so their readers read now instead of at their
  * next poll: Redis pub/sub when REDIS_URL is set, else PostgreSQL's NOTIFY, else (SQLite: one
- * process) a channel between the process's serving threads. A wake-up can be lost (a connection away); the readers' polling still finds the
- * events, later.
+ * process) a channel between the process's serving threads. A wake-up can be lost (a connection
+ * away); the readers' polling still finds the events, later.
  */
 export interface WakeUps {
   /** Says that events were written; several said within a few ms go as one. */

@@ -1,7 +1,8 @@
 /**
- * The Danbooru import's window (its requests in flight are capped by core/semaphore.ts: a board
- * counts them against our rate limit, and a file download holds its slot to the last byte): it keeps a few downloads ahead of the writer without filling the disk with a
- * whole page of temporary files the writer has not reached yet.
+ * The Danbooru import's window: it keeps a few downloads ahead of the writer without filling the
+ * disk with a whole page of temporary files the writer has not reached yet. (Its requests in
+ * flight are capped by core/semaphore.ts: a board counts them against our rate limit, and a file
+ * download holds its slot to the last byte.)
  */
 
 export interface WindowHooks<R> {

@@ -61,7 +61,7 @@ export async function feedPage(db: Db, userId: number, seen: number, limit: numb
   const rows = limit
     ? await db
         .selectFrom('saved_search_posts')
-        .select(['post_id', 'seq', sql<number>`count(*) over ()`.as('total'), sql<number>`${unseenOf} over ()`.as('unseen')])
+        .select(['post_id', sql<number>`count(*) over ()`.as('total'), sql<number>`${unseenOf} over ()`.as('unseen')])
         .where('user_id', '=', userId)
         .orderBy('seq', 'desc')
         .orderBy('post_id', 'desc')
@@ -77,7 +77,7 @@ export async function feedPage(db: Db, userId: number, seen: number, limit: numb
       .select([sql<number>`count(*)`.as('total'), unseenOf.as('unseen')])
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow());
-  return { ids: rows.map((r) => r.post_id), newest: rows.length ? Number(rows[0].seq) : 0, total: Number(counts.total), unseen: Number(counts.unseen ?? 0) };
+  return { ids: rows.map((r) => r.post_id), total: Number(counts.total), unseen: Number(counts.unseen ?? 0) };
 }
 
 /** The newest entry of the member's feed (0: none). */

@@ -53,6 +53,7 @@ eachDatabase({ title: 'saved searches', fleet: 'every instance follows the event
     );
     assert.equal(settled.unseen, 2);
     assert.deepEqual(await feed(alice, '?limit=0'), { posts: [], unseen: 2, total: 2 });
+    assert.deepEqual(await feed(alice, '?offset=5'), { posts: [], unseen: 2, total: 2 }, 'a page past the end still counts');
 
     const seen = await ctx.app.inject({ method: 'POST', url: '/api/saved-searches/feed/seen', headers: alice.headers });
     assert.deepEqual(seen.json(), { unseen: 0 });
