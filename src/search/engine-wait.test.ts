@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPost, createUser } from '../../test/factories.ts';
 import { eachDatabase } from '../../test/helpers.ts';
-import { createEngineCore } from './engine.ts';
+import { createServices } from '../services.ts';
+import { createEngineCore, type EngineCore } from './engine.ts';
 import { finishSearch } from './search.ts';
 import { TagSets } from './sets/tag-sets.ts';
 
@@ -66,5 +67,34 @@ eachDatabase('a search while the kept sets are read for the first time', (ctx) =
     const found = await createEngineCore(deps, { tagSets: new SlowSets() }).searchAt({ q: 'slow', limit: 24 }, undefined);
     assert.equal('sql' in found.plan.page, false, 'planned by the sets it was told to use');
     assert.deepEqual((await finishSearch(ctx.database, found.plan, 1_000)).ids, [...ids].reverse());
+  });
+
+  test('a core in the main thread that answers nothing (a long statement holds it): the serving thread answers the list by SQL', async () => {
+    const user = await createUser(ctx.database, { username: 'stalled' });
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await createPost(ctx.database, { uploaderId: user, createdAt: START + i * 1000, tags: i % 2 ? ['odd'] : ['even'] }));
+    const never = () => new Promise<never>(() => {});
+    const stalled: EngineCore = { searchAt: never, countsOf: never, memory: never, warm: never };
+    const { posts } = createServices(ctx.app.deps, { searchCore: stalled });
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), 10_000);
+    });
+    const [all, odd] = await Promise.all([
+      Promise.race([posts.listFor(null, { q: 'user:stalled', limit: 24 }), gaveUp]),
+      Promise.race([posts.matching(undefined, { q: 'user:stalled odd', limit: 24 }), gaveUp]),
+    ]);
+    clearTimeout(timer);
+    const ms = performance.now() - started;
+    assert.ok(all !== null && odd !== null, 'answered although the core never did');
+    assert.ok(ms < 5_000, `answered in ${ms.toFixed(0)} ms`);
+    const list = JSON.parse(String(all)) as { posts: { id: string }[]; totalPosts: number };
+    assert.deepEqual(
+      list.posts.map((p) => Number(p.id)),
+      [...ids].reverse(),
+    );
+    assert.equal(list.totalPosts, 5);
+    assert.deepEqual(odd, ids.filter((_, i) => i % 2).reverse());
   });
 });

@@ -83,29 +83,38 @@ export const ENGINE_CALLS = ['searchAt', 'countsOf', 'memory', 'warm'] as const 
  */
 const SETS_WAIT_MS = 1_000;
 
-/** Whether `work` ended within `ms` (its failure, if it ends in time, is thrown; one later is left to the next caller). */
-async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
-  if (ms === Number.POSITIVE_INFINITY) {
-    await work;
-    return true;
-  }
+/** `work`'s value if it ends within `ms` (its failure, if it ends in time, is thrown; a later one is dropped), else `late()`'s. */
+async function orElse<T>(ms: number, work: Promise<T>, late: () => Promise<T>): Promise<T> {
+  if (ms === Number.POSITIVE_INFINITY) return work;
+  const LATE = Symbol('late');
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
+  const timeout = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), ms);
   });
   work.catch(() => {});
   try {
-    return await Promise.race([work.then(() => true as const), late]);
+    const first = await Promise.race([work, timeout]);
+    return first === LATE ? late() : (first as T);
   } finally {
     clearTimeout(timer);
   }
 }
 
+/** Whether `work` ended within `ms` (its failure, if it ends in time, is thrown; one later is left to the next caller). */
+const within = (ms: number, work: Promise<unknown>): Promise<boolean> =>
+  orElse(
+    ms,
+    work.then(() => true),
+    async () => false,
+  );
+
 /** The kept sets and lookups of one engine, and what answers from them. */
 export function createEngineCore(
   deps: SearchDeps,
-  kept: { tagSets?: TagSets; wordSets?: WordSets; numbers?: PostNumbers; setsWaitMs?: number } = {},
+  kept: { tagSets?: TagSets; wordSets?: WordSets; numbers?: PostNumbers; setsWaitMs?: number; sets?: false } = {},
 ): EngineCore {
+  // `sets: false`: a core that keeps no sets and plans every search by SQL (answeredWithin's stand-in).
+  const keepsSets = kept.sets !== false;
   const order = new NewestOrder();
   const tagSets = kept.tagSets ?? new TagSets();
   const wordSets = kept.wordSets ?? new WordSets();
@@ -163,7 +172,7 @@ export function createEngineCore(
       },
       lookups,
       deps.config.search,
-      (await within(setsWaitMs, ready(indexes))) ? indexes : undefined,
+      keepsSets && (await within(setsWaitMs, ready(indexes))) ? indexes : undefined,
     );
     return { plan, version, newestId: order.newestId };
   };
@@ -174,6 +183,7 @@ export function createEngineCore(
       // Before every post's counts have been read once (a scan of the posts table: over a minute
       // at ten million posts on a cold cache), a page's are read from its rows, and the scan
       // goes on behind. A scan that fails is met again by the next call.
+      if (!keepsSets) return countsByIds(deps.db, ids);
       if (!numbers.loaded) {
         numbers.current(deps.db, newestId).catch(() => {});
         return countsByIds(deps.db, ids);
@@ -213,12 +223,14 @@ export function createEngineCore(
     },
     // Every serving thread warms the one core at its start: they share one warm-up.
     warm: () =>
-      (warming ??= (async () => {
-        await ready(setsAt(seen.version ?? (await counter(deps.db, 'version'))));
-        await searchAt({ offset: 10_000, limit: 1 }, undefined);
-      })().finally(() => {
-        warming = null;
-      })),
+      keepsSets
+        ? (warming ??= (async () => {
+            await ready(setsAt(seen.version ?? (await counter(deps.db, 'version'))));
+            await searchAt({ offset: 10_000, limit: 1 }, undefined);
+          })().finally(() => {
+            warming = null;
+          }))
+        : Promise.resolve(),
   };
 }
 
@@ -257,6 +269,23 @@ export function searchEngine(deps: Pick<Deps, 'db' | 'config' | 'metrics'>, core
     newestId: (): number => newest,
     memory: core.memory,
     warm: core.warm,
+  };
+}
+
+/**
+ * The core in the main thread, as a serving thread asks it. The main thread answers every
+ * thread's searches from the one copy of the sets, and while a long statement runs there (the
+ * sets' first read at ten million posts scans a cold file for seconds at a time) it answers
+ * nothing, and its own wait for the sets (SETS_WAIT_MS) cannot fire. Past `ms` the thread that
+ * asked plans the search itself by SQL (`local`, a core that keeps no sets), as the main thread
+ * would have after its wait, and reads the page's counts from its rows; the late answer is dropped.
+ */
+export function answeredWithin(remote: EngineCore, local: EngineCore, ms = 2 * SETS_WAIT_MS): EngineCore {
+  return {
+    searchAt: (...args) => orElse(ms, remote.searchAt(...args), () => local.searchAt(...args)),
+    countsOf: (...args) => orElse(ms, remote.countsOf(...args), () => local.countsOf(...args)),
+    memory: () => remote.memory(),
+    warm: () => remote.warm(),
   };
 }
 
