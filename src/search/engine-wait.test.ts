@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { createPost, createUser } from '../../test/factories.ts';
 import { eachDatabase } from '../../test/helpers.ts';
 import { createServices } from '../services.ts';
-import { createEngineCore, type EngineCore } from './engine.ts';
+import { answeredWithin, createEngineCore, type EngineCore } from './engine.ts';
 import { finishSearch } from './search.ts';
 import { TagSets } from './sets/tag-sets.ts';
 
@@ -58,6 +58,24 @@ eachDatabase('a search while the kept sets are read for the first time', (ctx) =
     }
   });
 
+  test('once a search gave up waiting for the first read, the next ones do not wait for it again', async () => {
+    const user = await createUser(ctx.database, { username: 'once' });
+    for (let i = 0; i < 3; i++) await createPost(ctx.database, { uploaderId: user, createdAt: START + i * 1000, tags: ['once'] });
+    const { config } = ctx.app.deps;
+    const deps = { ...ctx.app.deps, config: { ...config, search: { ...config.search, strategy: 'sets' as const } } };
+    const core = createEngineCore(deps, { tagSets: new EndlessSets(), setsWaitMs: 1_000 });
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const found = await core.searchAt({ q: 'once', limit: 24 }, undefined);
+      times.push(performance.now() - started);
+      assert.equal('sql' in found.plan.page, true);
+      assert.equal((await finishSearch(ctx.database, found.plan, 1_000)).total, 3);
+    }
+    assert.ok(times[0] >= 900, `the first waited for the sets (${times[0].toFixed(0)} ms)`);
+    assert.ok(times[1] < 500 && times[2] < 500, `the next ones did not (${times[1].toFixed(0)}, ${times[2].toFixed(0)} ms)`);
+  });
+
   test('a strategy forced by the settings waits for its sets past the default wait', async () => {
     const user = await createUser(ctx.database, { username: 'patient' });
     const ids: number[] = [];
@@ -97,4 +115,38 @@ eachDatabase('a search while the kept sets are read for the first time', (ctx) =
     assert.equal(list.totalPosts, 5);
     assert.deepEqual(odd, ids.filter((_, i) => i % 2).reverse());
   });
+});
+
+test('a core asked with a deadline: past it the thread answers itself, and keeps doing so at once until the core answers the late call', async () => {
+  const asked: ((v: unknown) => void)[] = [];
+  const answer = (from: string) => ({ plan: from, version: 1, newestId: 0 }) as unknown as Awaited<ReturnType<EngineCore['searchAt']>>;
+  const never = () => new Promise<never>(() => {});
+  const remote: EngineCore = {
+    searchAt: () => new Promise((resolve) => asked.push(resolve as (v: unknown) => void)),
+    countsOf: never,
+    memory: never,
+    warm: never,
+  };
+  const local: EngineCore = { searchAt: async () => answer('local'), countsOf: never, memory: never, warm: never };
+  const core = answeredWithin(remote, local, 200);
+  const timed = async () => {
+    const started = performance.now();
+    const { plan } = await core.searchAt({}, undefined);
+    return { from: plan as unknown as string, ms: performance.now() - started };
+  };
+
+  const first = await timed();
+  assert.equal(first.from, 'local');
+  assert.ok(first.ms >= 190, `the first waited out its deadline (${first.ms.toFixed(0)} ms)`);
+  const second = await timed();
+  assert.deepEqual([second.from, asked.length], ['local', 1], 'the second was not sent to the core');
+  assert.ok(second.ms < 100, `and was answered at once (${second.ms.toFixed(0)} ms)`);
+
+  // The core answers the late call: the next call is its again.
+  asked[0](answer('late'));
+  await new Promise((resolve) => setImmediate(resolve));
+  const third = core.searchAt({}, undefined);
+  assert.equal(asked.length, 2, 'the third was sent to the core');
+  asked[1](answer('remote'));
+  assert.equal((await third).plan as unknown as string, 'remote');
 });

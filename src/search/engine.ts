@@ -83,6 +83,12 @@ export const ENGINE_CALLS = ['searchAt', 'countsOf', 'memory', 'warm'] as const 
  */
 const SETS_WAIT_MS = 1_000;
 
+/** How long a search waits for the sets: SETS_WAIT_MS, or however long they take when a strategy is forced (the tests of one). */
+export function setsWait(config: Pick<Deps['config'], 'search'>): number {
+  const forced = config.search.strategy;
+  return forced && forced !== 'auto' ? Number.POSITIVE_INFINITY : SETS_WAIT_MS;
+}
+
 /** `work`'s value if it ends within `ms` (its failure, if it ends in time, is thrown; a later one is dropped), else `late()`'s. */
 async function orElse<T>(ms: number, work: Promise<T>, late: () => Promise<T>): Promise<T> {
   if (ms === Number.POSITIVE_INFINITY) return work;
@@ -131,9 +137,7 @@ export function createEngineCore(
   /** The data version this engine saw last. */
   const seen: { version?: number } = {};
   let warming: Promise<void> | null = null;
-  // A strategy forced (the tests of one) waits for its sets however long they take.
-  const forced = deps.config.search.strategy;
-  const setsWaitMs = kept.setsWaitMs ?? (forced && forced !== 'auto' ? Number.POSITIVE_INFINITY : SETS_WAIT_MS);
+  const setsWaitMs = kept.setsWaitMs ?? setsWait(deps.config);
   const setsAt = (version: number): SetIndexes => ({
     tags: tagSets,
     ratings,
@@ -150,6 +154,23 @@ export function createEngineCore(
   const ready = async (indexes: SetIndexes) => {
     await current(deps.db, indexes);
     if (!numbers.loaded) await numbers.current(deps.db, order.newestId);
+  };
+
+  /** A read of the sets that a search stopped waiting for, while it goes on (the first read takes minutes at ten million posts). */
+  let behind: Promise<void> | null = null;
+  /** Whether the sets are at the version in time: waited for up to setsWaitMs, or not at all while a read already waited for goes on. */
+  const setsReady = async (indexes: SetIndexes): Promise<boolean> => {
+    if (!keepsSets) return false;
+    const reading = ready(indexes);
+    if (behind) return within(0, reading);
+    const inTime = await within(setsWaitMs, reading);
+    if (!inTime && !behind) {
+      const over = () => {
+        behind = null;
+      };
+      behind = reading.then(over, over);
+    }
+    return inTime;
   };
 
   const searchAt: EngineCore['searchAt'] = async (query, filters, asked) => {
@@ -172,7 +193,7 @@ export function createEngineCore(
       },
       lookups,
       deps.config.search,
-      keepsSets && (await within(setsWaitMs, ready(indexes))) ? indexes : undefined,
+      (await setsReady(indexes)) ? indexes : undefined,
     );
     return { plan, version, newestId: order.newestId };
   };
@@ -278,12 +299,27 @@ export function searchEngine(deps: Pick<Deps, 'db' | 'config' | 'metrics'>, core
  * sets' first read at ten million posts scans a cold file for seconds at a time) it answers
  * nothing, and its own wait for the sets (SETS_WAIT_MS) cannot fire. Past `ms` the thread that
  * asked plans the search itself by SQL (`local`, a core that keeps no sets), as the main thread
- * would have after its wait, and reads the page's counts from its rows; the late answer is dropped.
+ * would have after its wait, and reads the page's counts from its rows; the late answer is dropped,
+ * and until it comes every call is answered here at once rather than after another deadline.
+ * `ms` is longer than the core's own wait (setsWait), so that a core that is merely busy still
+ * answers; a forced strategy (infinite wait) is never answered by SQL here either.
  */
-export function answeredWithin(remote: EngineCore, local: EngineCore, ms = 2 * SETS_WAIT_MS): EngineCore {
+export function answeredWithin(remote: EngineCore, local: EngineCore, ms: number): EngineCore {
+  /** A call past its deadline that the core has not answered yet: while there is one, calls are answered here at once. */
+  let late: Promise<void> | null = null;
+  const ask = <T>(there: Promise<T> | null, here: () => Promise<T>): Promise<T> =>
+    there
+      ? orElse(ms, there, () => {
+          const over = () => {
+            late = null;
+          };
+          late ??= there.then(over, over);
+          return here();
+        })
+      : here();
   return {
-    searchAt: (...args) => orElse(ms, remote.searchAt(...args), () => local.searchAt(...args)),
-    countsOf: (...args) => orElse(ms, remote.countsOf(...args), () => local.countsOf(...args)),
+    searchAt: (...args) => ask(late ? null : remote.searchAt(...args), () => local.searchAt(...args)),
+    countsOf: (...args) => ask(late ? null : remote.countsOf(...args), () => local.countsOf(...args)),
     memory: () => remote.memory(),
     warm: () => remote.warm(),
   };
