@@ -23,6 +23,7 @@ import * as events from './migrations/020-events.ts';
 import * as webhooks from './migrations/021-webhooks.ts';
 import * as savedSearches from './migrations/022-saved-searches.ts';
 import * as apiKeyLimits from './migrations/023-api-key-limits.ts';
+import * as postsKindIndex from './migrations/024-posts-kind-index.ts';
 import { adoptDevelopmentMigrations } from './development-migrations.ts';
 
 /**
@@ -53,6 +54,7 @@ export const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: DialectNa
   '021-webhooks': webhooks,
   '022-saved-searches': savedSearches,
   '023-api-key-limits': apiKeyLimits,
+  '024-posts-kind-index': postsKindIndex,
 };
 
 /** Start-up found migrations the database has not run, with migrating at start turned off. */
