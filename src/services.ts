@@ -4,7 +4,7 @@ import { createPostsService } from './modules/posts/posts.service.ts';
 import { createEventsService } from './modules/events/events.service.ts';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { createSavedSearchesService } from './modules/saved-searches/saved-searches.service.ts';
-import { answeredWithin, createEngineCore, type EngineCore, searchEngine, setsWait } from './search/engine.ts';
+import { coreInMainThread, type EngineCore, searchEngine } from './search/engine.ts';
 import { createSimilarService, type NearestPosts } from './modules/similar/similar.service.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
 import { TagCache } from './modules/tags/tag-cache.ts';
@@ -18,9 +18,7 @@ export function createServices(deps: Deps, kept: { searchCore?: EngineCore; simi
   // Every tag's category and post count: the tag lists' and the posts' details' (tag-details.ts).
   const tags = new TagCache();
   // A core kept in the main thread is asked with a deadline, past which this thread plans by SQL.
-  const search = kept.searchCore
-    ? searchEngine(deps, answeredWithin(kept.searchCore, createEngineCore(deps, { sets: false }), 2 * setsWait(deps.config)))
-    : undefined;
+  const search = kept.searchCore ? searchEngine(deps, coreInMainThread(deps, kept.searchCore)) : undefined;
   const posts = createPostsService(deps, { search, tagCache: tags, held: { detail: heldPostDetail, withdraw: deleteHeld } });
   return {
     posts,

@@ -84,7 +84,7 @@ export const ENGINE_CALLS = ['searchAt', 'countsOf', 'memory', 'warm'] as const 
 const SETS_WAIT_MS = 1_000;
 
 /** How long a search waits for the sets: SETS_WAIT_MS, or however long they take when a strategy is forced (the tests of one). */
-export function setsWait(config: Pick<Deps['config'], 'search'>): number {
+function setsWait(config: Pick<Deps['config'], 'search'>): number {
   const forced = config.search.strategy;
   return forced && forced !== 'auto' ? Number.POSITIVE_INFINITY : SETS_WAIT_MS;
 }
@@ -92,7 +92,6 @@ export function setsWait(config: Pick<Deps['config'], 'search'>): number {
 /** `work`'s value if it ends within `ms` (its failure, if it ends in time, is thrown; a later one is dropped), else `late()`'s. */
 async function orElse<T>(ms: number, work: Promise<T>, late: () => Promise<T>): Promise<T> {
   if (ms === Number.POSITIVE_INFINITY) return work;
-  const LATE = Symbol('late');
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<typeof LATE>((resolve) => {
     timer = setTimeout(() => resolve(LATE), ms);
@@ -103,6 +102,26 @@ async function orElse<T>(ms: number, work: Promise<T>, late: () => Promise<T>): 
     return first === LATE ? late() : (first as T);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+const LATE = Symbol('late');
+
+/** Work a caller stopped waiting for, while it goes on: the calls after it do not wait for it again. */
+class Outstanding {
+  private work: Promise<void> | null = null;
+
+  get pending(): boolean {
+    return this.work !== null;
+  }
+
+  /** Notes `work` (unless some is noted already), forgotten once it settles, either way. */
+  note(work: Promise<unknown>): void {
+    if (this.work) return;
+    const over = () => {
+      this.work = null;
+    };
+    this.work = work.then(over, over);
   }
 }
 
@@ -156,20 +175,15 @@ export function createEngineCore(
     if (!numbers.loaded) await numbers.current(deps.db, order.newestId);
   };
 
-  /** A read of the sets that a search stopped waiting for, while it goes on (the first read takes minutes at ten million posts). */
-  let behind: Promise<void> | null = null;
+  /** A read of the sets that a search stopped waiting for (the first read takes minutes at ten million posts). */
+  const behind = new Outstanding();
   /** Whether the sets are at the version in time: waited for up to setsWaitMs, or not at all while a read already waited for goes on. */
   const setsReady = async (indexes: SetIndexes): Promise<boolean> => {
     if (!keepsSets) return false;
     const reading = ready(indexes);
-    if (behind) return within(0, reading);
+    if (behind.pending) return within(0, reading);
     const inTime = await within(setsWaitMs, reading);
-    if (!inTime && !behind) {
-      const over = () => {
-        behind = null;
-      };
-      behind = reading.then(over, over);
-    }
+    if (!inTime) behind.note(reading);
     return inTime;
   };
 
@@ -301,28 +315,41 @@ export function searchEngine(deps: Pick<Deps, 'db' | 'config' | 'metrics'>, core
  * asked plans the search itself by SQL (`local`, a core that keeps no sets), as the main thread
  * would have after its wait, and reads the page's counts from its rows; the late answer is dropped,
  * and until it comes every call is answered here at once rather than after another deadline.
- * `ms` is longer than the core's own wait (setsWait), so that a core that is merely busy still
- * answers; a forced strategy (infinite wait) is never answered by SQL here either.
  */
 export function answeredWithin(remote: EngineCore, local: EngineCore, ms: number): EngineCore {
-  /** A call past its deadline that the core has not answered yet: while there is one, calls are answered here at once. */
-  let late: Promise<void> | null = null;
-  const ask = <T>(there: Promise<T> | null, here: () => Promise<T>): Promise<T> =>
-    there
-      ? orElse(ms, there, () => {
-          const over = () => {
-            late = null;
-          };
-          late ??= there.then(over, over);
-          return here();
-        })
-      : here();
+  /** A call past its deadline that the core has not answered yet. */
+  const late = new Outstanding();
+  const ask = <T>(there: () => Promise<T>, here: () => Promise<T>): Promise<T> => {
+    if (late.pending) return here();
+    const asked = there();
+    return orElse(ms, asked, () => {
+      late.note(asked);
+      return here();
+    });
+  };
   return {
-    searchAt: (...args) => ask(late ? null : remote.searchAt(...args), () => local.searchAt(...args)),
-    countsOf: (...args) => ask(late ? null : remote.countsOf(...args), () => local.countsOf(...args)),
+    searchAt: (...args) =>
+      ask(
+        () => remote.searchAt(...args),
+        () => local.searchAt(...args),
+      ),
+    countsOf: (...args) =>
+      ask(
+        () => remote.countsOf(...args),
+        () => local.countsOf(...args),
+      ),
     memory: () => remote.memory(),
     warm: () => remote.warm(),
   };
+}
+
+/**
+ * A serving thread's view of the core kept in the main thread (SEARCH_SETS shared): answeredWithin,
+ * with a deadline longer than the core's own wait, so that a core that is merely busy still
+ * answers, and none for a forced strategy, which is never answered by SQL here either.
+ */
+export function coreInMainThread(deps: SearchDeps, remote: EngineCore): EngineCore {
+  return answeredWithin(remote, createEngineCore(deps, { sets: false }), 2 * setsWait(deps.config));
 }
 
 /** An engine with its core in this thread. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPost, createUser } from '../../../test/factories.ts';
-import { capturingQueries, eachDatabase } from '../../../test/helpers.ts';
+import { capturingQueries, eachDatabase, freshDatabase } from '../../../test/helpers.ts';
 import { KindSets, RatingSets, UploaderSets } from './column-sets.ts';
 
 eachDatabase('the column sets count their keys once a build', (ctx) => {
@@ -18,6 +18,27 @@ eachDatabase('the column sets count their keys once a build', (ctx) => {
       assert.equal(counts.length, 1, `${sets.constructor.name}: ${counts.map((q) => q.sql).join('\n')}`);
     }
   });
+});
+
+test('SQLite: the kinds are counted and read from the kind index (migration 024), not by scanning the posts table', async () => {
+  const { database, cleanup } = await freshDatabase('sqlite');
+  try {
+    const user = await createUser(database, { username: 'kinds' });
+    for (const mediaType of ['image', 'video', 'image'] as const) await createPost(database, { uploaderId: user, mediaType, createdAt: Date.UTC(2026, 0, 1) });
+    const { spy, seen, plan } = capturingQueries(database);
+    await new KindSets().current(spy);
+    const reads = seen.filter((q) => /media_type/.test(q.sql) && !/ IN \(|id > /.test(q.sql));
+    assert.ok(reads.length >= 2, `the counts and a kind's posts: ${reads.length} statements`);
+    // A prepared statement is captured with its placeholders (db/prepared.ts): any key explains the same.
+    for (const q of reads)
+      assert.match(
+        await plan({ ...q, parameters: q.parameters.map((v) => (typeof v === 'object' && v !== null ? 0 : v)) }),
+        /COVERING INDEX posts_kind/,
+        q.sql,
+      );
+  } finally {
+    await cleanup();
+  }
 });
 
 test('the uploaders budget grows with the board: every post uploader fits at ten million posts', () => {
